@@ -1,0 +1,1 @@
+"""Reference solvers: thin adapters over libraries and textbook algorithms."""

@@ -1,0 +1,228 @@
+"""Exhaustive n-queens counting with bitboards (each row's free columns as a bit mask).
+
+Work is split into tasks, one per (first-row, second-row) column pair with the first-row
+queen in the left half (mirror symmetry: each left-half solution stands for its mirror image;
+the middle column of an odd board counts once). Tasks run on every core through numba's
+``prange``. Unique solutions up to rotation and reflection (OEIS A002562) are counted by
+keeping each solution that is the lexicographic minimum of its eight images; every such
+minimum has its first queen in the left half, so the half enumeration sees each orbit once.
+
+Torus boards use rotations instead of shifts for the diagonal masks (reflection is a symmetry
+of the torus too, so the mirror halving still holds). ``solve`` returns the first solution
+found by the same bit-parallel depth-first search.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+
+from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.problems.base import InvalidInstanceError
+from puzzlebench.registry import register
+
+MAX_N = 32
+
+
+@numba.njit(cache=True, inline="always")
+def _shift_l(x: int, n: int, full: int, torus: bool) -> int:
+    if torus:
+        return ((x << 1) | (x >> (n - 1))) & full
+    return (x << 1) & full
+
+
+@numba.njit(cache=True, inline="always")
+def _shift_r(x: int, n: int, full: int, torus: bool) -> int:
+    if torus:
+        return ((x >> 1) | (x << (n - 1))) & full
+    return x >> 1
+
+
+@numba.njit(cache=True)
+def _is_canonical(pos: np.ndarray, n: int, img: np.ndarray) -> bool:
+    """True when ``pos`` is lexicographically <= each of its seven other symmetric images."""
+    for t in range(1, 8):
+        for r in range(n):
+            c = pos[r]
+            if t == 1:  # mirror left-right
+                img[r] = n - 1 - c
+            elif t == 2:  # flip top-bottom
+                img[r] = pos[n - 1 - r]
+            elif t == 3:  # rotate 180
+                img[r] = n - 1 - pos[n - 1 - r]
+            elif t == 4:  # transpose
+                img[c] = r
+            elif t == 5:  # rotate 90
+                img[c] = n - 1 - r
+            elif t == 6:  # rotate 270
+                img[n - 1 - c] = r
+            else:  # anti-transpose
+                img[n - 1 - c] = n - 1 - r
+        for r in range(n):
+            if img[r] != pos[r]:
+                if img[r] < pos[r]:
+                    return False
+                break
+    return True
+
+
+@numba.njit(cache=True)
+def _count_task(n: int, c0: int, c1: int, torus: bool, unique: bool) -> tuple[int, int, int]:
+    """(solutions, canonical solutions, nodes) below the fixed first two rows."""
+    full = (1 << n) - 1
+    cols_s = np.zeros(n + 1, np.int64)
+    ld_s = np.zeros(n + 1, np.int64)
+    rd_s = np.zeros(n + 1, np.int64)
+    avail = np.zeros(n + 1, np.int64)
+    pos = np.zeros(n, np.int64)
+    img = np.zeros(n, np.int64)
+    b0 = 1 << c0
+    b1 = 1 << c1
+    pos[0] = c0
+    pos[1] = c1
+    ld = _shift_l(_shift_l(b0, n, full, torus) | b1, n, full, torus)
+    rd = _shift_r(_shift_r(b0, n, full, torus) | b1, n, full, torus)
+    cols = b0 | b1
+    if n == 2:
+        return 1, 1, 2
+    row = 2
+    cols_s[row] = cols
+    ld_s[row] = ld
+    rd_s[row] = rd
+    avail[row] = full & ~(cols | ld | rd)
+    count = 0
+    canon = 0
+    nodes = 0
+    last = n - 1
+    while row >= 2:
+        a = avail[row]
+        if a == 0:
+            row -= 1
+            continue
+        bit = a & -a
+        avail[row] = a ^ bit
+        nodes += 1
+        if unique:
+            pos[row] = np.int64(np.log2(np.float64(bit)) + 0.5)
+        if row == last:
+            count += 1
+            if unique and _is_canonical(pos, n, img):
+                canon += 1
+            continue
+        c = cols_s[row] | bit
+        lnext = _shift_l(ld_s[row] | bit, n, full, torus)
+        rnext = _shift_r(rd_s[row] | bit, n, full, torus)
+        row += 1
+        cols_s[row] = c
+        ld_s[row] = lnext
+        rd_s[row] = rnext
+        avail[row] = full & ~(c | lnext | rnext)
+    return count, canon, nodes
+
+
+@numba.njit(cache=True, parallel=True)
+def _count_all(n: int, tasks: np.ndarray, torus: bool, unique: bool) -> np.ndarray:
+    out = np.zeros((tasks.shape[0], 3), np.int64)
+    for i in numba.prange(tasks.shape[0]):
+        s, u, k = _count_task(n, tasks[i, 0], tasks[i, 1], torus, unique)
+        out[i, 0] = s * tasks[i, 2]
+        out[i, 1] = u
+        out[i, 2] = k
+    return out
+
+
+def _tasks(n: int, torus: bool) -> np.ndarray:
+    """(c0, c1, weight) for every compatible first-two-row pair with c0 in the left half."""
+    rows = []
+    for c0 in range((n + 1) // 2):
+        weight = 2 if c0 < n // 2 else 1
+        for c1 in range(n):
+            d = (c1 - c0) % n if torus else abs(c1 - c0)
+            if c1 == c0 or d == 1 or (torus and d == n - 1):
+                continue
+            rows.append((c0, c1, weight))
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+
+def count_queens(n: int, torus: bool = False, unique: bool = False) -> tuple[int, int, int]:
+    """(solutions, unique solutions, nodes) for n ≤ 32 using every core."""
+    if n > MAX_N:
+        raise InvalidInstanceError(f"the bitboard counter handles n ≤ {MAX_N}")
+    if n == 1:
+        return 1, 1, 1
+    tasks = _tasks(n, torus)
+    if tasks.shape[0] == 0:
+        return 0, 0, n
+    out = _count_all(n, tasks, torus, unique)
+    return int(out[:, 0].sum()), int(out[:, 1].sum()), int(out[:, 2].sum())
+
+
+def first_solution(n: int, torus: bool, budget: Budget) -> tuple[list[int] | None, bool, int]:
+    """Bit-parallel DFS for the first solution: (answer, exhausted, nodes)."""
+    clock = budget.clock()
+    full = (1 << n) - 1
+    stack: list[tuple[int, int, int, int]] = [(full, 0, 0, 0)]  # (avail, cols, ld, rd)
+    path: list[int] = []
+    nodes = 0
+
+    def sl(x: int) -> int:
+        return (((x << 1) | (x >> (n - 1))) & full) if torus else (x << 1) & full
+
+    def sr(x: int) -> int:
+        return (((x >> 1) | (x << (n - 1))) & full) if torus else x >> 1
+
+    while stack:
+        avail, cols, ld, rd = stack[-1]
+        if avail == 0:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        bit = avail & -avail
+        stack[-1] = (avail ^ bit, cols, ld, rd)
+        nodes += 1
+        if (nodes & 4095) == 0 and clock.expired() or (
+            budget.max_nodes is not None and nodes > budget.max_nodes
+        ):
+            return None, False, nodes
+        path.append(bit.bit_length() - 1)
+        if len(path) == n:
+            return path, False, nodes
+        c, lft, rgt = cols | bit, sl(ld | bit), sr(rd | bit)
+        stack.append((full & ~(c | lft | rgt), c, lft, rgt))
+    return None, True, nodes
+
+
+@register
+class BitboardCounter(Solver):
+    """Bitboard backtracking on both cores: counts (and unique counts) and first solutions."""
+
+    name: ClassVar[str] = "bitboard"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    complete: ClassVar[bool] = True
+    counts: ClassVar[bool] = True
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        answer, exhausted, nodes = first_solution(
+            instance.n, instance.problem == "torus-queens", budget
+        )
+        counters = {"nodes": nodes}
+        if answer is not None:
+            return Proposal(answer=answer, claim=Claim.SOLVED, counters=counters)
+        if exhausted:
+            return Proposal(claim=Claim.INFEASIBLE, counters=counters)
+        return Proposal(claim=Claim.UNKNOWN, counters=counters, note="budget exhausted")
+
+    def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
+        torus = instance.problem == "torus-queens"
+        if unique and torus:
+            raise InvalidInstanceError("unique counts are defined for nqueens only")
+        total, canon, nodes = count_queens(instance.n, torus, unique)
+        return Proposal(
+            claim=Claim.SOLVED if total else Claim.INFEASIBLE,
+            count=total,
+            unique=canon if unique else None,
+            counters={"nodes": nodes},
+        )

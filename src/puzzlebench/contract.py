@@ -1,0 +1,184 @@
+"""The one solver contract: every solver — handwritten, baseline or a user's — implements it.
+
+A solver receives an instance, a :class:`Budget` and a seeded ``numpy.random.Generator`` and
+returns a :class:`Proposal`. It never judges itself: the harness times it, validates the
+answer with the problem's independent validator and decides the outcome.
+
+Writing one::
+
+    from puzzlebench.contract import Budget, Claim, Proposal, Solver
+
+    class MySolver(Solver):
+        name = "my-solver"
+        problems = frozenset({"nqueens"})
+        stochastic = True
+        params = {"restarts": 10}
+
+        def solve(self, instance, budget, rng):
+            ...
+            return Proposal(answer=cols, claim=Claim.SOLVED, counters={"iterations": k})
+
+Register it with ``@register`` (puzzlebench.registry) or load it by name (``module:attr``).
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+import numpy as np
+
+from puzzlebench.problems.base import Instance, PuzzlebenchError
+
+
+class SolverConfigError(PuzzlebenchError, ValueError):
+    """A solver was given an unknown parameter or a value of the wrong type."""
+
+
+class Claim(StrEnum):
+    """What a solver says of its own run; the harness checks it."""
+
+    SOLVED = "solved"
+    INFEASIBLE = "infeasible"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Limits a solver must honour itself. ``None`` means no limit.
+
+    The harness may also enforce the wall-clock limit from outside (a killed run is a
+    ``timeout``); a solver that stops by its own budget without an answer is a ``budget``.
+    """
+
+    time_limit: float | None = None
+    max_nodes: int | None = None
+    max_evaluations: int | None = None
+    max_iterations: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("time_limit", "max_nodes", "max_evaluations", "max_iterations"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or v < 0):
+                raise SolverConfigError(f"budget {name} must be non-negative, got {v!r}")
+
+    def clock(self) -> Deadline:
+        """Start the wall clock for this budget."""
+        return Deadline(self.time_limit)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "time_limit": self.time_limit,
+            "max_nodes": self.max_nodes,
+            "max_evaluations": self.max_evaluations,
+            "max_iterations": self.max_iterations,
+        }
+
+
+class Deadline:
+    """A started wall clock; ``expired()`` is cheap enough to call in inner loops."""
+
+    __slots__ = ("end", "limit", "start")
+
+    def __init__(self, limit: float | None) -> None:
+        self.start = time.perf_counter()
+        self.limit = limit
+        self.end = float("inf") if limit is None else self.start + limit
+
+    def expired(self) -> bool:
+        return time.perf_counter() >= self.end
+
+    def remaining(self) -> float:
+        """Seconds left (inf without a limit, never negative)."""
+        return max(0.0, self.end - time.perf_counter())
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """A solver's result: an answer or none, its claim, and its native effort counters.
+
+    ``optimal`` is an exact solver's claim that the answer is optimal (sliding); ``count``
+    and ``unique`` are filled by counting runs.
+    """
+
+    answer: Any = None
+    claim: Claim = Claim.UNKNOWN
+    counters: Mapping[str, int | float] = field(default_factory=dict)
+    optimal: bool = False
+    count: int | None = None
+    unique: int | None = None
+    note: str = ""
+
+
+class Solver(ABC):
+    """The abstract base: declare capabilities as class data, implement ``solve``.
+
+    Counting solvers (``counts = True``) also implement ``count``.
+    """
+
+    name: ClassVar[str]
+    problems: ClassVar[frozenset[str]]
+    complete: ClassVar[bool] = False
+    exact: ClassVar[bool] = False
+    stochastic: ClassVar[bool] = False
+    counts: ClassVar[bool] = False
+    params: ClassVar[Mapping[str, Any]] = {}
+    summary: ClassVar[str] = ""
+
+    def __init__(self, **params: Any) -> None:
+        unknown = set(params) - set(self.params)
+        if unknown:
+            known = ", ".join(sorted(self.params)) or "none"
+            raise SolverConfigError(
+                f"solver {self.name!r} has no parameter {sorted(unknown)[0]!r} (known: {known})"
+            )
+        merged = dict(self.params)
+        for key, value in params.items():
+            merged[key] = coerce_param(self.name, key, self.params[key], value)
+        self.config: dict[str, Any] = merged
+
+    @abstractmethod
+    def solve(self, instance: Instance, budget: Budget, rng: np.random.Generator) -> Proposal:
+        """Look for an answer within the budget; never mutate the instance."""
+
+    def count(self, instance: Instance, budget: Budget, *, unique: bool = False) -> Proposal:
+        """Count all solutions (and, with ``unique``, those distinct up to symmetry)."""
+        raise NotImplementedError(f"solver {self.name!r} does not count solutions")
+
+
+def coerce_param(solver: str, key: str, default: Any, value: Any) -> Any:
+    """Convert a parameter value (possibly a CLI string) to the type of its default."""
+    if default is None or isinstance(value, type(default)) and not isinstance(value, bool) \
+            or isinstance(default, bool) and isinstance(value, bool):
+        return value
+    try:
+        if isinstance(default, bool):
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(value)
+        if isinstance(default, int):
+            as_float = float(value)
+            if as_float != int(as_float):
+                raise ValueError(value)
+            return int(as_float)
+        if isinstance(default, float):
+            return float(value)
+        if isinstance(default, str):
+            return str(value)
+    except (TypeError, ValueError):
+        pass
+    else:
+        return value
+    raise SolverConfigError(
+        f"parameter {key!r} of solver {solver!r} expects {type(default).__name__}, got {value!r}"
+    )

@@ -1,0 +1,1 @@
+"""Handwritten evolutionary search (genetic algorithms)."""

@@ -1,0 +1,1 @@
+"""The harness: runs solvers, judges their proposals, keeps and reports the records."""

@@ -1,0 +1,102 @@
+"""Outcomes and the flat, immutable run record."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+
+class Outcome(StrEnum):
+    """What a run is judged to be. Only SOLVED counts as solved; WRONG never does."""
+
+    SOLVED = "solved"
+    INFEASIBLE = "infeasible"
+    WRONG = "wrong"
+    BUDGET = "budget"
+    TIMEOUT = "timeout"
+    MEMOUT = "memout"
+    CRASH = "crash"
+
+
+#: Fields that differ between two otherwise identical runs (clocks, machine, stamps).
+VOLATILE_FIELDS: frozenset[str] = frozenset(
+    {"time_s", "cpu_s", "peak_rss_mb", "timestamp", "machine", "versions", "host"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """One run, everything needed to judge, compare and reproduce it.
+
+    ``answer`` holds the problem's JSON encoding (list of ints, list of [kind,row,col],
+    or a UDLR string). ``counters`` are the solver's native effort counters. ``count`` and
+    ``unique`` are set for counting runs (``task == "count"``).
+    """
+
+    problem: str
+    size: int
+    instance_id: str
+    solver: str
+    params: dict[str, Any]
+    seed: int
+    outcome: Outcome
+    claim: str
+    valid: bool | None
+    reason: str = ""
+    task: str = "solve"
+    answer: Any = None
+    answer_length: int | None = None
+    optimum: int | None = None
+    count: int | None = None
+    unique: int | None = None
+    counters: dict[str, Any] = field(default_factory=dict)
+    time_s: float = 0.0
+    cpu_s: float = 0.0
+    peak_rss_mb: float = 0.0
+    budget: dict[str, Any] = field(default_factory=dict)
+    instance: dict[str, Any] = field(default_factory=dict)
+    origin: str = ""
+    study: str = ""
+    repeat: int = 0
+    master_seed: int | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+    machine: dict[str, Any] = field(default_factory=dict)
+    timestamp: str = ""
+    error: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.outcome is Outcome.SOLVED
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-compatible dict (outcome as its string value)."""
+        d = asdict(self)
+        d["outcome"] = self.outcome.value
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, default=_json_default)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunRecord:
+        d = dict(data)
+        d["outcome"] = Outcome(d["outcome"])
+        return cls(**d)
+
+    def stable(self) -> dict[str, Any]:
+        """The record without volatile fields: equal for two runs of the same seed."""
+        return {k: v for k, v in self.to_dict().items() if k not in VOLATILE_FIELDS}
+
+    def with_(self, **changes: Any) -> RunRecord:
+        """A copy with some fields changed (records themselves never change)."""
+        return replace(self, **changes)
+
+
+def _json_default(obj: Any) -> Any:
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    if hasattr(obj, "item"):
+        return obj.item()
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")

@@ -1,0 +1,1 @@
+"""Handwritten local search (hill climbing, min-conflicts)."""

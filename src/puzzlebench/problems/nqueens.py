@@ -1,0 +1,108 @@
+"""The classic n-queens problem: n queens, one per row, no shared column or diagonal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from puzzlebench.problems import queens_lines as ql
+from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem
+from puzzlebench.problems.base import Verdict
+
+#: OEIS A000170, the number of solutions for n = 1..27 (index 0 unused).
+A000170: tuple[int, ...] = (
+    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
+    95815104, 666090624, 4968057848, 39029188884, 314666222712, 2691008701644,
+    24233937684440, 227514171973736, 2207893435808352, 22317699616364044,
+    234907967154122528,
+)
+
+#: OEIS A002562, solutions distinct up to rotation and reflection, n = 1..27 (index 0 unused).
+A002562: tuple[int, ...] = (
+    1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955, 11977939,
+    83263591, 621012754, 4878666808, 39333324973, 336376244042, 3029242658210,
+    28439272956934, 275986683743434, 2789712466510289, 29363495934315694,
+)
+
+
+def check_size(n: Any, what: str = "board size n") -> int:
+    """Accept a positive int (bool excluded) or raise InvalidInstanceError."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise InvalidInstanceError(f"{what} must be an integer, got {n!r}")
+    if n <= 0:
+        raise InvalidInstanceError(f"{what} must be at least 1, got {n}")
+    return n
+
+
+@dataclass(frozen=True, slots=True)
+class QueensInstance(Instance):
+    """n queens on an n × n board."""
+
+    n: int
+    problem: ClassVar[str] = "nqueens"
+
+    def __post_init__(self) -> None:
+        check_size(self.n)
+
+    @property
+    def size(self) -> int:
+        return self.n
+
+    @property
+    def instance_id(self) -> str:
+        return f"{self.problem}-{self.n}"
+
+    def describe(self) -> dict[str, Any]:
+        return {"n": self.n}
+
+
+class NQueens(Problem):
+    """Queens attack along rows, columns and both diagonals; lines are not blocked."""
+
+    id: ClassVar[str] = "nqueens"
+    summary: ClassVar[str] = "n non-attacking queens on an n×n board"
+    torus: ClassVar[bool] = False
+    instance_type: ClassVar[type[QueensInstance]] = QueensInstance
+
+    def make(self, size: int, **options: Any) -> QueensInstance:
+        if options:
+            raise InvalidInstanceError(f"{self.id} takes no options, got {sorted(options)}")
+        return self.instance_type(size)
+
+    def columns(self, instance: QueensInstance, answer: Any) -> ql.IntArray:
+        """The answer as a checked int64 array (raises InvalidAnswerError when malformed)."""
+        return ql.as_columns(answer, instance.n)
+
+    def validate(self, instance: QueensInstance, answer: Any) -> Verdict:
+        try:
+            cols = self.columns(instance, answer)
+        except InvalidAnswerError as exc:
+            return Verdict(False, str(exc))
+        return ql.judge(cols, self.torus)
+
+    def conflicts(self, instance: QueensInstance, answer: Any) -> int:
+        """Unordered pairs of attacking queens (seed 000's H1)."""
+        return ql.attacking_pairs(self.columns(instance, answer), self.torus)
+
+    def parse_answer(self, instance: QueensInstance, text: str) -> list[int]:
+        cols = ql.parse_columns(text)
+        self.columns(instance, cols)
+        return cols
+
+    def answer_to_json(self, answer: Any) -> list[int]:
+        if hasattr(answer, "tolist"):
+            return list(answer.tolist())
+        return [int(c) for c in answer]
+
+    def answer_from_json(self, data: Any) -> list[int]:
+        return [int(c) for c in data]
+
+    def is_solvable(self, instance: QueensInstance) -> bool:
+        return instance.n == 1 or instance.n >= 4
+
+    def known_count(self, instance: QueensInstance, unique: bool = False) -> int | None:
+        table = A002562 if unique else A000170
+        return table[instance.n] if instance.n < len(table) else None
+
+    def render(self, instance: QueensInstance, answer: Any) -> str:
+        return ql.draw(self.columns(instance, answer))

@@ -1,0 +1,107 @@
+"""Vectorised line arithmetic shared by the two queens problems (classic and torus).
+
+A queens answer puts one queen per row (``cols[row] = column``), so only columns and the two
+diagonal families can clash. Keys are computed with numpy over the whole board at once, which
+is what lets the validator judge 10^7 queens in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from puzzlebench.problems.base import InvalidAnswerError, Verdict
+
+IntArray = npt.NDArray[np.int64]
+
+
+def as_columns(answer: Any, n: int) -> IntArray:
+    """Coerce an answer to an int64 column array of length n, or raise InvalidAnswerError."""
+    if isinstance(answer, str | bytes) or answer is None:
+        raise InvalidAnswerError("a queens answer is a sequence of n column numbers")
+    try:
+        arr = np.asarray(answer)
+    except (TypeError, ValueError) as exc:  # ragged or exotic input
+        raise InvalidAnswerError(f"a queens answer is a sequence of n column numbers ({exc})")
+    if arr.ndim != 1:
+        raise InvalidAnswerError("a queens answer is a flat sequence of column numbers")
+    if arr.size != n:
+        raise InvalidAnswerError(f"expected {n} column numbers, got {arr.size}")
+    if arr.size and arr.dtype.kind not in "iu":
+        if arr.dtype.kind == "b" or not np.all(np.equal(np.mod(arr, 1), 0)):
+            raise InvalidAnswerError("column numbers must be integers")
+    arr = arr.astype(np.int64, copy=False)
+    if arr.size and (arr.min() < 0 or arr.max() >= n):
+        bad = int(np.flatnonzero((arr < 0) | (arr >= n))[0])
+        raise InvalidAnswerError(
+            f"row {bad} has column {int(arr[bad])}, outside 0..{n - 1}"
+        )
+    return arr
+
+
+def line_keys(cols: IntArray, torus: bool) -> tuple[tuple[str, IntArray, int], ...]:
+    """(name, key per queen, number of keys) for the column and both diagonal families."""
+    n = cols.size
+    rows = np.arange(n, dtype=np.int64)
+    if torus:
+        diag = (rows + cols) % max(n, 1)
+        anti = (rows - cols) % max(n, 1)
+        return (("column", cols, n), ("diagonal", diag, n), ("anti-diagonal", anti, n))
+    return (
+        ("column", cols, n),
+        ("diagonal", rows + cols, 2 * n - 1),
+        ("anti-diagonal", rows - cols + n - 1, 2 * n - 1),
+    )
+
+
+def attacking_pairs(cols: IntArray, torus: bool) -> int:
+    """Number of unordered pairs of queens that attack each other (lines are not blocked)."""
+    total = 0
+    for _, key, size in line_keys(cols, torus):
+        counts = np.bincount(key, minlength=max(size, 1)).astype(np.int64)
+        total += int((counts * (counts - 1) // 2).sum())
+    return total
+
+
+def attacked_queens(cols: IntArray, torus: bool) -> IntArray:
+    """Boolean mask of queens attacked by at least one other queen."""
+    mask = np.zeros(cols.size, dtype=bool)
+    for _, key, size in line_keys(cols, torus):
+        counts = np.bincount(key, minlength=max(size, 1))
+        mask |= counts[key] > 1
+    return mask.astype(np.int64)
+
+
+def judge(cols: IntArray, torus: bool) -> Verdict:
+    """Valid, or the first clash found with the two rows involved."""
+    for name, key, size in line_keys(cols, torus):
+        counts = np.bincount(key, minlength=max(size, 1))
+        if counts.size and counts.max() > 1:
+            line = int(np.flatnonzero(counts > 1)[0])
+            r1, r2 = (int(r) for r in np.flatnonzero(key == line)[:2])
+            return Verdict(
+                False,
+                f"queens at (row {r1}, col {int(cols[r1])}) and (row {r2}, col {int(cols[r2])})"
+                f" share a {name}",
+            )
+    return Verdict(True)
+
+
+def draw(cols: IntArray) -> str:
+    """The board as text, one line per row, ``Q`` for a queen."""
+    n = cols.size
+    lines = []
+    for c in cols.tolist():
+        lines.append(" ".join("Q" if j == c else "." for j in range(n)))
+    return "\n".join(lines)
+
+
+def parse_columns(text: str) -> list[int]:
+    """Read ``0,4,7,5`` (commas or spaces) into a list of ints."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise InvalidAnswerError(f"not a list of integers: {text!r}") from None

@@ -1,0 +1,255 @@
+"""The sliding-tile puzzle on a rows × cols board (3×3 = 8-puzzle, 4×4 = 15-puzzle).
+
+States are tuples in row-major order with 0 for the blank. An answer is a string of blank
+moves: ``U`` moves the blank up one row, ``D`` down, ``L`` left, ``R`` right.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem
+from puzzlebench.problems.base import Verdict
+
+MOVES: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+
+#: Optional oracle of optimal solution lengths, installed by the module that owns an exact
+#: distance table (e.g. the 8-puzzle BFS table). Returns None where it knows nothing.
+OptimumOracle = Callable[["SlidingInstance"], "int | None"]
+_oracles: list[OptimumOracle] = []
+
+
+def register_optimum_oracle(oracle: OptimumOracle) -> None:
+    """Add a source of exact optimal lengths consulted by ``Sliding.known_optimum``."""
+    if oracle not in _oracles:
+        _oracles.append(oracle)
+
+
+def default_goal(rows: int, cols: int) -> tuple[int, ...]:
+    """1..N-1 in row-major order, blank last."""
+    cells = rows * cols
+    return (*range(1, cells), 0)
+
+
+def parse_state(text: str, cells: int | None = None) -> tuple[int, ...]:
+    """Read ``125408367`` (one digit per cell) or ``1,2,3,...`` (any tile numbers)."""
+    text = text.strip()
+    if not text:
+        raise InvalidInstanceError("empty puzzle state")
+    if "," in text or " " in text:
+        parts = [p for p in text.replace(" ", ",").split(",") if p]
+    else:
+        parts = list(text)
+    try:
+        state = tuple(int(p) for p in parts)
+    except ValueError:
+        raise InvalidInstanceError(f"malformed puzzle state {text!r}: tiles are integers") from None
+    if cells is not None and len(state) != cells:
+        raise InvalidInstanceError(
+            f"puzzle state {text!r} has {len(state)} cells, the board has {cells}"
+        )
+    return state
+
+
+def board_shape(size: int) -> tuple[int, int]:
+    """The square board holding ``size`` tiles (8 → 3×3, 15 → 4×4)."""
+    side = math.isqrt(size + 1)
+    if side * side != size + 1 or side < 2:
+        raise InvalidInstanceError(
+            f"sliding size {size} is not k*k-1 for a square board (8, 15, 24, ...); "
+            "give the shape explicitly"
+        )
+    return side, side
+
+
+def permutation_parity(perm: list[int]) -> int:
+    """Parity (0 even, 1 odd) of a permutation of 0..k-1, by cycle decomposition."""
+    seen = [False] * len(perm)
+    parity = 0
+    for i in range(len(perm)):
+        if seen[i]:
+            continue
+        j, length = i, 0
+        while not seen[j]:
+            seen[j] = True
+            j = perm[j]
+            length += 1
+        parity ^= (length - 1) & 1
+    return parity
+
+
+@dataclass(frozen=True, slots=True)
+class SlidingInstance(Instance):
+    """A start and a goal state on a rows × cols board."""
+
+    rows: int
+    cols: int
+    start: tuple[int, ...]
+    goal: tuple[int, ...] = field(default=())
+    problem: ClassVar[str] = "sliding"
+
+    def __post_init__(self) -> None:
+        for name, v in (("rows", self.rows), ("cols", self.cols)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise InvalidInstanceError(f"{name} must be a positive integer, got {v!r}")
+        if self.rows * self.cols < 2:
+            raise InvalidInstanceError("a sliding board needs at least two cells")
+        cells = self.rows * self.cols
+        object.__setattr__(self, "start", tuple(self.start))
+        object.__setattr__(self, "goal", tuple(self.goal) or default_goal(self.rows, self.cols))
+        for name, s in (("start", self.start), ("goal", self.goal)):
+            if len(s) != cells:
+                raise InvalidInstanceError(f"{name} state has {len(s)} cells, the board has {cells}")
+            if sorted(s) != list(range(cells)):
+                raise InvalidInstanceError(
+                    f"{name} state must hold each of 0..{cells - 1} exactly once (0 is the blank)"
+                )
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols - 1
+
+    @property
+    def instance_id(self) -> str:
+        def enc(s: tuple[int, ...]) -> str:
+            return "".join(map(str, s)) if self.size < 10 else ",".join(map(str, s))
+
+        return f"{self.problem}-{self.rows}x{self.cols}-{enc(self.start)}-{enc(self.goal)}"
+
+    def describe(self) -> dict[str, Any]:
+        return {"rows": self.rows, "cols": self.cols, "start": list(self.start),
+                "goal": list(self.goal)}
+
+
+def apply_moves(instance: SlidingInstance, moves: str) -> tuple[int, ...]:
+    """Replay blank moves from the start; raises InvalidAnswerError on a move off the board."""
+    state = list(instance.start)
+    blank = state.index(0)
+    rows, cols = instance.rows, instance.cols
+    for i, m in enumerate(moves):
+        if m not in MOVES:
+            raise InvalidAnswerError(f"move {i} is {m!r}; moves are U, D, L, R")
+        dr, dc = MOVES[m]
+        r, c = divmod(blank, cols)
+        nr, nc = r + dr, c + dc
+        if not (0 <= nr < rows and 0 <= nc < cols):
+            raise InvalidAnswerError(
+                f"move {i} ({m}) takes the blank off the board from row {r}, column {c}"
+            )
+        target = nr * cols + nc
+        state[blank], state[target] = state[target], 0
+        blank = target
+    return tuple(state)
+
+
+class Sliding(Problem):
+    """Facts: the parity rule decides solvability for any goal; optimal lengths come from
+    registered oracles (the 8-puzzle BFS table)."""
+
+    id: ClassVar[str] = "sliding"
+    summary: ClassVar[str] = "rows×cols sliding-tile puzzle; answers are blank moves UDLR"
+
+    def make(self, size: int, **options: Any) -> SlidingInstance:
+        unknown = set(options) - {"start", "goal", "shape"}
+        if unknown:
+            raise InvalidInstanceError(
+                f"{self.id} options are start, goal, shape; got {sorted(unknown)}"
+            )
+        shape = options.get("shape")
+        if shape is not None:
+            rows, cols = _parse_shape(shape)
+            if rows * cols - 1 != size:
+                raise InvalidInstanceError(f"a {rows}x{cols} board holds {rows * cols - 1} tiles, not {size}")
+        else:
+            if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+                raise InvalidInstanceError(f"sliding size must be a positive integer, got {size!r}")
+            rows, cols = board_shape(size)
+        start = options.get("start")
+        if start is None:
+            raise InvalidInstanceError("a sliding instance needs a start state (--start)")
+        goal = options.get("goal")
+        cells = rows * cols
+        start_t = parse_state(start, cells) if isinstance(start, str) else tuple(start)
+        goal_t = (parse_state(goal, cells) if isinstance(goal, str) else tuple(goal)) if goal else ()
+        return SlidingInstance(rows, cols, start_t, goal_t)
+
+    def validate(self, instance: SlidingInstance, answer: Any) -> Verdict:
+        if not isinstance(answer, str):
+            return Verdict(False, "a sliding answer is a string of moves U, D, L, R")
+        try:
+            end = apply_moves(instance, answer)
+        except InvalidAnswerError as exc:
+            return Verdict(False, str(exc))
+        if end != instance.goal:
+            misplaced = sum(1 for a, b in zip(end, instance.goal, strict=True) if a != b and a)
+            return Verdict(False, f"after {len(answer)} moves {misplaced} tiles are not at their goal")
+        return Verdict(True)
+
+    def conflicts(self, instance: SlidingInstance, answer: Any) -> int:
+        """Manhattan distance to the goal of the state the moves reach."""
+        end = apply_moves(instance, str(answer))
+        where = {t: divmod(i, instance.cols) for i, t in enumerate(instance.goal)}
+        total = 0
+        for i, t in enumerate(end):
+            if t:
+                r, c = divmod(i, instance.cols)
+                gr, gc = where[t]
+                total += abs(r - gr) + abs(c - gc)
+        return total
+
+    def parse_answer(self, instance: SlidingInstance, text: str) -> str:
+        moves = text.strip().upper().replace(",", "").replace(" ", "")
+        bad = [m for m in moves if m not in MOVES]
+        if bad:
+            raise InvalidAnswerError(f"moves are U, D, L, R; got {bad[0]!r}")
+        return moves
+
+    def answer_to_json(self, answer: Any) -> str:
+        return str(answer)
+
+    def answer_from_json(self, data: Any) -> str:
+        return str(data)
+
+    def is_solvable(self, instance: SlidingInstance) -> bool:
+        """Parity of the start→goal permutation (blank included) equals the parity of the
+        blank's taxicab distance; holds for every board shape and goal."""
+        pos_in_goal = {t: i for i, t in enumerate(instance.goal)}
+        perm = [pos_in_goal[t] for t in instance.start]
+        b0, b1 = instance.start.index(0), instance.goal.index(0)
+        dist = abs(b0 // instance.cols - b1 // instance.cols) + abs(
+            b0 % instance.cols - b1 % instance.cols
+        )
+        if instance.rows == 1 or instance.cols == 1:
+            # A single line only slides the blank: the tiles' order never changes.
+            tiles = [t for t in instance.start if t]
+            return tiles == [t for t in instance.goal if t]
+        return permutation_parity(perm) == dist % 2
+
+    def known_optimum(self, instance: SlidingInstance) -> int | None:
+        for oracle in _oracles:
+            value = oracle(instance)
+            if value is not None:
+                return value
+        return None
+
+    def render(self, instance: SlidingInstance, answer: Any) -> str:
+        end = apply_moves(instance, str(answer))
+        width = len(str(instance.size))
+        lines = []
+        for r in range(instance.rows):
+            row = end[r * instance.cols : (r + 1) * instance.cols]
+            lines.append(" ".join(str(t).rjust(width) if t else " " * width for t in row))
+        return "\n".join(lines)
+
+
+def _parse_shape(shape: Any) -> tuple[int, int]:
+    if isinstance(shape, tuple):
+        return int(shape[0]), int(shape[1])
+    try:
+        r, c = str(shape).lower().split("x")
+        return int(r), int(c)
+    except ValueError:
+        raise InvalidInstanceError(f"shape must be ROWSxCOLS (e.g. 3x3), got {shape!r}") from None

@@ -1,0 +1,209 @@
+"""The one registry of solvers: it drives the CLI, the conformance tests and the reports.
+
+Solvers register with ``@register`` when their module is imported. ``discover()`` imports
+every module of the solver packages (handwritten ones under ``puzzlebench.search``,
+``puzzlebench.local``, ``puzzlebench.evolution``; references under ``baselines``) and the
+``puzzlebench.solvers`` entry points, so a new solver is one new file and no other edit.
+A user's solver also loads by reference: ``package.module:attr`` or ``path/to/file.py:attr``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from puzzlebench.contract import Solver
+from puzzlebench.problems import PROBLEMS
+from puzzlebench.problems.base import PuzzlebenchError
+
+SOLVER_PACKAGES: tuple[str, ...] = (
+    "baselines",
+    "puzzlebench.search",
+    "puzzlebench.local",
+    "puzzlebench.evolution",
+)
+ENTRY_POINT_GROUP = "puzzlebench.solvers"
+
+
+class RegistryError(PuzzlebenchError, ValueError):
+    """Unknown or duplicate solver name, or a solver reference that does not load."""
+
+
+@dataclass(frozen=True, slots=True)
+class SolverSpec:
+    """A registered solver's capabilities, as data."""
+
+    name: str
+    factory: type[Solver]
+    problems: frozenset[str]
+    complete: bool
+    exact: bool
+    stochastic: bool
+    counts: bool
+    params: Mapping[str, Any]
+    origin: str
+    summary: str = ""
+    module: str = field(default="")
+
+    def create(self, **params: Any) -> Solver:
+        """A configured solver instance (raises SolverConfigError on bad parameters)."""
+        return self.factory(**params)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "problems": sorted(self.problems),
+            "complete": self.complete,
+            "exact": self.exact,
+            "stochastic": self.stochastic,
+            "counts": self.counts,
+            "params": dict(self.params),
+            "origin": self.origin,
+            "summary": self.summary,
+        }
+
+
+def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
+    """Read a solver class's declared capabilities; refuses incomplete declarations."""
+    if not (isinstance(cls, type) and issubclass(cls, Solver)):
+        raise RegistryError(f"{cls!r} is not a puzzlebench Solver subclass")
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        raise RegistryError(f"solver class {cls.__qualname__} declares no name")
+    problems = frozenset(getattr(cls, "problems", frozenset()))
+    unknown = problems - set(PROBLEMS)
+    if not problems or unknown:
+        raise RegistryError(
+            f"solver {name!r} must declare problems among {sorted(PROBLEMS)} (got {sorted(problems)})"
+        )
+    module = cls.__module__
+    if origin is None:
+        if module == "baselines" or module.startswith("baselines."):
+            origin = "baseline"
+        elif module.startswith("puzzlebench."):
+            origin = "handwritten"
+        else:
+            origin = "plugin"
+    doc = (cls.summary or (cls.__doc__ or "").strip().split("\n")[0]).strip()
+    return SolverSpec(
+        name=name,
+        factory=cls,
+        problems=problems,
+        complete=bool(cls.complete),
+        exact=bool(cls.exact),
+        stochastic=bool(cls.stochastic),
+        counts=bool(cls.counts),
+        params=MappingProxyType(dict(cls.params)),
+        origin=origin,
+        summary=doc,
+        module=module,
+    )
+
+
+class Registry:
+    """Name → SolverSpec; refuses duplicate names."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, SolverSpec] = {}
+        self._discovered = False
+
+    def add(self, cls: type[Solver], origin: str | None = None) -> SolverSpec:
+        spec = spec_of(cls, origin)
+        existing = self._specs.get(spec.name)
+        if existing is not None:
+            if existing.factory is cls:
+                return existing
+            raise RegistryError(
+                f"duplicate solver name {spec.name!r}: {existing.module} and {spec.module}"
+            )
+        self._specs[spec.name] = spec
+        return spec
+
+    def discover(self) -> None:
+        """Import every solver module and entry point once."""
+        if self._discovered:
+            return
+        self._discovered = True
+        for package in SOLVER_PACKAGES:
+            pkg = importlib.import_module(package)
+            for info in pkgutil.walk_packages(pkg.__path__, prefix=f"{package}."):
+                importlib.import_module(info.name)
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            obj = ep.load()
+            if isinstance(obj, type) and issubclass(obj, Solver) and obj.name not in self._specs:
+                self.add(obj, origin="plugin")
+
+    def get(self, name: str) -> SolverSpec:
+        """A registered solver by name, or one loaded from ``module:attr`` / ``file.py:attr``."""
+        self.discover()
+        if name in self._specs:
+            return self._specs[name]
+        if ":" in name:
+            return self.add(load_reference(name), origin="plugin")
+        raise RegistryError(f"unknown solver {name!r}; see 'puzzlebench solvers'")
+
+    def all(self, problem: str | None = None) -> list[SolverSpec]:
+        """Every registered solver (for one problem, if given), sorted by name."""
+        self.discover()
+        specs = sorted(self._specs.values(), key=lambda s: s.name)
+        return [s for s in specs if problem is None or problem in s.problems]
+
+    def __iter__(self) -> Iterator[SolverSpec]:
+        return iter(self.all())
+
+    def __contains__(self, name: object) -> bool:
+        self.discover()
+        return name in self._specs
+
+
+def load_reference(ref: str) -> type[Solver]:
+    """Load ``package.module:attr`` or ``path/to/file.py:attr`` as a Solver class."""
+    target, _, attr = ref.rpartition(":")
+    if not target or not attr:
+        raise RegistryError(f"solver reference {ref!r} is not MODULE:ATTR or FILE.py:ATTR")
+    try:
+        if target.endswith(".py"):
+            path = Path(target)
+            if not path.is_file():
+                raise RegistryError(f"solver file {target!r} does not exist")
+            mod_name = f"puzzlebench_plugin_{abs(hash(str(path.resolve())))}"
+            spec = importlib.util.spec_from_file_location(mod_name, path)
+            if spec is None or spec.loader is None:
+                raise RegistryError(f"cannot load solver file {target!r}")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[mod_name] = module
+            spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(target)
+    except RegistryError:
+        raise
+    except Exception as exc:  # the plugin's own import error, reported as one line
+        raise RegistryError(f"cannot import solver {ref!r}: {type(exc).__name__}: {exc}") from exc
+    obj = getattr(module, attr, None)
+    if obj is None:
+        raise RegistryError(f"{target!r} has no attribute {attr!r}")
+    if not (isinstance(obj, type) and issubclass(obj, Solver)):
+        raise RegistryError(f"{ref!r} is not a puzzlebench Solver subclass")
+    return obj
+
+
+REGISTRY = Registry()
+
+
+def register(cls: type[Solver]) -> type[Solver]:
+    """Class decorator: add a solver to the global registry (duplicate names refused)."""
+    REGISTRY.add(cls)
+    return cls
+
+
+def get_solver(name: str) -> SolverSpec:
+    """Shortcut for ``REGISTRY.get``."""
+    return REGISTRY.get(name)

@@ -1,0 +1,1 @@
+"""Handwritten informed search (greedy, A*, IDA*)."""
