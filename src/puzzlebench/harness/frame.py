@@ -1,0 +1,36 @@
+"""Records as a pandas DataFrame: the one tabular shape the store, exports and reports share.
+
+One row per run. Columns are the RunRecord fields; the nested dicts stay as object columns
+(``params``, ``counters``, ``budget``, ``instance``, ``versions``, ``machine``) and are also
+flattened into ``param.<name>`` and ``counter.<name>`` columns for analysis. ``params_key`` is
+the canonical JSON of the parameters, so a solver with a parameter set groups as one line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+from puzzlebench.harness.outcome import RunRecord
+
+
+def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFrame:
+    """A DataFrame with one row per record (see module docstring for the columns)."""
+    rows = []
+    for rec in records:
+        d = rec.to_dict() if isinstance(rec, RunRecord) else dict(rec)
+        params = d.get("params") or {}
+        counters = d.get("counters") or {}
+        d["params_key"] = json.dumps(params, sort_keys=True)
+        for k, v in params.items():
+            d[f"param.{k}"] = v
+        for k, v in counters.items():
+            d[f"counter.{k}"] = v
+        rows.append(d)
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        frame = pd.DataFrame(columns=[*RunRecord.__dataclass_fields__, "params_key"])
+    return frame
