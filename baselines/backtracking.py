@@ -23,7 +23,7 @@ from puzzlebench.registry import register
 CHECK_EVERY = 1024
 
 
-class _Stopped(Exception):
+class _BudgetSpentError(Exception):
     """The budget ran out."""
 
 
@@ -108,9 +108,9 @@ def queens_knights_first_solution(
         if n * n - square < queens + knights:
             return False
         if counters["nodes"] % CHECK_EVERY == 0 and clock.expired():
-            raise _Stopped
+            raise _BudgetSpentError
         if budget.max_nodes is not None and counters["nodes"] >= budget.max_nodes:
-            raise _Stopped
+            raise _BudgetSpentError
         r, c = divmod(square, n)
         for kind, left in (("Q", queens), ("N", knights)):
             if left and fits(kind, r, c):
@@ -124,7 +124,7 @@ def queens_knights_first_solution(
 
     try:
         found = search(0, inst.queens, inst.knights)
-    except _Stopped:
+    except _BudgetSpentError:
         return None, False, counters
     if not found:
         return None, True, counters

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.problems.base import Instance, PuzzlebenchError
+from puzzlebench.problems.base import PuzzlebenchError
 
 
 class SolverConfigError(PuzzlebenchError, ValueError):
@@ -145,18 +145,22 @@ class Solver(ABC):
         self.config: dict[str, Any] = merged
 
     @abstractmethod
-    def solve(self, instance: Instance, budget: Budget, rng: np.random.Generator) -> Proposal:
-        """Look for an answer within the budget; never mutate the instance."""
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        """Look for an answer within the budget; never mutate the instance.
 
-    def count(self, instance: Instance, budget: Budget, *, unique: bool = False) -> Proposal:
+        ``instance`` is one of the problems' Instance types (typed Any so that each solver can
+        annotate the concrete instance type it handles).
+        """
+
+    def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
         """Count all solutions (and, with ``unique``, those distinct up to symmetry)."""
         raise NotImplementedError(f"solver {self.name!r} does not count solutions")
 
 
 def coerce_param(solver: str, key: str, default: Any, value: Any) -> Any:
     """Convert a parameter value (possibly a CLI string) to the type of its default."""
-    if default is None or isinstance(value, type(default)) and not isinstance(value, bool) \
-            or isinstance(default, bool) and isinstance(value, bool):
+    if default is None or (isinstance(value, type(default)) and not isinstance(value, bool)) \
+            or (isinstance(default, bool) and isinstance(value, bool)):
         return value
     try:
         if isinstance(default, bool):

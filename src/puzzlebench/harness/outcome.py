@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -72,7 +72,9 @@ class RunRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible dict (outcome as its string value)."""
-        d = asdict(self)
+        d = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        for name in ("params", "counters", "budget", "instance", "versions", "machine"):
+            d[name] = dict(d[name])
         d["outcome"] = self.outcome.value
         return d
 

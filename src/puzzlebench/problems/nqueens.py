@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from puzzlebench.problems import queens_lines as ql
-from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem
-from puzzlebench.problems.base import Verdict
+from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem, Verdict
 
 #: OEIS A000170, the number of solutions for n = 1..27 (index 0 unused).
 A000170: tuple[int, ...] = (

@@ -12,8 +12,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem
-from puzzlebench.problems.base import Verdict
+from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem, Verdict
 from puzzlebench.problems.nqueens import A000170, A002562, check_size
 
 Piece = tuple[str, int, int]

@@ -24,14 +24,15 @@ def as_columns(answer: Any, n: int) -> IntArray:
     try:
         arr = np.asarray(answer)
     except (TypeError, ValueError) as exc:  # ragged or exotic input
-        raise InvalidAnswerError(f"a queens answer is a sequence of n column numbers ({exc})")
+        raise InvalidAnswerError(f"a queens answer is a sequence of n column numbers ({exc})") from None
     if arr.ndim != 1:
         raise InvalidAnswerError("a queens answer is a flat sequence of column numbers")
     if arr.size != n:
         raise InvalidAnswerError(f"expected {n} column numbers, got {arr.size}")
-    if arr.size and arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "b" or not np.all(np.equal(np.mod(arr, 1), 0)):
-            raise InvalidAnswerError("column numbers must be integers")
+    if arr.size and arr.dtype.kind not in "iu" and (
+        arr.dtype.kind not in "f" or not np.all(np.equal(np.mod(arr, 1), 0))
+    ):
+        raise InvalidAnswerError("column numbers must be integers")
     arr = arr.astype(np.int64, copy=False)
     if arr.size and (arr.min() < 0 or arr.max() >= n):
         bad = int(np.flatnonzero((arr < 0) | (arr >= n))[0])

@@ -11,8 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem
-from puzzlebench.problems.base import Verdict
+from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem, Verdict
 
 MOVES: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 
@@ -39,10 +38,8 @@ def parse_state(text: str, cells: int | None = None) -> tuple[int, ...]:
     text = text.strip()
     if not text:
         raise InvalidInstanceError("empty puzzle state")
-    if "," in text or " " in text:
-        parts = [p for p in text.replace(" ", ",").split(",") if p]
-    else:
-        parts = list(text)
+    separated = "," in text or " " in text
+    parts = [p for p in text.replace(" ", ",").split(",") if p] if separated else list(text)
     try:
         state = tuple(int(p) for p in parts)
     except ValueError:

@@ -1,0 +1,34 @@
+"""puzzlebench: N-Queens-family and sliding-tile solvers compared against independent validators.
+
+The data flow is instance → solver → harness → record → store → report. Public entry points:
+``puzzlebench.problems`` (instances, validators, facts), ``puzzlebench.contract`` (the solver
+contract), ``puzzlebench.registry`` (the solver registry), ``puzzlebench.harness.execute``
+(one judged run) and ``puzzlebench.load`` (a store as a pandas DataFrame).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+
+def load(db: str) -> Any:
+    """The runs stored in a study database, as a pandas DataFrame (one row per run)."""
+    from puzzlebench.harness.store import load as _load
+
+    return _load(db)
+
+
+def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: float | None = None,
+          params: dict[str, Any] | None = None, **options: Any) -> Any:
+    """Build an instance, run one solver on it and return the judged RunRecord."""
+    from puzzlebench.contract import Budget
+    from puzzlebench.harness.execute import run_solve
+    from puzzlebench.problems import get_problem
+
+    instance = get_problem(problem).make(size, **options)
+    return run_solve(solver, instance, params=params, seed=seed, budget=Budget(time_limit))
+
+
+__all__ = ["__version__", "load", "solve"]

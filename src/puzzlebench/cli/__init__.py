@@ -1,0 +1,59 @@
+"""The ``puzzlebench`` command line.
+
+Every module in this package adds its commands to :data:`puzzlebench.cli.app.app` when
+imported, so a new command is one new file. ``main`` turns every bad-input error into one
+line on stderr and exit status 2 — never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import click
+import typer
+
+from puzzlebench.cli.app import app
+from puzzlebench.problems.base import PuzzlebenchError
+
+_loaded = False
+
+
+def load_commands() -> None:
+    """Import every command module of this package once."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for info in pkgutil.iter_modules(__path__, prefix=f"{__name__}."):
+        if not info.name.rsplit(".", 1)[1].startswith("_"):
+            importlib.import_module(info.name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns (and exits with) the command's status."""
+    load_commands()
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args=argv, prog_name="puzzlebench", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        code = exc.exit_code
+    except click.exceptions.Abort:
+        print("puzzlebench: interrupted", file=sys.stderr)
+        code = 130
+    except click.ClickException as exc:
+        print(f"puzzlebench: error: {_one_line(exc.format_message())}", file=sys.stderr)
+        code = 2
+    except PuzzlebenchError as exc:
+        print(f"puzzlebench: error: {_one_line(str(exc))}", file=sys.stderr)
+        code = 2
+    else:
+        code = result if isinstance(result, int) else 0
+    if argv is None:
+        sys.exit(code)
+    return code
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,48 @@
+"""``puzzlebench count``: exhaustive solution counts, checked against OEIS where known."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from puzzlebench.cli.app import app
+from puzzlebench.cli.options import build_instance, make_budget, parse_int, parse_params
+from puzzlebench.cli.output import emit_json
+from puzzlebench.harness.execute import run_count
+from puzzlebench.harness.outcome import Outcome
+from puzzlebench.registry import REGISTRY
+
+
+@app.command("count")
+def count_command(
+    problem: Annotated[str, typer.Argument(help="nqueens or torus-queens (or any the solver counts)")],
+    size: Annotated[str, typer.Argument(help="Board size n.")],
+    unique: Annotated[bool, typer.Option(help="Also count solutions distinct up to symmetry.")] = False,
+    solver: Annotated[str, typer.Option("--solver", "-s", help="A counting solver.")] = "bitboard",
+    queens: Annotated[int | None, typer.Option(help="Queens A (queens-knights).")] = None,
+    time_limit: Annotated[float | None, typer.Option(help="Wall-clock budget in seconds.")] = None,
+    param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
+) -> int:
+    """Count all solutions; exit 1 if the count contradicts the known value."""
+    instance = build_instance(problem, parse_int(size, "size"), queens=queens)
+    record = run_count(
+        REGISTRY.get(solver), instance, unique=unique, params=parse_params(param),
+        budget=make_budget(time_limit),
+    )
+    if as_json:
+        out = {"problem": record.problem, "size": record.size, "solver": record.solver,
+               "count": record.count, "time_s": record.time_s, "outcome": record.outcome.value}
+        if unique:
+            out["unique"] = record.unique
+        emit_json(out)
+    else:
+        if record.count is not None:
+            typer.echo(f"{record.count} solutions")
+        if unique and record.unique is not None:
+            typer.echo(f"{record.unique} unique up to rotation and reflection")
+        typer.echo(f"({record.solver}, {record.time_s:.3f} s, {record.outcome.value})")
+        if record.reason:
+            typer.echo(f"  reason: {record.reason}")
+    return 0 if record.outcome is Outcome.SOLVED else 1

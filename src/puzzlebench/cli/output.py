@@ -1,0 +1,58 @@
+"""How commands print: JSON objects for scripts, compact lines and rich tables for people."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from puzzlebench.harness.outcome import RunRecord
+
+JSON_KEYS: tuple[str, ...] = (
+    "problem", "size", "instance_id", "solver", "params", "seed", "outcome", "claim", "answer",
+    "valid", "reason", "counters", "time_s", "cpu_s", "optimum", "answer_length",
+)
+
+
+def emit_json(obj: Any) -> None:
+    """One JSON object on one line."""
+    sys.stdout.write(json.dumps(obj, default=_default) + "\n")
+
+
+def record_json(record: RunRecord) -> dict[str, Any]:
+    """The design's --json shape for a run (at least problem, size, solver, params, seed,
+    outcome, answer, valid, counters, time_s)."""
+    d = record.to_dict()
+    return {k: d[k] for k in JSON_KEYS}
+
+
+def counters_text(counters: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in counters.items())
+
+
+def runs_table(records: list[RunRecord], title: str = "") -> Table:
+    """Solver, size, outcome, time and counters, one row per run."""
+    table = Table(title=title or None)
+    for col in ("solver", "size", "outcome", "time (s)", "counters", "note"):
+        table.add_column(col, overflow="fold")
+    for r in records:
+        table.add_row(r.solver, str(r.size), r.outcome.value, f"{r.time_s:.4f}",
+                      counters_text(r.counters), r.reason[:80])
+    return table
+
+
+def console() -> Console:
+    """A console that keeps tables readable when stdout is not a terminal (pipes, CI logs)."""
+    probe = Console()
+    return Console(highlight=False, width=None if probe.is_terminal else 160)
+
+
+def _default(obj: Any) -> Any:
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    if hasattr(obj, "item"):
+        return obj.item()
+    return str(obj)

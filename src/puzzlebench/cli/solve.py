@@ -1,0 +1,65 @@
+"""``puzzlebench solve``: one judged run of one solver on one instance.
+
+Exit status: 0 when the run is ``solved`` or ``infeasible``, 1 for any other outcome
+(``wrong``, ``budget``, ``crash``, ...), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from puzzlebench.cli.app import app
+from puzzlebench.cli.options import build_instance, make_budget, parse_int, parse_params
+from puzzlebench.cli.output import counters_text, emit_json, record_json
+from puzzlebench.harness.execute import run_solve
+from puzzlebench.harness.outcome import Outcome
+from puzzlebench.problems import problem_of
+from puzzlebench.registry import REGISTRY
+
+SolverOpt = Annotated[str, typer.Option("--solver", "-s", help="Registered name or module:attr.")]
+
+
+@app.command("solve")
+def solve_command(
+    problem: Annotated[str, typer.Argument(help="nqueens, torus-queens, queens-knights, sliding")],
+    size: Annotated[str, typer.Argument(help="n for the queens problems; 8 or 15 for sliding")],
+    solver: SolverOpt,
+    seed: Annotated[int, typer.Option(help="Seed of the solver's random generator.")] = 0,
+    time_limit: Annotated[float | None, typer.Option(help="Wall-clock budget in seconds.")] = None,
+    max_nodes: Annotated[int | None, typer.Option(help="Node budget.")] = None,
+    max_iterations: Annotated[int | None, typer.Option(help="Iteration budget.")] = None,
+    max_evaluations: Annotated[int | None, typer.Option(help="Evaluation budget.")] = None,
+    queens: Annotated[int | None, typer.Option(help="Queens A (queens-knights).")] = None,
+    start: Annotated[str | None, typer.Option(help="Sliding start state, e.g. 125408367.")] = None,
+    goal: Annotated[str | None, typer.Option(help="Sliding goal state.")] = None,
+    shape: Annotated[str | None, typer.Option(help="Sliding board ROWSxCOLS.")] = None,
+    param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
+    show: Annotated[bool, typer.Option(help="Draw the answer.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the run as JSON.")] = False,
+) -> int:
+    """Solve one instance with one solver; the harness validates and judges the answer."""
+    instance = build_instance(
+        problem, parse_int(size, "size"), queens=queens, start=start, goal=goal, shape=shape
+    )
+    budget = make_budget(time_limit, max_nodes, max_iterations, max_evaluations)
+    spec = REGISTRY.get(solver)
+    record = run_solve(spec, instance, params=parse_params(param), seed=seed, budget=budget)
+    if as_json:
+        emit_json(record_json(record))
+    else:
+        validity = {True: "valid", False: "INVALID", None: "no answer"}[record.valid]
+        line = (f"{record.instance_id} solver={record.solver} outcome={record.outcome.value} "
+                f"({validity}) time={record.time_s:.4f}s {counters_text(record.counters)}")
+        if record.answer_length is not None and problem == "sliding":
+            line += f" moves={record.answer_length}"
+        typer.echo(line.rstrip())
+        if record.reason:
+            typer.echo(f"  reason: {record.reason}")
+        if record.error and record.error != record.reason:
+            typer.echo(f"  error: {record.error}")
+        if show and record.answer is not None and record.valid is not None:
+            prob = problem_of(instance)
+            typer.echo(prob.render(instance, prob.answer_from_json(record.answer)))
+    return 0 if record.outcome in (Outcome.SOLVED, Outcome.INFEASIBLE) else 1
