@@ -183,7 +183,7 @@ def first_solution(n: int, torus: bool, budget: Budget) -> tuple[list[int] | Non
         bit = avail & -avail
         stack[-1] = (avail ^ bit, cols, ld, rd)
         nodes += 1
-        if (nodes & 4095) == 0 and clock.expired() or (
+        if ((nodes & 4095) == 0 and clock.expired()) or (
             budget.max_nodes is not None and nodes > budget.max_nodes
         ):
             return None, False, nodes
