@@ -11,7 +11,6 @@ import importlib
 import pkgutil
 import sys
 
-import click
 import typer
 
 from puzzlebench.cli.app import app
@@ -37,13 +36,14 @@ def main(argv: list[str] | None = None) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(args=argv, prog_name="puzzlebench", standalone_mode=False)
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         code = exc.exit_code
-    except click.exceptions.Abort:
+    except (typer.Abort, KeyboardInterrupt):
         print("puzzlebench: interrupted", file=sys.stderr)
         code = 130
-    except click.ClickException as exc:
-        print(f"puzzlebench: error: {_one_line(exc.format_message())}", file=sys.stderr)
+    except typer.TyperException as exc:  # Typer's usage errors (bad option, bad value)
+        text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        print(f"puzzlebench: error: {_one_line(text)}", file=sys.stderr)
         code = 2
     except PuzzlebenchError as exc:
         print(f"puzzlebench: error: {_one_line(str(exc))}", file=sys.stderr)

@@ -60,9 +60,16 @@ def line_keys(cols: IntArray, torus: bool) -> tuple[tuple[str, IntArray, int], .
 def attacking_pairs(cols: IntArray, torus: bool) -> int:
     """Number of unordered pairs of queens that attack each other (lines are not blocked)."""
     total = 0
-    for _, key, size in line_keys(cols, torus):
+    keys = line_keys(cols, torus)
+    for _, key, size in keys:
         counts = np.bincount(key, minlength=max(size, 1)).astype(np.int64)
         total += int((counts * (counts - 1) // 2).sum())
+    if torus and cols.size % 2 == 0:
+        # On an even torus two queens can share both diagonals: count such a pair once.
+        n = cols.size
+        _, both = np.unique(keys[1][1] * n + keys[2][1], return_counts=True)
+        both = both.astype(np.int64)
+        total -= int((both * (both - 1) // 2).sum())
     return total
 
 

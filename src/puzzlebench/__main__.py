@@ -1,0 +1,5 @@
+"""``python -m puzzlebench`` runs the command line."""
+
+from puzzlebench.cli import main
+
+main()

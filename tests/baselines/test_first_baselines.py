@@ -1,0 +1,67 @@
+"""mod12, backtracking and bitboard: golden behaviour beyond the conformance suite."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from baselines.backtracking import queens_first_solution
+from baselines.bitboard import count_queens
+from baselines.mod12 import mod12_columns
+from puzzlebench.contract import Budget
+from puzzlebench.harness.execute import run_count, run_solve
+from puzzlebench.harness.outcome import Outcome
+from puzzlebench.problems import get_problem
+from puzzlebench.problems.nqueens import A000170, A002562
+from puzzlebench.problems.torus_queens import A007705
+from tests.conformance.cases import make
+
+NQ = get_problem("nqueens")
+
+
+@pytest.mark.parametrize("n", [*range(4, 300), 1_000, 12_345, 99_998])
+def test_mod12_valid_for_every_residue(n: int) -> None:
+    assert NQ.validate(NQ.make(n), mod12_columns(n)).valid
+
+
+def test_mod12_seed_examples() -> None:
+    # n = 8 (remainder 8): evens 2,4,6,8 then odds swapped in pairs 3,1,7,5.
+    assert (mod12_columns(8) + 1).tolist() == [2, 4, 6, 8, 3, 1, 7, 5]
+    # n = 9 (remainder 9): 2 moves to the end of the evens; 1 and 3 to the end of the odds.
+    assert (mod12_columns(9) + 1).tolist() == [4, 6, 8, 2, 5, 7, 9, 1, 3]
+    # n = 14 (remainder 2): 1 and 3 swap, 5 goes last.
+    assert (mod12_columns(14) + 1).tolist()[7:] == [3, 1, 7, 9, 11, 13, 5]
+    assert run_solve("mod12", make("nqueens", 3)).outcome is Outcome.INFEASIBLE
+
+
+def test_backtracking_is_seed_003s_first_solution() -> None:
+    # Row by row, first safe column: the first solution for n = 8 in lexicographic order.
+    answer, exhausted, counters = queens_first_solution(8, False, Budget())
+    assert answer == [0, 4, 7, 5, 2, 6, 1, 3] and not exhausted
+    assert counters["nodes"] == 113 and counters["backtracks"] == 105
+    answer, exhausted, _ = queens_first_solution(6, True, Budget())
+    assert answer is None and exhausted
+
+
+def test_backtracking_queens_knights_small_boards() -> None:
+    rec = run_solve("backtracking", make("queens-knights", 5, queens=3))
+    assert rec.outcome is Outcome.INFEASIBLE
+    rec = run_solve("backtracking", make("queens-knights", 8, queens=5))
+    assert rec.outcome is Outcome.SOLVED
+
+
+def test_bitboard_counts_and_unique_counts() -> None:
+    for n in range(1, 12):
+        total, unique, _ = count_queens(n, unique=True)
+        assert (total, unique) == (A000170[n], A002562[n])
+    for n, expected in A007705.items():
+        assert count_queens(n, torus=True)[0] == expected
+    assert count_queens(6, torus=True)[0] == 0
+    rec = run_count("bitboard", make("nqueens", 12), unique=True)
+    assert (rec.count, rec.unique, rec.outcome) == (14200, 1787, Outcome.SOLVED)
+
+
+def test_bitboard_first_solution_respects_node_budget() -> None:
+    rec = run_solve("bitboard", make("nqueens", 200), budget=Budget(max_nodes=50))
+    assert rec.outcome is Outcome.BUDGET and rec.counters["nodes"] <= 51
+    assert isinstance(mod12_columns(10), np.ndarray)

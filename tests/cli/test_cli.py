@@ -1,0 +1,120 @@
+"""The command-line contract: outputs, JSON shapes, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from puzzlebench.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_count_unique(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "count", "nqueens", "12", "--unique")
+    assert code == 0 and "14200" in out and "1787" in out
+    code, out, _ = run(capsys, "count", "nqueens", "8", "--json")
+    data = json.loads(out)
+    assert data["count"] == 92 and data["solver"] == "bitboard" and "time_s" in data
+
+
+def test_solve_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "nqueens", "8", "--solver", "mod12", "--json")
+    data = json.loads(out)
+    assert code == 0
+    for key in ("problem", "size", "solver", "params", "seed", "outcome", "answer", "valid",
+                "counters", "time_s"):
+        assert key in data
+    assert data["outcome"] == "solved" and data["valid"] is True and len(data["answer"]) == 8
+
+
+def test_solve_show_and_infeasible(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "nqueens", "6", "--solver", "backtracking", "--show")
+    assert code == 0 and out.count("Q") == 6
+    code, out, _ = run(capsys, "solve", "nqueens", "3", "--solver", "mod12")
+    assert code == 0 and "infeasible" in out
+    code, out, _ = run(capsys, "solve", "queens-knights", "6", "--queens", "2",
+                       "--solver", "backtracking", "--json")
+    assert json.loads(out)["answer"][0][0] in ("Q", "N")
+
+
+def test_check(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "nqueens", "4", "--answer", "1,3,0,2")
+    assert code == 0 and out.strip() == "valid"
+    code, out, _ = run(capsys, "check", "nqueens", "4", "--answer", "0,1,2,3")
+    assert code == 1 and "diagonal" in out
+    code, out, _ = run(capsys, "check", "sliding", "8", "--start", "123456708", "--answer", "R")
+    assert code == 0
+    code, out, _ = run(capsys, "check", "queens-knights", "3", "--queens", "0",
+                       "--answer", "N:0:0,N:0:1,N:0:2", "--json")
+    assert code == 0 and json.loads(out)["valid"] is True
+
+
+def test_solvers_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solvers", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    names = {r["name"] for r in rows}
+    assert {"mod12", "bitboard", "backtracking"} <= names
+    for r in rows:
+        assert set(r) >= {"name", "problems", "complete", "exact", "stochastic", "counts",
+                          "params", "origin"}
+    code, out, _ = run(capsys, "solvers", "--problem", "sliding", "--json")
+    assert all("sliding" in json.loads(line)["problems"] for line in out.splitlines())
+
+
+def test_compare_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "compare", "nqueens", "--sizes", "4..6",
+                       "--solvers", "mod12,backtracking")
+    assert code == 0 and out.count("solved") == 6
+
+
+BAD_INPUTS = [
+    ("solve", "nqueens", "0", "--solver", "mod12"),
+    ("solve", "nqueens", "-4", "--solver", "mod12"),
+    ("solve", "nqueens", "eight", "--solver", "mod12"),
+    ("solve", "chess", "8", "--solver", "mod12"),
+    ("solve", "nqueens", "8", "--solver", "no-such-solver"),
+    ("solve", "queens-knights", "5", "--queens", "6", "--solver", "backtracking"),
+    ("solve", "queens-knights", "5", "--solver", "backtracking"),
+    ("solve", "sliding", "8", "--start", "12345678x", "--solver", "mod12"),
+    ("solve", "sliding", "8", "--start", "1234", "--solver", "mod12"),
+    ("solve", "nqueens", "8", "--solver", "mod12", "--time-limit", "-1"),
+    ("solve", "nqueens", "8", "--solver", "mod12", "--param", "nope=1"),
+    ("solve", "nqueens", "8", "--solver", "mod12", "--param", "novalue"),
+    ("solve", "sliding", "8", "--start", "125408367", "--solver", "mod12"),
+    ("check", "nqueens", "4", "--answer", "1,3,0"),
+    ("check", "nqueens", "4", "--answer", "1,3,0,9"),
+    ("check", "nqueens", "4", "--answer", "a,b,c,d"),
+    ("check", "sliding", "8", "--start", "123456708", "--answer", "RX"),
+    ("count", "nqueens", "0"),
+    ("count", "nqueens", "8", "--solver", "mod12"),
+    ("compare", "nqueens", "--sizes", "9..4"),
+    ("compare", "nqueens", "--sizes", "0..4"),
+    ("solvers", "--problem", "chess"),
+    ("solve", "nqueens", "8"),
+]
+
+
+@pytest.mark.parametrize("args", BAD_INPUTS, ids=lambda a: " ".join(a))
+def test_bad_input_one_line_exit_2(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2, (code, out, err)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("puzzlebench: error:"), err
+    assert "Traceback" not in err
+
+
+def test_console_script_end_to_end() -> None:
+    ok = subprocess.run([sys.executable, "-m", "puzzlebench", "check", "nqueens", "4",
+                         "--answer", "1,3,0,2"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and ok.stdout.strip() == "valid"
+    bad = subprocess.run([sys.executable, "-m", "puzzlebench", "solve", "nqueens", "0",
+                          "--solver", "mod12"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

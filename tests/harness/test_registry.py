@@ -1,0 +1,86 @@
+"""The registry: discovery, capabilities as data, duplicate names refused, plugins by reference."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from puzzlebench.contract import Claim, Proposal, Solver, SolverConfigError
+from puzzlebench.registry import REGISTRY, Registry, RegistryError, load_reference
+
+
+class Dummy(Solver):
+    name: ClassVar[str] = "dummy-test"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens"})
+    params: ClassVar[dict[str, object]] = {"k": 3, "rate": 0.5, "flag": False}
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        return Proposal(claim=Claim.UNKNOWN)
+
+
+def test_discovery_finds_the_first_baselines() -> None:
+    names = {s.name for s in REGISTRY.all()}
+    assert {"mod12", "backtracking", "bitboard"} <= names
+    assert REGISTRY.get("mod12").origin == "baseline"
+    assert [s.name for s in REGISTRY.all("sliding")] == sorted(s.name for s in REGISTRY.all("sliding"))
+
+
+def test_duplicate_names_refused() -> None:
+    reg = Registry()
+    reg.add(Dummy)
+    reg.add(Dummy)  # the same class twice is harmless
+
+    class Other(Dummy):
+        pass
+
+    with pytest.raises(RegistryError, match="duplicate"):
+        reg.add(Other)
+
+
+def test_bad_declarations_refused() -> None:
+    class NoProblems(Dummy):
+        problems: ClassVar[frozenset[str]] = frozenset({"chess"})
+
+    with pytest.raises(RegistryError):
+        Registry().add(NoProblems)
+    with pytest.raises(RegistryError):
+        Registry().add(int)  # type: ignore[arg-type]
+
+
+def test_parameters_coerced_and_checked() -> None:
+    solver = Dummy(k="7", rate="0.25", flag="yes")
+    assert solver.config == {"k": 7, "rate": 0.25, "flag": True}
+    with pytest.raises(SolverConfigError):
+        Dummy(nope=1)
+    with pytest.raises(SolverConfigError):
+        Dummy(k="seven")
+    with pytest.raises(SolverConfigError):
+        Dummy(k="2.5")
+
+
+def test_plugin_from_file_and_module(tmp_path: Path) -> None:
+    plugin = tmp_path / "my_solver.py"
+    plugin.write_text(textwrap.dedent('''
+        from puzzlebench.contract import Claim, Proposal, Solver
+
+        class Mine(Solver):
+            name = "mine-from-file"
+            problems = frozenset({"nqueens"})
+
+            def solve(self, instance, budget, rng):
+                return Proposal(answer=[0] * instance.n, claim=Claim.SOLVED)
+    '''))
+    cls = load_reference(f"{plugin}:Mine")
+    assert cls.name == "mine-from-file"
+    spec = REGISTRY.get(f"{plugin}:Mine")
+    assert spec.origin == "plugin"
+    assert load_reference("tests.harness.test_registry:Dummy") is Dummy
+    with pytest.raises(RegistryError):
+        load_reference(f"{tmp_path}/absent.py:Mine")
+    with pytest.raises(RegistryError):
+        load_reference("puzzlebench.contract:Budget")
+    with pytest.raises(RegistryError):
+        REGISTRY.get("no-such-solver")
