@@ -65,7 +65,7 @@ def test_solvers_json(capsys: pytest.CaptureFixture[str]) -> None:
     for r in rows:
         assert set(r) >= {"name", "problems", "complete", "exact", "stochastic", "counts",
                           "params", "origin"}
-    code, out, _ = run(capsys, "solvers", "--problem", "sliding", "--json")
+    _, out, _ = run(capsys, "solvers", "--problem", "sliding", "--json")
     assert all("sliding" in json.loads(line)["problems"] for line in out.splitlines())
 
 
