@@ -58,7 +58,7 @@ def test_check(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_solvers_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "solvers", "--json")
+    _, out, _ = run(capsys, "solvers", "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     names = {r["name"] for r in rows}
     assert {"mod12", "bitboard", "backtracking"} <= names
