@@ -84,3 +84,25 @@ def test_plugin_from_file_and_module(tmp_path: Path) -> None:
         load_reference("puzzlebench.contract:Budget")
     with pytest.raises(RegistryError):
         REGISTRY.get("no-such-solver")
+
+
+def test_entry_point_plugins_are_discovered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "ep_plugin_mod.py").write_text(textwrap.dedent('''
+        from puzzlebench.contract import Claim, Proposal, Solver
+
+        class EpSolver(Solver):
+            name = "ep-solver"
+            problems = frozenset({"torus-queens"})
+
+            def solve(self, instance, budget, rng):
+                return Proposal(claim=Claim.UNKNOWN)
+    '''))
+    dist = tmp_path / "ep_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: ep-plugin\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[puzzlebench.solvers]\nep = ep_plugin_mod:EpSolver\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reg = Registry()
+    reg.discover()
+    spec = reg.get("ep-solver")
+    assert spec.origin == "plugin" and spec.problems == frozenset({"torus-queens"})
