@@ -1,0 +1,103 @@
+"""Greedy best-first and A* for nqueens and torus-queens with seed 000's heuristics.
+
+Six registered solvers: ``greedy-h1``, ``astar-h1``, ``greedy-h2``, ``astar-h2``,
+``greedy-h3``, ``astar-h3``. Each draws its random start from the seeded generator (H1/H2:
+columns with repetition; H3: a permutation). The state spaces are finite and searched with a
+closed set, so an exhausted frontier proves there is no solution: the solvers are complete.
+The answer is the goal placement; ``steps`` counts the moves from the start to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, cast
+
+import numpy as np
+
+from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.registry import register
+from puzzlebench.search.best_first import SearchState, best_first
+from puzzlebench.search.queens_states import (
+    AttackedShiftState,
+    Board,
+    ShiftState,
+    SwapState,
+    random_start,
+)
+
+
+class QueensBestFirst(Solver):
+    """Shared body of the six N-Queens best-first solvers."""
+
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    complete: ClassVar[bool] = True
+    stochastic: ClassVar[bool] = True
+    state_type: ClassVar[type[ShiftState] | type[SwapState]]
+    astar: ClassVar[bool]
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        n = instance.n
+        permutation = self.state_type is SwapState
+        board = Board(n, instance.problem == "torus-queens", random_start(n, permutation, rng))
+        start: SearchState = self.state_type.initial(board)
+        result = best_first(start, budget, astar=self.astar)
+        counters = {**result.counters, "start_h": start.h}
+        if result.goal is not None:
+            answer = list(cast(tuple[int, ...], result.goal.key))
+            return Proposal(answer=answer, claim=Claim.SOLVED, counters=counters)
+        if result.exhausted:
+            return Proposal(claim=Claim.INFEASIBLE, counters=counters)
+        return Proposal(claim=Claim.UNKNOWN, counters=counters, note="budget exhausted")
+
+
+@register
+class GreedyH1(QueensBestFirst):
+    """Greedy best-first, H1 = pairs of attacking queens (seed 000)."""
+
+    name: ClassVar[str] = "greedy-h1"
+    state_type = ShiftState
+    astar = False
+
+
+@register
+class AStarH1(QueensBestFirst):
+    """A*, H1 = pairs of attacking queens, g = Σ|col − start col| (seed 000)."""
+
+    name: ClassVar[str] = "astar-h1"
+    state_type = ShiftState
+    astar = True
+
+
+@register
+class GreedyH2(QueensBestFirst):
+    """Greedy best-first, H2 = queens attacked by at least one other (seed 000)."""
+
+    name: ClassVar[str] = "greedy-h2"
+    state_type = AttackedShiftState
+    astar = False
+
+
+@register
+class AStarH2(QueensBestFirst):
+    """A*, H2 = queens attacked by at least one other (seed 000)."""
+
+    name: ClassVar[str] = "astar-h2"
+    state_type = AttackedShiftState
+    astar = True
+
+
+@register
+class GreedyH3(QueensBestFirst):
+    """Greedy best-first, H3 = pairs on a shared diagonal, adjacent-row swaps (seed 000)."""
+
+    name: ClassVar[str] = "greedy-h3"
+    state_type = SwapState
+    astar = False
+
+
+@register
+class AStarH3(QueensBestFirst):
+    """A*, H3 = pairs on a shared diagonal, g = inversions from the start (seed 000)."""
+
+    name: ClassVar[str] = "astar-h3"
+    state_type = SwapState
+    astar = True
