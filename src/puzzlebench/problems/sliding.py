@@ -7,24 +7,12 @@ moves: ``U`` moves the blank up one row, ``D`` down, ``L`` left, ``R`` right.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem, Verdict
 
 MOVES: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
-
-#: Optional oracle of optimal solution lengths, installed by the module that owns an exact
-#: distance table (e.g. the 8-puzzle BFS table). Returns None where it knows nothing.
-OptimumOracle = Callable[["SlidingInstance"], "int | None"]
-_oracles: list[OptimumOracle] = []
-
-
-def register_optimum_oracle(oracle: OptimumOracle) -> None:
-    """Add a source of exact optimal lengths consulted by ``Sliding.known_optimum``."""
-    if oracle not in _oracles:
-        _oracles.append(oracle)
 
 
 def default_goal(rows: int, cols: int) -> tuple[int, ...]:
@@ -143,8 +131,8 @@ def apply_moves(instance: SlidingInstance, moves: str) -> tuple[int, ...]:
 
 
 class Sliding(Problem):
-    """Facts: the parity rule decides solvability for any goal; optimal lengths come from
-    registered oracles (the 8-puzzle BFS table)."""
+    """Facts: the parity rule decides solvability for any goal and board; optimal lengths
+    for every 3×3 instance come from the exact BFS table (sliding_distances)."""
 
     id: ClassVar[str] = "sliding"
     summary: ClassVar[str] = "rows×cols sliding-tile puzzle; answers are blank moves UDLR"
@@ -226,10 +214,11 @@ class Sliding(Problem):
         return permutation_parity(perm) == dist % 2
 
     def known_optimum(self, instance: SlidingInstance) -> int | None:
-        for oracle in _oracles:
-            value = oracle(instance)
-            if value is not None:
-                return value
+        """Exact for 3×3 boards (the BFS table); unknown elsewhere."""
+        if (instance.rows, instance.cols) == (3, 3):
+            from puzzlebench.problems.sliding_distances import optimal_length
+
+            return optimal_length(instance.start, instance.goal)
         return None
 
     def render(self, instance: SlidingInstance, answer: Any) -> str:
