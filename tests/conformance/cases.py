@@ -46,6 +46,14 @@ HARD: dict[str, Instance] = {
                     goal=",".join(str(t) for t in range(16))),
 }
 
+#: Instances where a few hundred nodes or iterations are cheap: for the effort-cap check.
+CAPPED: dict[str, Instance] = {
+    "nqueens": make("nqueens", 30),
+    "torus-queens": make("torus-queens", 25),
+    "queens-knights": make("queens-knights", 10, queens=6),
+    "sliding": HARD["sliding"],
+}
+
 #: A mid-sized instance per problem for the same-seed-same-record check.
 REPRODUCIBLE: dict[str, Instance] = {
     "nqueens": make("nqueens", 8),

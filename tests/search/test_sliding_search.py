@@ -142,3 +142,16 @@ def test_bfs_table_covers_every_goal() -> None:
         seen_blank.add(classes.get(goal.index(0), "edge"))
         checked += 1
     assert seen_blank == {"corner", "edge", "centre"}
+
+
+@pytest.mark.parametrize("heuristic", ["misplaced", "rowcol", "manhattan", "linear-conflict"])
+def test_every_heuristic_pair_on_seed_input(heuristic: str) -> None:
+    """A* with each heuristic is optimal; greedy is never shorter (names: "astar-misplaced",
+    "greedy-misplaced", "greedy-rowcol", "greedy-linear-conflict", ...)."""
+    start = "347508621"
+    astar = run_solve(f"astar-{heuristic}", SL.make(8, start=start), budget=Budget(time_limit=30))
+    greedy = run_solve(f"greedy-{heuristic}", SL.make(8, start=start))
+    assert astar.outcome is greedy.outcome is Outcome.SOLVED
+    assert astar.answer_length == astar.optimum == 28
+    assert greedy.answer_length >= astar.answer_length
+    assert greedy.counters["nodes_expanded"] <= astar.counters["nodes_expanded"]
