@@ -1,20 +1,27 @@
 """``puzzlebench compare``: every applicable solver on a range of sizes, judged, as a table.
 
-Runs in this process, one after another, each solver honouring its own budget.
+A front-end to the study runner: the flags make a study (named ``compare-<problem>``), which
+runs in supervised workers with a hard limit per run. With ``--db`` the runs are stored and the
+same command continues where it stopped; without it a temporary store is used.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import CliInputError, build_instance, make_budget, parse_sizes
+from puzzlebench.cli.options import CliInputError, parse_sizes
 from puzzlebench.cli.output import console, emit_json, record_json, runs_table
-from puzzlebench.contract import Budget
-from puzzlebench.harness.execute import run_solve
+from puzzlebench.cli.run import check_workers
 from puzzlebench.harness.outcome import Outcome, RunRecord
+from puzzlebench.harness.runner import run_study
+from puzzlebench.harness.store import Store
+from puzzlebench.harness.study import study_from_dict
+from puzzlebench.problems import get_problem
 from puzzlebench.registry import REGISTRY
 
 
@@ -25,40 +32,90 @@ def compare_command(
     solvers: Annotated[str | None, typer.Option(help="Comma-separated solver names.")] = None,
     repeats: Annotated[int, typer.Option(help="Runs per solver and size.")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
-    time_limit: Annotated[float, typer.Option(help="Per-run wall-clock budget (s).")] = 10.0,
-    queens: Annotated[int | None, typer.Option(help="Queens A (queens-knights).")] = None,
-    start: Annotated[str | None, typer.Option(help="Sliding start state.")] = None,
-    db: Annotated[str | None, typer.Option(help="SQLite store (study runner).")] = None,
+    time_limit: Annotated[float, typer.Option(help="Per-run budget (s); killed at 1.5×+2 s.")] = 10.0,
+    queens: Annotated[str | None, typer.Option(help="Queens A (queens-knights), e.g. 2 or 0,2,4.")] = None,
+    start: Annotated[str | None, typer.Option(help="Sliding start states, ';'-separated.")] = None,
+    goal: Annotated[str | None, typer.Option(help="Sliding goal state.")] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
+    db: Annotated[str | None, typer.Option(help="SQLite store; the same command resumes.")] = None,
     report: Annotated[str | None, typer.Option(help="Write a report to this folder.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per run.")] = False,
 ) -> int:
     """Compare solvers: exit 1 if any run is wrong or crashed."""
     if repeats < 1:
         raise CliInputError(f"--repeats must be at least 1, got {repeats}")
-    if db is not None or report is not None:
-        raise CliInputError("--db and --report need the study runner, which is not installed")
-    budget = make_budget(time_limit)
+    if time_limit <= 0:
+        raise CliInputError(f"--time-limit must be positive, got {time_limit}")
+    check_workers(workers)
+    get_problem(problem)
     size_list = parse_sizes(sizes)
-    instances = [build_instance(problem, n, queens=queens, start=start) for n in size_list]
-    specs = (
-        [REGISTRY.get(name.strip()) for name in solvers.split(",") if name.strip()]
-        if solvers else REGISTRY.all(problem)
-    )
-    records = []
-    for spec in specs:
+    entry: dict[str, Any] = {"problem": problem, "sizes": size_list}
+    if problem == "queens-knights":
+        if queens is None:
+            raise CliInputError("queens-knights needs --queens A (or a list: 0,2,4)")
+        entry["queens"] = [int(a) for a in parse_sizes_or_zero(queens)]
+    if problem == "sliding":
+        if not start:
+            raise CliInputError("sliding needs --start STATE (several: 'S1;S2')")
+        entry["starts"] = [s for s in start.split(";") if s]
+        if goal:
+            entry["goal"] = goal
+    names = ([n.strip() for n in solvers.split(",") if n.strip()] if solvers
+             else [s.name for s in REGISTRY.all(problem)])
+    for name in names:
+        spec = REGISTRY.get(name)
         if problem not in spec.problems:
             raise CliInputError(f"solver {spec.name!r} does not handle {problem}")
-        for inst in instances:
-            for rep in range(repeats):
-                rec = run_solve(spec, inst, seed=seed + rep, budget=Budget(budget.time_limit),
-                                repeat=rep, master_seed=seed)
-                records.append(rec)
-                if as_json:
-                    emit_json(record_json(rec))
-    if not as_json:
-        console().print(runs_table(records, title=f"{problem}: {sizes}"))
-    return 1 if any(_failed(r) for r in records) else 0
+    study = study_from_dict({
+        "study": {"name": f"compare-{problem}", "master_seed": seed, "repeats": repeats,
+                  "time_limit": time_limit},
+        "problems": [entry],
+        "solvers": [{"name": n} for n in names],
+    }, "compare")
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(db) if db else Path(tmp) / "compare.sqlite"
+        run_study(study, target, workers=workers, quiet=as_json)
+        keys = {s.key for s in study.runs()}
+        with Store(target) as store:
+            wanted = keys & store.keys(study.name)
+            records = [r for r in store.records(study.name)
+                       if _key(r) in wanted]
+        records.sort(key=lambda r: (r.solver, r.size, r.instance_id, r.repeat))
+        if as_json:
+            for rec in records:
+                emit_json(record_json(rec))
+        else:
+            console().print(runs_table(records, title=f"{problem}: {sizes}"))
+        if report:
+            write_report(records, report)
+    return 1 if any(r.outcome in (Outcome.WRONG, Outcome.CRASH) for r in records) else 0
 
 
-def _failed(record: RunRecord) -> bool:
-    return record.outcome in (Outcome.WRONG, Outcome.CRASH)
+def parse_sizes_or_zero(text: str) -> list[int]:
+    """Like parse_sizes but 0 is allowed (A = 0 queens)."""
+    parts = [p for p in text.split(",") if p.strip()]
+    out = []
+    for p in parts:
+        if p.strip() == "0":
+            out.append(0)
+        else:
+            out.extend(parse_sizes(p))
+    return out
+
+
+def _key(record: RunRecord) -> str:
+    from puzzlebench.harness.study import run_key
+
+    return run_key(record.study, record.instance_id, record.solver, record.params, record.seed,
+                   record.repeat)
+
+
+def write_report(records: list[RunRecord], out_dir: str) -> None:
+    """Write the comparison report (the report package) for these runs."""
+    try:
+        from puzzlebench.report import write_report as writer
+    except ImportError:
+        raise CliInputError("--report needs the report package, which is not installed") from None
+    from puzzlebench.harness.frame import records_to_frame
+
+    writer(records_to_frame(records), out_dir)

@@ -1,0 +1,24 @@
+"""``puzzlebench export``: a store as CSV (stdout or file) or Parquet."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from puzzlebench.cli.app import app
+from puzzlebench.harness.store import export
+
+
+@app.command("export")
+def export_command(
+    db: Annotated[str, typer.Option(help="The SQLite store.")],
+    fmt: Annotated[str, typer.Option("--format", help="csv or parquet.")] = "csv",
+    out: Annotated[str | None, typer.Option(help="Output file (CSV: stdout when absent).")] = None,
+) -> int:
+    """Export every stored run, one row per run, nested fields as JSON text."""
+    text = export(db, fmt, out)
+    if text is not None:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,41 @@
+"""``puzzlebench run STUDY.toml``: run a study into its SQLite store (resumable)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from puzzlebench.cli.app import app
+from puzzlebench.cli.options import CliInputError
+from puzzlebench.cli.output import console
+from puzzlebench.harness.outcome import Outcome
+from puzzlebench.harness.progress import summary_table
+from puzzlebench.harness.runner import run_study
+from puzzlebench.harness.study import load_study
+
+
+def check_workers(workers: int | None) -> None:
+    if workers is not None and workers < 1:
+        raise CliInputError(f"--workers must be at least 1, got {workers}")
+
+
+@app.command("run")
+def run_command(
+    study_file: Annotated[Path, typer.Argument(help="The study TOML file.")],
+    db: Annotated[str | None, typer.Option(help="SQLite store (default: the study's db).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: cores).")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler, tcp://HOST:PORT.")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
+) -> int:
+    """Run every not-yet-stored run of a study; exit 1 if any run is wrong or crashed."""
+    check_workers(workers)
+    study = load_study(study_file)
+    target = db or study.db or f"{study.name}.sqlite"
+    result = run_study(study, target, workers=workers, scheduler=scheduler, quiet=quiet)
+    records = [r for r in result.all_records() if r.study == study.name]
+    console().print(summary_table(records))
+    typer.echo(f"{len(result.new)} runs made, {result.skipped} already stored, store: {target}")
+    bad = [r for r in records if r.outcome in (Outcome.WRONG, Outcome.CRASH)]
+    return 1 if bad else 0

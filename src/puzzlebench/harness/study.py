@@ -1,0 +1,323 @@
+"""Studies: a grid of problems × sizes × solvers × parameters × repeats, from TOML or flags.
+
+A study is validated completely before anything runs; every error names the key at fault.
+Each run's seed derives from the master seed and the run's identity (never from scheduling
+order), so the same study gives the same runs wherever and in whatever order they execute.
+
+TOML format (see ``studies/example.toml``)::
+
+    [study]
+    name = "nqueens-small"      # required; part of every run key
+    master_seed = 2026          # default 0
+    repeats = 3                 # default 1
+    time_limit = 10.0           # seconds, the budget handed to the solver (default 10)
+    hard_limit = 20.0           # seconds, the run is killed after this (default 1.5×time_limit+2)
+    memory_limit_mb = 2048      # per run (default: none)
+    max_nodes = 1000000         # optional effort caps handed to the solver
+    max_iterations = 100000
+    max_evaluations = 1000000
+    db = "nqueens-small.sqlite" # default store when --db is not given
+
+    [[problems]]
+    problem = "nqueens"         # nqueens, torus-queens, queens-knights, sliding
+    sizes = "4..12"             # "4..12", "4,8,12" or a list of ints
+    # queens = [2, 4]           # queens-knights: A values (list → grid)
+    # starts = ["125408367"]    # sliding: start states; goal = "123456780"; shape = "3x3"
+
+    [[solvers]]
+    name = "mod12"              # a registered name or module:attr / file.py:attr
+    # params = { population = [50, 100] }   # a list makes a grid over that parameter
+    # problems = ["nqueens"]                # restrict to some of the study's problems
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import itertools
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from puzzlebench.contract import Budget, SolverConfigError
+from puzzlebench.problems import PROBLEMS, get_problem
+from puzzlebench.problems.base import Instance, PuzzlebenchError
+from puzzlebench.registry import REGISTRY, RegistryError
+
+STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
+              "max_nodes", "max_iterations", "max_evaluations", "db", "description"}
+PROBLEM_KEYS = {"problem", "sizes", "queens", "starts", "goal", "shape"}
+SOLVER_KEYS = {"name", "params", "problems"}
+TOP_KEYS = {"study", "problems", "solvers"}
+
+
+class StudyError(PuzzlebenchError, ValueError):
+    """A study definition that cannot run; the message names the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSpec:
+    """One run of a study: everything a worker needs, as plain data (picklable, JSON-able)."""
+
+    study: str
+    problem: str
+    size: int
+    options: dict[str, Any]
+    instance_id: str
+    solver: str
+    params: dict[str, Any]
+    repeat: int
+    seed: int
+    master_seed: int
+    budget: dict[str, Any]
+    hard_limit: float
+    memory_limit_mb: int | None
+
+    @property
+    def key(self) -> str:
+        """The run key: study, problem, instance, solver, parameters, seed and repeat."""
+        return run_key(self.study, self.instance_id, self.solver, self.params, self.seed,
+                       self.repeat)
+
+    def instance(self) -> Instance:
+        return get_problem(self.problem).make(self.size, **self.options)
+
+    def to_json(self) -> str:
+        return json.dumps({name: getattr(self, name) for name in self.__dataclass_fields__},
+                          sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> RunSpec:
+        return cls(**json.loads(text))
+
+
+def run_key(study: str, instance_id: str, solver: str, params: Mapping[str, Any], seed: int,
+            repeat: int) -> str:
+    return json.dumps([study, instance_id, solver, dict(sorted(params.items())), seed, repeat],
+                      sort_keys=True, separators=(",", ":"))
+
+
+def derive_seed(master_seed: int, *identity: Any) -> int:
+    """A 63-bit seed from the master seed and a run's identity (order-independent)."""
+    digest = hashlib.sha256(json.dumps([master_seed, *identity], sort_keys=True,
+                                       default=str).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class Study:
+    """A validated study definition."""
+
+    name: str
+    problems: list[dict[str, Any]]
+    solvers: list[dict[str, Any]]
+    master_seed: int = 0
+    repeats: int = 1
+    time_limit: float = 10.0
+    hard_limit: float | None = None
+    memory_limit_mb: int | None = None
+    caps: dict[str, int] = field(default_factory=dict)
+    db: str | None = None
+    description: str = ""
+
+    @property
+    def kill_after(self) -> float:
+        return self.hard_limit if self.hard_limit is not None else 1.5 * self.time_limit + 2.0
+
+    def budget(self) -> Budget:
+        return Budget(self.time_limit, self.caps.get("max_nodes"),
+                      self.caps.get("max_evaluations"), self.caps.get("max_iterations"))
+
+    def instances(self) -> list[tuple[str, int, dict[str, Any], Instance]]:
+        """(problem, size, options, instance) for every instance of the grid, in file order."""
+        out = []
+        for entry in self.problems:
+            problem = entry["problem"]
+            grids: list[dict[str, Any]] = [{}]
+            if problem == "queens-knights":
+                grids = [{"queens": a} for a in entry["queens"]]
+            elif problem == "sliding":
+                grids = [{"start": s, "goal": entry.get("goal"), "shape": entry.get("shape")}
+                         for s in entry["starts"]]
+            for size in entry["sizes"]:
+                for options in grids:
+                    opts = {k: v for k, v in options.items() if v is not None}
+                    if problem == "queens-knights" and opts["queens"] > size:
+                        continue  # A > n is not an instance; grids over A skip it
+                    out.append((problem, size, opts, get_problem(problem).make(size, **opts)))
+        return out
+
+    def runs(self) -> list[RunSpec]:
+        """Every run of the study, in a fixed order."""
+        budget = self.budget().to_dict()
+        specs = []
+        for problem, size, options, instance in self.instances():
+            for solver in self.solvers:
+                if problem not in solver["problems"]:
+                    continue
+                for params in expand_grid(solver["params"]):
+                    for rep in range(self.repeats):
+                        seed = derive_seed(self.master_seed, self.name, instance.instance_id,
+                                           solver["name"], params, rep)
+                        specs.append(RunSpec(
+                            study=self.name, problem=problem, size=size, options=options,
+                            instance_id=instance.instance_id, solver=solver["name"],
+                            params=params, repeat=rep, seed=seed, master_seed=self.master_seed,
+                            budget=budget, hard_limit=self.kill_after,
+                            memory_limit_mb=self.memory_limit_mb,
+                        ))
+        return specs
+
+
+def expand_grid(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """{a: [1, 2], b: 3} → [{a: 1, b: 3}, {a: 2, b: 3}] (lists are grids)."""
+    keys = sorted(params)
+    values = [params[k] if isinstance(params[k], list) else [params[k]] for k in keys]
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*values)]
+
+
+def parse_sizes(value: Any, where: str) -> list[int]:
+    """A size list from "4..12", "4,8" or a list of ints; errors name ``where``."""
+    sizes: list[int] = []
+    if isinstance(value, int) and not isinstance(value, bool):
+        sizes = [value]
+    elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                         for v in value):
+        sizes = list(value)
+    elif isinstance(value, str):
+        for part in [p.strip() for p in value.split(",") if p.strip()]:
+            try:
+                if ".." in part:
+                    lo, hi = (int(x) for x in part.split("..", 1))
+                    if lo > hi:
+                        raise StudyError(f"{where}: size range {part!r} is empty")
+                    sizes.extend(range(lo, hi + 1))
+                else:
+                    sizes.append(int(part))
+            except ValueError:
+                raise StudyError(f"{where}: bad size range {value!r}") from None
+    else:
+        raise StudyError(f"{where}: sizes are \"4..12\", \"4,8\" or a list of integers")
+    if not sizes or min(sizes) < 1:
+        raise StudyError(f"{where}: sizes must be at least 1 (got {value!r})")
+    return sorted(set(sizes))
+
+
+def _check_keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, sorted(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise StudyError(f"{where}: unknown key {key!r}{hint}")
+
+
+def _number(table: Mapping[str, Any], key: str, kind: type, where: str, minimum: float = 0,
+            default: Any = None) -> Any:
+    value = table.get(key, default)
+    if value is None:
+        return None
+    ok = isinstance(value, kind) or (kind is float and isinstance(value, int))
+    if not ok or isinstance(value, bool) or value < minimum:
+        raise StudyError(f"{where}.{key}: expected a {kind.__name__} ≥ {minimum}, got {value!r}")
+    return kind(value)
+
+
+def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
+    """Validate a parsed study and build it (raises StudyError naming the key)."""
+    _check_keys(data, TOP_KEYS, source)
+    head = data.get("study")
+    if not isinstance(head, dict):
+        raise StudyError(f"{source}: missing [study] table")
+    _check_keys(head, STUDY_KEYS, f"{source} [study]")
+    name = head.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise StudyError(f"{source} [study].name: a non-empty string is required")
+    where = f"{source} [study]"
+    master_seed = _number(head, "master_seed", int, where, default=0)
+    repeats = _number(head, "repeats", int, where, minimum=1, default=1)
+    time_limit = _number(head, "time_limit", float, where, default=10.0)
+    hard_limit = _number(head, "hard_limit", float, where)
+    memory = _number(head, "memory_limit_mb", int, where, minimum=16)
+    caps = {k: _number(head, k, int, where) for k in ("max_nodes", "max_iterations",
+                                                      "max_evaluations") if k in head}
+    problems_raw = data.get("problems")
+    if not isinstance(problems_raw, list) or not problems_raw:
+        raise StudyError(f"{source}: at least one [[problems]] table is required")
+    problems = []
+    for i, entry in enumerate(problems_raw):
+        w = f"{source} [[problems]][{i}]"
+        if not isinstance(entry, dict):
+            raise StudyError(f"{w}: must be a table")
+        _check_keys(entry, PROBLEM_KEYS, w)
+        problem = entry.get("problem")
+        if problem not in PROBLEMS:
+            raise StudyError(f"{w}.problem: unknown problem {problem!r}; known: {', '.join(PROBLEMS)}")
+        item: dict[str, Any] = {"problem": problem, "sizes": parse_sizes(entry.get("sizes"),
+                                                                         f"{w}.sizes")}
+        if problem == "queens-knights":
+            queens = entry.get("queens")
+            queens = [queens] if isinstance(queens, int) else queens
+            if not isinstance(queens, list) or not all(isinstance(a, int) and a >= 0
+                                                       for a in queens):
+                raise StudyError(f"{w}.queens: a list of A values (integers ≥ 0) is required")
+            item["queens"] = queens
+        if problem == "sliding":
+            starts = entry.get("starts")
+            if not isinstance(starts, list) or not starts:
+                raise StudyError(f"{w}.starts: a list of start states is required")
+            item.update(starts=[str(s) for s in starts], goal=entry.get("goal"),
+                        shape=entry.get("shape"))
+        problems.append(item)
+    solvers_raw = data.get("solvers")
+    if not isinstance(solvers_raw, list) or not solvers_raw:
+        raise StudyError(f"{source}: at least one [[solvers]] table is required")
+    study_problems = {p["problem"] for p in problems}
+    solvers = []
+    for i, entry in enumerate(solvers_raw):
+        w = f"{source} [[solvers]][{i}]"
+        if not isinstance(entry, dict):
+            raise StudyError(f"{w}: must be a table")
+        _check_keys(entry, SOLVER_KEYS, w)
+        try:
+            spec = REGISTRY.get(str(entry.get("name")))
+        except RegistryError as exc:
+            raise StudyError(f"{w}.name: {exc}") from None
+        params = entry.get("params", {})
+        if not isinstance(params, dict):
+            raise StudyError(f"{w}.params: must be a table")
+        for combo in expand_grid(params):
+            try:
+                spec.create(**combo)
+            except SolverConfigError as exc:
+                raise StudyError(f"{w}.params: {exc}") from None
+        wanted = entry.get("problems", sorted(study_problems))
+        if not isinstance(wanted, list):
+            raise StudyError(f"{w}.problems: must be a list of problem ids")
+        handled = sorted(set(wanted) & study_problems & spec.problems)
+        if not handled:
+            raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
+        solvers.append({"name": str(entry["name"]), "params": params, "problems": handled})
+    study = Study(name=name.strip(), problems=problems, solvers=solvers,
+                  master_seed=master_seed, repeats=repeats, time_limit=time_limit,
+                  hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
+                  db=head.get("db"), description=str(head.get("description", "")))
+    try:
+        study.instances()
+    except PuzzlebenchError as exc:
+        raise StudyError(f"{source} [[problems]]: {exc}") from None
+    return study
+
+
+def load_study(path: str | Path) -> Study:
+    """Read and validate a study TOML file."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise StudyError(f"study file {str(p)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"{p.name}: not valid TOML ({exc})") from None
+    return study_from_dict(data, p.name)
