@@ -9,6 +9,7 @@ A user's solver also loads by reference: ``package.module:attr`` or ``path/to/fi
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import pkgutil
@@ -174,13 +175,21 @@ def load_reference(ref: str) -> type[Solver]:
             path = Path(target)
             if not path.is_file():
                 raise RegistryError(f"solver file {target!r} does not exist")
-            mod_name = f"puzzlebench_plugin_{abs(hash(str(path.resolve())))}"
-            spec = importlib.util.spec_from_file_location(mod_name, path)
-            if spec is None or spec.loader is None:
-                raise RegistryError(f"cannot load solver file {target!r}")
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[mod_name] = module
-            spec.loader.exec_module(module)
+            digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:16]
+            mod_name = f"puzzlebench_plugin_{digest}"
+            if mod_name in sys.modules:  # each file is executed once per process
+                module = sys.modules[mod_name]
+            else:
+                spec = importlib.util.spec_from_file_location(mod_name, path)
+                if spec is None or spec.loader is None:
+                    raise RegistryError(f"cannot load solver file {target!r}")
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[mod_name] = module
+                try:
+                    spec.loader.exec_module(module)
+                except BaseException:
+                    del sys.modules[mod_name]
+                    raise
         else:
             module = importlib.import_module(target)
     except RegistryError:

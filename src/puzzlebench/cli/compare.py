@@ -75,11 +75,8 @@ def compare_command(
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(db) if db else Path(tmp) / "compare.sqlite"
         run_study(study, target, workers=workers, quiet=as_json)
-        keys = {s.key for s in study.runs()}
         with Store(target) as store:
-            wanted = keys & store.keys(study.name)
-            records = [r for r in store.records(study.name)
-                       if _key(r) in wanted]
+            records = store.records_for(s.key for s in study.runs())
         records.sort(key=lambda r: (r.solver, r.size, r.instance_id, r.repeat))
         if as_json:
             for rec in records:
@@ -101,13 +98,6 @@ def parse_sizes_or_zero(text: str) -> list[int]:
         else:
             out.extend(parse_sizes(p))
     return out
-
-
-def _key(record: RunRecord) -> str:
-    from puzzlebench.harness.study import run_key
-
-    return run_key(record.study, record.instance_id, record.solver, record.params, record.seed,
-                   record.repeat)
 
 
 def write_report(records: list[RunRecord], out_dir: str) -> None:

@@ -86,6 +86,15 @@ class Store:
         for (text,) in self.conn.execute(query, (study,) if study else ()):
             yield RunRecord.from_dict(json.loads(text))
 
+    def records_for(self, keys: Iterable[str]) -> list[RunRecord]:
+        """The stored records of the given run keys (those stored), in key order given."""
+        out = []
+        for key in keys:
+            row = self.conn.execute("SELECT record FROM runs WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                out.append(RunRecord.from_dict(json.loads(row[0])))
+        return out
+
     def count(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
 

@@ -190,15 +190,13 @@ def parse_sizes(value: Any, where: str) -> list[int]:
     elif isinstance(value, str):
         for part in [p.strip() for p in value.split(",") if p.strip()]:
             try:
-                if ".." in part:
-                    lo, hi = (int(x) for x in part.split("..", 1))
-                    if lo > hi:
-                        raise StudyError(f"{where}: size range {part!r} is empty")
-                    sizes.extend(range(lo, hi + 1))
-                else:
-                    sizes.append(int(part))
+                lo, _, hi = part.partition("..")
+                bounds = (int(lo), int(hi) if hi else int(lo))
             except ValueError:
                 raise StudyError(f"{where}: bad size range {value!r}") from None
+            if bounds[0] > bounds[1]:
+                raise StudyError(f"{where}: size range {part!r} is empty")
+            sizes.extend(range(bounds[0], bounds[1] + 1))
     else:
         raise StudyError(f"{where}: sizes are \"4..12\", \"4,8\" or a list of integers")
     if not sizes or min(sizes) < 1:

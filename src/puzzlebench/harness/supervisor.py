@@ -62,7 +62,8 @@ def failure_record(spec: RunSpec, outcome: Outcome, error: str, wall: float,
     from datetime import UTC, datetime
 
     return RunRecord(
-        problem=spec.problem, size=spec.size, instance_id=spec.instance_id, solver=spec.solver,
+        problem=spec.problem, size=spec.size, instance_id=spec.instance_id,
+        solver=_name(spec.solver),
         params=dict(spec.params), seed=spec.seed, outcome=outcome, claim="unknown",
         valid=None, reason=error, budget=dict(spec.budget), instance=spec.instance().describe(),
         study=spec.study, repeat=spec.repeat, master_seed=spec.master_seed, time_s=wall,
@@ -71,6 +72,14 @@ def failure_record(spec: RunSpec, outcome: Outcome, error: str, wall: float,
         timestamp=datetime.now(UTC).isoformat(timespec="seconds"), error=error,
         origin=_origin(spec.solver),
     )
+
+
+def _name(solver: str) -> str:
+    """The registered name behind a name or a plugin reference."""
+    try:
+        return REGISTRY.get(solver).name
+    except Exception:
+        return solver
 
 
 def _origin(solver: str) -> str:

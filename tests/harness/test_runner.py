@@ -1,0 +1,173 @@
+"""The study runner's reliability: hard limits, crashes, resume after SIGKILL, Dask parity."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from puzzlebench.harness.outcome import Outcome
+from puzzlebench.harness.runner import run_study
+from puzzlebench.harness.store import Store
+from puzzlebench.harness.study import load_study, study_from_dict
+
+ROOT = Path(__file__).resolve().parents[2]
+PLUGIN = ROOT / "tests" / "harness" / "misbehaving_solvers.py"
+
+
+def test_misbehaving_solvers_get_the_right_outcomes(tmp_path: Path) -> None:
+    names = {"EndlessLoop": Outcome.TIMEOUT, "HugeAllocation": Outcome.MEMOUT,
+             "HardCrash": Outcome.CRASH, "Abort": Outcome.CRASH,
+             "InvalidAnswers": Outcome.WRONG}
+    study = study_from_dict({
+        "study": {"name": "misbehave", "time_limit": 0.5, "hard_limit": 2.0,
+                  "memory_limit_mb": 512},
+        "problems": [{"problem": "nqueens", "sizes": [5, 6]}],
+        "solvers": [{"name": f"{PLUGIN}:{n}"} for n in names] + [{"name": "mod12"}],
+    })
+    result = run_study(study, tmp_path / "s.sqlite", workers=2, quiet=True)
+    assert len(result.new) == len(study.runs()) == 12
+    by_solver: dict[str, set[Outcome]] = {}
+    for rec in result.new:
+        by_solver.setdefault(rec.solver, set()).add(rec.outcome)
+    expected = {cls: names[cls] for cls in names}
+    for cls, outcome in expected.items():
+        solver = {"EndlessLoop": "endless-loop", "HugeAllocation": "huge-allocation",
+                  "HardCrash": "hard-crash", "Abort": "abort",
+                  "InvalidAnswers": "invalid-answers"}[cls]
+        assert by_solver[solver] == {outcome}, (solver, by_solver[solver])
+    assert by_solver["mod12"] == {Outcome.SOLVED}
+    crash = next(r for r in result.new if r.solver == "abort")
+    assert "SIGABRT" in crash.error
+    assert "exit code 7" in next(r for r in result.new if r.solver == "hard-crash").error
+    wrong = next(r for r in result.new if r.solver == "invalid-answers")
+    assert "diagonal" in wrong.reason
+
+
+STUDY = textwrap.dedent("""
+    [study]
+    name = "resume"
+    master_seed = 11
+    repeats = 3
+    time_limit = 5.0
+
+    [[problems]]
+    problem = "nqueens"
+    sizes = "4..9"
+
+    [[problems]]
+    problem = "torus-queens"
+    sizes = [5, 7]
+
+    [[solvers]]
+    name = "mod12"
+
+    [[solvers]]
+    name = "greedy-h3"
+
+    [[solvers]]
+    name = "{plugin}:SlowValid"
+""")
+
+SLOW_PLUGIN = textwrap.dedent('''
+    import time
+    from puzzlebench.contract import Claim, Proposal, Solver
+
+    class SlowValid(Solver):
+        """Takes a little while, then answers with the torus construction."""
+        name = "slow-valid"
+        problems = frozenset({"nqueens", "torus-queens"})
+
+        def solve(self, instance, budget, rng):
+            time.sleep(0.05)
+            n = instance.n
+            if n in (5, 7):
+                return Proposal(answer=[(2 * r) % n for r in range(n)], claim=Claim.SOLVED)
+            return Proposal(claim=Claim.UNKNOWN)
+''')
+
+
+def stable_rows(db: Path) -> dict[str, dict]:
+    with Store(db) as store:
+        out = {}
+        for rec in store.records():
+            d = rec.stable()
+            d.pop("error", None)
+            out[json.dumps([rec.study, rec.instance_id, rec.solver, rec.seed, rec.repeat])] = d
+        return out
+
+
+def count_rows(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def write_study(tmp_path: Path) -> Path:
+    plugin = tmp_path / "slow_plugin.py"
+    plugin.write_text(SLOW_PLUGIN)
+    study = tmp_path / "resume.toml"
+    study.write_text(STUDY.format(plugin=plugin))
+    return study
+
+
+def test_sigkill_and_resume_gives_the_uninterrupted_set(tmp_path: Path) -> None:
+    study = write_study(tmp_path)
+    total = len(load_study(study).runs())
+    reference = tmp_path / "reference.sqlite"
+    run_study(load_study(study), reference, workers=2, quiet=True)
+    assert count_rows(reference) == total
+
+    db = tmp_path / "killed.sqlite"
+    cmd = [sys.executable, "-m", "puzzlebench", "run", str(study), "--db", str(db),
+           "--workers", "2", "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    kills = 0
+    for threshold in (5, 20, 40):
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.time() + 60
+        while count_rows(db) < threshold and proc.poll() is None and time.time() < deadline:
+            time.sleep(0.01)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)  # the runner and its workers, at once
+            kills += 1
+        proc.wait()
+    assert kills >= 2, "the study finished before it could be interrupted"
+    assert count_rows(db) < total
+    final = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    assert final.returncode == 0, final.stderr
+    assert count_rows(db) == total
+    assert stable_rows(db) == stable_rows(reference)
+
+
+def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    study = study_from_dict({
+        "study": {"name": "parity", "master_seed": 5, "time_limit": 5.0},
+        "problems": [{"problem": "nqueens", "sizes": [6, 8]},
+                     {"problem": "sliding", "sizes": [8], "starts": ["125408367"]}],
+        "solvers": [{"name": "greedy-h1"}, {"name": "astar-linear-conflict"},
+                    {"name": "mod12"}],
+    })
+    local = tmp_path / "local.sqlite"
+    run_study(study, local, workers=2, quiet=True)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        dask_db = tmp_path / "dask.sqlite"
+        result = run_study(study, dask_db, scheduler=cluster.scheduler_address, quiet=True)
+    assert len(result.new) == len(study.runs()) == 5
+    assert all(r.outcome is Outcome.SOLVED for r in result.new)
+    assert stable_rows(local) == stable_rows(dask_db)
