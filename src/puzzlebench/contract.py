@@ -156,6 +156,10 @@ class Solver(ABC):
         """Count all solutions (and, with ``unique``, those distinct up to symmetry)."""
         raise NotImplementedError(f"solver {self.name!r} does not count solutions")
 
+    def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> list[Any]:
+        """Every solution (at most ``limit``), for agreement checks; optional."""
+        raise NotImplementedError(f"solver {self.name!r} does not enumerate solutions")
+
 
 def coerce_param(solver: str, key: str, default: Any, value: Any) -> Any:
     """Convert a parameter value (possibly a CLI string) to the type of its default."""

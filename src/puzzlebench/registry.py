@@ -50,6 +50,7 @@ class SolverSpec:
     stochastic: bool
     counts: bool
     params: Mapping[str, Any]
+    enumerates: bool
     origin: str
     summary: str = ""
     module: str = field(default="")
@@ -66,6 +67,7 @@ class SolverSpec:
             "exact": self.exact,
             "stochastic": self.stochastic,
             "counts": self.counts,
+            "enumerates": self.enumerates,
             "params": dict(self.params),
             "origin": self.origin,
             "summary": self.summary,
@@ -103,6 +105,7 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
         stochastic=bool(cls.stochastic),
         counts=bool(cls.counts),
         params=MappingProxyType(dict(cls.params)),
+        enumerates=cls.enumerate is not Solver.enumerate,
         origin=origin,
         summary=doc,
         module=module,

@@ -1,0 +1,49 @@
+"""python-constraint2's MinConflictsSolver as a stochastic, incomplete baseline.
+
+The library's solver makes ``steps`` repairs from a random assignment and gives up; we restart
+it, seeded through its ``rand`` argument (a ``random.Random`` drawn from the run's generator),
+until it finds a solution or the budget runs out. Boards with n > ``max_n`` (default 24) are
+declined (claim ``unknown``): each restart rebuilds an n²-variable model.
+Counters: restarts and the repair steps allowed in total (the library does not report how many it used).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import constraint
+import numpy as np
+
+from baselines.constraint_models import build, declined, decode
+from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.registry import register
+
+
+@register
+class ConstraintMinConflicts(Solver):
+    """python-constraint2 MinConflictsSolver with seeded restarts (incomplete)."""
+
+    name: ClassVar[str] = "constraint-minconflicts"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
+    stochastic: ClassVar[bool] = True
+    params: ClassVar[dict[str, Any]] = {"steps": 300, "max_n": 24}
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        if instance.n > self.config["max_n"]:
+            return declined(instance.n, self.config["max_n"])
+        clock = budget.clock()
+        rand = random.Random(int(rng.integers(2**63)))
+        steps = int(self.config["steps"])
+        restarts = 0
+        while True:
+            restarts += 1
+            solver = constraint.MinConflictsSolver(steps=steps, rand=rand)
+            solution = build(instance, solver).getSolution()
+            counters = {"restarts": restarts, "iterations": restarts * steps}
+            if solution is not None:
+                return Proposal(answer=decode(instance, solution), claim=Claim.SOLVED,
+                                counters=counters)
+            if clock.expired() or (budget.max_iterations is not None
+                                   and restarts * steps >= budget.max_iterations):
+                return Proposal(counters=counters, note="budget exhausted")

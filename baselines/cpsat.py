@@ -1,0 +1,172 @@
+"""OR-Tools CP-SAT models for nqueens, torus-queens and queens-knights.
+
+- nqueens: the canonical model — one integer per row, AllDifferent on q, on q + i, on q − i.
+- torus-queens: a Boolean board with exactly one queen on every row, column and wrapped
+  diagonal of both directions. Chosen over AllDifferent on (q ± i) mod n because CP-SAT's
+  modulo propagation is weak, while exactly-one constraints over Booleans propagate fully and
+  feed its clause learning; the model also makes gcd(n, 6) ≠ 1 boards quick to refute.
+- queens-knights: a placement model — a Boolean per square and piece kind, at most one piece
+  per square, A queens and n − A knights; a queen on a square forces every other square on
+  its four lines empty (enforced linear constraints), and a knight forbids any piece on its
+  knight squares.
+
+Runs are seeded (``random_seed``) with ``num_workers`` recorded (default 1: reproducible).
+Counting and enumeration use a solution callback (``limit`` stops after k solutions; each
+solution's time is kept). Counters: conflicts and branches as CP-SAT reports them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.problems.queens_knights import KNIGHT_STEPS
+from puzzlebench.registry import register
+
+
+class Model:
+    """A CP-SAT model and how to read an answer from a solver state."""
+
+    def __init__(self, instance: Any) -> None:
+        self.instance = instance
+        self.model = cp_model.CpModel()
+        n = instance.n
+        self.q: list[cp_model.IntVar] = []
+        self.board: dict[tuple[str, int, int], cp_model.IntVar] = {}
+        if instance.problem == "nqueens":
+            m = self.model
+            self.q = [m.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
+            m.add_all_different(self.q)
+            m.add_all_different([self.q[i] + i for i in range(n)])
+            m.add_all_different([self.q[i] - i for i in range(n)])
+        elif instance.problem == "torus-queens":
+            self._torus(n)
+        else:
+            self._queens_knights(n, instance.queens)
+
+    def _torus(self, n: int) -> None:
+        m = self.model
+        x = {(r, c): m.new_bool_var(f"x{r}_{c}") for r in range(n) for c in range(n)}
+        self.board = {("Q", r, c): v for (r, c), v in x.items()}
+        for k in range(n):
+            m.add_exactly_one(x[k, c] for c in range(n))
+            m.add_exactly_one(x[r, k] for r in range(n))
+            m.add_exactly_one(x[r, (k - r) % n] for r in range(n))
+            m.add_exactly_one(x[r, (r - k) % n] for r in range(n))
+
+    def _queens_knights(self, n: int, queens: int) -> None:
+        m = self.model
+        squares = [(r, c) for r in range(n) for c in range(n)]
+        Q = {s: m.new_bool_var(f"Q{s[0]}_{s[1]}") for s in squares}
+        N = {s: m.new_bool_var(f"N{s[0]}_{s[1]}") for s in squares}
+        self.board = {**{("Q", *s): v for s, v in Q.items()},
+                      **{("N", *s): v for s, v in N.items()}}
+        for s in squares:
+            m.add_at_most_one(Q[s], N[s])
+        m.add(sum(Q.values()) == queens)
+        m.add(sum(N.values()) == n - queens)
+        for r, c in squares:
+            others = [(i, j) for i, j in squares if (i, j) != (r, c) and (
+                i == r or j == c or abs(i - r) == abs(j - c))]
+            m.add(sum(Q[t] + N[t] for t in others) == 0).only_enforce_if(Q[r, c])
+            for dr, dc in KNIGHT_STEPS:
+                t = (r + dr, c + dc)
+                if t in Q:
+                    m.add_bool_or([N[r, c].Not(), Q[t].Not()])
+                    m.add_bool_or([N[r, c].Not(), N[t].Not()])
+
+    def answer(self, value: Any) -> Any:
+        """Read the answer with ``value(var)`` (a solver or a callback)."""
+        n = self.instance.n
+        if self.q:
+            return [int(value(v)) for v in self.q]
+        if self.instance.problem == "torus-queens":
+            cols = [-1] * n
+            for (_, r, c), v in self.board.items():
+                if value(v):
+                    cols[r] = c
+            return cols
+        return sorted((k, r, c) for (k, r, c), v in self.board.items() if value(v))
+
+
+class Collector(cp_model.CpSolverSolutionCallback):
+    """Counts (and keeps, when asked) solutions; stops after ``limit``; times each one."""
+
+    def __init__(self, model: Model, keep: bool, limit: int | None, deadline: float) -> None:
+        super().__init__()
+        self.model, self.keep, self.limit, self.deadline = model, keep, limit, deadline
+        self.count = 0
+        self.solutions: list[Any] = []
+        self.times: list[float] = []
+        self.start = time.perf_counter()
+
+    def on_solution_callback(self) -> None:
+        self.count += 1
+        self.times.append(round(time.perf_counter() - self.start, 6))
+        if self.keep:
+            self.solutions.append(self.model.answer(self.value))
+        if (self.limit is not None and self.count >= self.limit) or \
+                time.perf_counter() >= self.deadline:
+            self.stop_search()
+
+
+@register
+class CpSat(Solver):
+    """OR-Tools CP-SAT on the canonical / Boolean placement models (complete)."""
+
+    name: ClassVar[str] = "cpsat"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
+    complete: ClassVar[bool] = True
+    counts: ClassVar[bool] = True
+    params: ClassVar[dict[str, Any]] = {"num_workers": 1}
+
+    def _solver(self, budget: Budget, seed: int) -> cp_model.CpSolver:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = int(self.config["num_workers"])
+        solver.parameters.random_seed = seed
+        if budget.time_limit is not None:
+            solver.parameters.max_time_in_seconds = max(budget.time_limit, 1e-3)
+        return solver
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        model = Model(instance)
+        solver = self._solver(budget, int(rng.integers(2**31 - 1)))
+        status = solver.solve(model.model)
+        counters = {"conflicts": int(solver.num_conflicts), "branches": int(solver.num_branches)}
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Proposal(answer=model.answer(solver.value), claim=Claim.SOLVED,
+                            counters=counters)
+        if status == cp_model.INFEASIBLE:
+            return Proposal(claim=Claim.INFEASIBLE, counters=counters)
+        return Proposal(claim=Claim.UNKNOWN, counters=counters, note=solver.status_name(status))
+
+    def _enumerate(self, instance: Any, budget: Budget, keep: bool,
+                   limit: int | None) -> tuple[Collector, cp_model.CpSolver, Any]:
+        model = Model(instance)
+        solver = self._solver(budget, 0)
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
+        clock = budget.clock()
+        collector = Collector(model, keep, limit, clock.end)
+        status = solver.solve(model.model, collector)
+        return collector, solver, status
+
+    def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
+        if unique:
+            raise ValueError("cpsat counts all solutions, not unique ones")
+        collector, solver, status = self._enumerate(instance, budget, False, None)
+        counters: dict[str, Any] = {"conflicts": int(solver.num_conflicts),
+                                    "branches": int(solver.num_branches),
+                                    "solution_times_s": collector.times[:1000]}
+        if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):  # search space exhausted
+            return Proposal(claim=Claim.SOLVED if collector.count else Claim.INFEASIBLE,
+                            count=collector.count, counters=counters)
+        return Proposal(counters=counters, note=f"stopped after {collector.count} solutions")
+
+    def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> list[Any]:
+        collector, _, _ = self._enumerate(instance, budget, True, limit)
+        return collector.solutions
