@@ -159,6 +159,19 @@ def count_queens(n: int, torus: bool = False, unique: bool = False) -> tuple[int
     return int(out[:, 0].sum()), int(out[:, 1].sum()), int(out[:, 2].sum())
 
 
+def tree_nodes(n: int) -> int:
+    """Exact size of the classic row-by-row backtracking tree for nqueens, root included
+    (every partial placement with no attacking pair), from the same symmetric enumeration."""
+    if n == 1:
+        return 2
+    tasks = _tasks(n, False)
+    out = _count_all(n, tasks, False, False) if tasks.shape[0] else np.zeros((0, 3), np.int64)
+    first_row = n
+    second_row = int(tasks[:, 2].sum()) if tasks.shape[0] else 0
+    deeper = int((out[:, 2] * tasks[:, 2]).sum()) if tasks.shape[0] else 0
+    return 1 + first_row + second_row + deeper
+
+
 def first_solution(n: int, torus: bool, budget: Budget) -> tuple[list[int] | None, bool, int]:
     """Bit-parallel DFS for the first solution: (answer, exhausted, nodes)."""
     clock = budget.clock()

@@ -1,0 +1,63 @@
+"""``puzzlebench agree PROBLEM --sizes 1..12 [--solver NAME ...]``: the agreement matrix.
+
+Exit status 0 when every solver agrees with the facts and with every other solver, 1 when
+any disagreement is found (each one is named), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from puzzlebench.cli.app import app
+from puzzlebench.cli.options import parse_sizes
+from puzzlebench.cli.output import console, emit_json
+from puzzlebench.harness.agreement import check_agreement
+from puzzlebench.problems import get_problem
+
+
+@app.command("agree")
+def agree_command(
+    problem: Annotated[str, typer.Argument(help="nqueens, torus-queens or queens-knights")],
+    sizes: Annotated[str, typer.Option(help="Sizes: 1..12, 4,6,8 or 8.")] = "1..10",
+    solver: Annotated[list[str] | None, typer.Option(
+        help="Solver(s) to check beside every baseline (repeatable; module:attr allowed).")] = None,
+    queens: Annotated[str | None, typer.Option(help="queens-knights A values (default 0..n).")] = None,
+    time_limit: Annotated[float, typer.Option(help="Per-run budget (s).")] = 10.0,
+    count_up_to: Annotated[int, typer.Option(help="Counts are compared up to this n.")] = 10,
+    enumerate_up_to: Annotated[int, typer.Option(help="Answers checked against the enumerated "
+                                                       "set up to this n.")] = 8,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> int:
+    """Cross-check every applicable solver; name every disagreement."""
+    get_problem(problem)
+    queens_list = None
+    if queens is not None:
+        queens_list = [0 if p.strip() == "0" else v for p in queens.split(",") if p.strip()
+                       for v in ([0] if p.strip() == "0" else parse_sizes(p))]
+    report = check_agreement(problem, parse_sizes(sizes), solver or None, queens=queens_list,
+                             time_limit=time_limit, count_up_to=count_up_to,
+                             enumerate_up_to=enumerate_up_to)
+    if as_json:
+        emit_json({"problem": problem, "agreed": report.agreed,
+                   "matrix": report.cells,
+                   "disagreements": [vars_of(d) for d in report.disagreements]})
+    else:
+        table = Table(title=f"agreement: {problem}")
+        table.add_column("solver")
+        for iid in report.instances:
+            table.add_column(iid.replace(f"{problem}-", ""), overflow="fold")
+        for name in sorted(report.cells):
+            table.add_row(name, *(report.cells[name].get(i, "-") for i in report.instances))
+        console().print(table)
+        if report.agreed:
+            typer.echo("all solvers agree with the facts and with each other")
+        for d in report.disagreements:
+            typer.echo(f"DISAGREEMENT: {d}")
+    return 0 if report.agreed else 1
+
+
+def vars_of(d: object) -> dict[str, str]:
+    return {k: getattr(d, k) for k in ("solver", "instance_id", "claimed", "truth")}

@@ -1,0 +1,47 @@
+"""``puzzlebench estimate nqueens N --probes K``: Knuth's estimate of the backtracking tree."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import numpy as np
+import typer
+
+from puzzlebench.cli.app import app
+from puzzlebench.cli.options import CliInputError, parse_int
+from puzzlebench.cli.output import emit_json
+from puzzlebench.harness.knuth_estimate import estimate_tree
+
+EXACT_UP_TO = 14
+
+
+@app.command("estimate")
+def estimate_command(
+    problem: Annotated[str, typer.Argument(help="nqueens")],
+    size: Annotated[str, typer.Argument(help="Board size n (1..30).")],
+    probes: Annotated[int, typer.Option(help="Random probes.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the probes.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> int:
+    """Estimate the classic backtracking tree's size; beside it the exact size for n ≤ 14."""
+    if problem != "nqueens":
+        raise CliInputError(f"estimate supports nqueens, not {problem!r}")
+    n = parse_int(size, "size")
+    if not 1 <= n <= 30:
+        raise CliInputError(f"estimate takes 1 ≤ n ≤ 30, got {n}")
+    if probes < 2:
+        raise CliInputError(f"--probes must be at least 2, got {probes}")
+    est = estimate_tree(n, probes, np.random.default_rng(seed))
+    exact = None
+    if n <= EXACT_UP_TO:
+        from baselines.bitboard import tree_nodes
+
+        exact = tree_nodes(n)
+    if as_json:
+        emit_json({**est.to_json(), "exact": exact})
+    else:
+        typer.echo(f"nqueens n={n}: estimated backtracking tree {est.mean:,.0f} nodes "
+                   f"(95% CI {est.ci_low:,.0f} .. {est.ci_high:,.0f}, {probes} probes)")
+        if exact is not None:
+            typer.echo(f"exact tree size: {exact:,} nodes (estimate / exact = {est.mean / exact:.3f})")
+    return 0

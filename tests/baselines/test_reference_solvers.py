@@ -1,0 +1,79 @@
+"""CP-SAT, python-constraint2 and DEAP baselines: models, counting, enumeration, seeding."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from baselines.deap_ga import cx_partially_matched, diagonal_conflicts, mut_shuffle_indexes
+from puzzlebench.contract import Budget
+from puzzlebench.harness.execute import run_count, run_solve
+from puzzlebench.harness.outcome import Outcome
+from puzzlebench.registry import REGISTRY
+from tests.conformance.cases import make
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "constraint-backtracking"])
+def test_counts_against_oeis_and_torus(solver: str) -> None:
+    for n, expected in ((4, 2), (6, 4), (7, 40), (8, 92)):
+        rec = run_count(solver, make("nqueens", n), budget=Budget(time_limit=60))
+        assert (rec.outcome, rec.count) == (Outcome.SOLVED, expected)
+    for n, expected in ((5, 10), (7, 28), (6, 0)):
+        assert run_count(solver, make("torus-queens", n)).count == expected
+
+
+def test_cpsat_infeasibility_proofs_and_counters() -> None:
+    for problem, n in (("nqueens", 2), ("nqueens", 3), ("torus-queens", 6), ("torus-queens", 9)):
+        rec = run_solve("cpsat", make(problem, n), budget=Budget(time_limit=30))
+        assert rec.outcome is Outcome.INFEASIBLE
+    rec = run_solve("cpsat", make("nqueens", 60), seed=3, budget=Budget(time_limit=30))
+    assert rec.outcome is Outcome.SOLVED and {"conflicts", "branches"} <= set(rec.counters)
+    assert rec.params == {"num_workers": 1}
+
+
+def test_cpsat_enumeration_with_limit_and_queens_knights() -> None:
+    spec = REGISTRY.get("cpsat")
+    three = spec.create().enumerate(make("nqueens", 8), Budget(time_limit=30), limit=3)
+    assert len(three) == 3 and len({tuple(a) for a in three}) == 3
+    all_qk = spec.create().enumerate(make("queens-knights", 4, queens=1), Budget(time_limit=30))
+    others = REGISTRY.get("constraint-backtracking").create().enumerate(
+        make("queens-knights", 4, queens=1), Budget(time_limit=30))
+    assert {tuple(sorted(a)) for a in all_qk} == {tuple(sorted(a)) for a in others}
+    assert run_solve("cpsat", make("queens-knights", 5, queens=3)).outcome is Outcome.INFEASIBLE
+
+
+def test_constraint_solvers() -> None:
+    rec = run_solve("constraint-backtracking", make("queens-knights", 6, queens=2))
+    assert rec.outcome is Outcome.SOLVED
+    big = run_solve("constraint-backtracking", make("nqueens", 40))
+    assert big.outcome is Outcome.BUDGET and "declined" in big.reason
+    one = run_solve("constraint-minconflicts", make("nqueens", 10), seed=4,
+                    budget=Budget(time_limit=20))
+    two = run_solve("constraint-minconflicts", make("nqueens", 10), seed=4,
+                    budget=Budget(time_limit=20))
+    assert one.outcome is Outcome.SOLVED and one.answer == two.answer
+    assert one.counters == two.counters
+
+
+def test_deap_ga_is_seeded_without_global_random() -> None:
+    state = random.getstate()
+    first = run_solve("deap-ga", make("nqueens", 12), seed=9, budget=Budget(time_limit=30))
+    assert random.getstate() == state  # the global generator was never touched
+    second = run_solve("deap-ga", make("nqueens", 12), seed=9, budget=Budget(time_limit=30))
+    assert first.outcome is Outcome.SOLVED and first.stable() == second.stable()
+    assert first.counters["generations"] >= 0 and first.counters["evaluations"] >= 300
+
+
+def test_deap_operator_ports_keep_permutations() -> None:
+    rng = random.Random(1)
+    for _ in range(200):
+        a, b = rng.sample(range(10), 10), rng.sample(range(10), 10)
+        c, d = cx_partially_matched(list(a), list(b), rng)
+        assert sorted(c) == sorted(d) == list(range(10))
+        (m,) = mut_shuffle_indexes(list(a), 0.3, rng)
+        assert sorted(m) == list(range(10))
+    assert diagonal_conflicts([0, 1, 2, 3], False) == (6,)
+    assert diagonal_conflicts([1, 3, 0, 2], False) == (0,)
+    assert np.all(np.array([1, 3, 0, 2]) >= 0)

@@ -1,0 +1,73 @@
+"""Agreement across solvers, Knuth's estimate and the exact backtracking tree size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from baselines.bitboard import tree_nodes
+from puzzlebench.cli import main
+from puzzlebench.harness.agreement import check_agreement
+from puzzlebench.harness.knuth_estimate import estimate_tree
+
+WRONG_PLUGIN = '''
+from puzzlebench.contract import Claim, Proposal, Solver
+
+class Liar(Solver):
+    """Claims every board of size 6 infeasible and answers the others correctly."""
+    name = "liar"
+    problems = frozenset({"nqueens"})
+
+    def solve(self, instance, budget, rng):
+        n = instance.n
+        if n == 6:
+            return Proposal(claim=Claim.INFEASIBLE)
+        if n in (2, 3):
+            return Proposal(claim=Claim.INFEASIBLE)
+        cols = {1: [0], 4: [1, 3, 0, 2], 5: [0, 2, 4, 1, 3]}.get(n)
+        return Proposal(answer=cols, claim=Claim.SOLVED if cols else Claim.UNKNOWN)
+'''
+
+
+@pytest.mark.parametrize("problem", ["nqueens", "torus-queens"])
+def test_all_solvers_agree_up_to_10(problem: str) -> None:
+    report = check_agreement(problem, range(1, 11), time_limit=1.0, count_up_to=9,
+                             enumerate_up_to=7)
+    assert report.agreed, [str(d) for d in report.disagreements]
+    assert len(report.instances) == 10 and len(report.cells) >= 5
+
+
+def test_queens_knights_agreement_on_small_boards() -> None:
+    report = check_agreement("queens-knights", range(1, 6), time_limit=1.0, enumerate_up_to=5)
+    assert report.agreed, [str(d) for d in report.disagreements]
+    assert len(report.instances) == sum(n + 1 for n in range(1, 6))
+
+
+def test_a_lying_solver_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plugin = tmp_path / "liar.py"
+    plugin.write_text(WRONG_PLUGIN)
+    report = check_agreement("nqueens", [4, 6], [f"{plugin}:Liar"], time_limit=2.0)
+    bad = [d for d in report.disagreements if d.solver == "liar"]
+    assert bad and bad[0].instance_id == "nqueens-6" and bad[0].claimed == "infeasible"
+    code = main(["agree", "nqueens", "--sizes", "4..6", "--solver", f"{plugin}:Liar",
+                 "--time-limit", "2"])
+    out = capsys.readouterr().out
+    assert code == 1 and "DISAGREEMENT: liar on nqueens-6" in out
+
+
+def test_knuth_estimate_brackets_the_exact_tree() -> None:
+    assert [tree_nodes(n) for n in (4, 8)] == [17, 2057]  # 2057: Knuth's 8-queens tree
+    est = estimate_tree(10, 4000, np.random.default_rng(1))
+    exact = tree_nodes(10)
+    assert est.ci_low <= exact <= est.ci_high
+    assert abs(est.mean / exact - 1) < 0.1
+
+
+def test_estimate_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["estimate", "nqueens", "8", "--probes", "500", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"exact": 2057' in out
+    assert main(["estimate", "nqueens", "31"]) == 2
+    assert main(["estimate", "nqueens", "8", "--probes", "1"]) == 2
