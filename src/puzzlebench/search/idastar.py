@@ -15,10 +15,11 @@ from typing import ClassVar
 import numba
 import numpy as np
 
+from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.problems.sliding import SlidingInstance
 from puzzlebench.registry import register
-from puzzlebench.search.sliding_kernels import MAX_CELLS, col_conflict, now, row_conflict
+from puzzlebench.search.sliding_kernels import MAX_CELLS, col_conflict, row_conflict
 from puzzlebench.search.sliding_search import solvable
 
 

@@ -9,22 +9,14 @@ and a closed set; the wall clock is read through ``objmode`` every few thousand 
 
 from __future__ import annotations
 
-import time
-
 import numba
 import numpy as np
-from numba import objmode
+
+from puzzlebench.compiled_clock import now
 
 KINDS: dict[str, int] = {"misplaced": 0, "rowcol": 1, "manhattan": 2, "linear-conflict": 3}
 MAX_CELLS = 16
 CLOCK_EVERY = 4096
-
-
-@numba.njit(cache=True)
-def now() -> float:
-    with objmode(t="float64"):
-        t = time.perf_counter()
-    return t
 
 
 @numba.njit(cache=True)

@@ -1,0 +1,34 @@
+"""Fitness of a whole population at once: attacking pairs per individual, vectorised.
+
+Row i of ``pop`` holds one individual (``pop[i, r]`` = column of the queen in row r). For each
+line family (column, diagonal, anti-diagonal) the keys of every individual are offset into a
+private range and counted with one ``np.bincount``; each count k contributes k(k−1)/2 pairs.
+O(m·n) for m individuals of n queens — microseconds for 100 × 64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+IntMatrix = npt.NDArray[np.int64]
+
+
+def attacking_pairs(pop: IntMatrix, torus: bool, columns: bool = True) -> npt.NDArray[np.int64]:
+    """Attacking pairs per individual; ``columns=False`` skips the column family
+    (permutations have no column clashes)."""
+    m, n = pop.shape
+    rows = np.arange(n, dtype=np.int64)
+    families = []
+    if columns:
+        families.append((pop, n))
+    if torus:
+        families += [((pop + rows) % n, n), ((pop - rows) % n, n)]
+    else:
+        families += [(pop + rows, 2 * n - 1), (pop - rows + n - 1, 2 * n - 1)]
+    total = np.zeros(m, dtype=np.int64)
+    offsets = (np.arange(m, dtype=np.int64) * (2 * n))[:, None]
+    for keys, _ in families:
+        counts = np.bincount((keys + offsets).ravel(), minlength=m * 2 * n).reshape(m, 2 * n)
+        total += (counts * (counts - 1) // 2).sum(axis=1)
+    return total

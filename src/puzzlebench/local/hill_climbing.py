@@ -1,0 +1,287 @@
+# mypy: disable-error-code="assignment,index,arg-type"
+"""Seed 004's hill climbing for queens-and-knights (nqueens is the case A = n).
+
+n pieces on an n × n board, A queens and n − A knights; the heuristic is the number of pieces
+in conflict; a move (seed 004) takes one piece to any free square — seed 003's swap, row and
+step neighbourhoods are selectable too. Two variants are registered:
+
+- ``first-choice-hc``: pieces in random order, each piece's moves from a random start; the
+  first move that lowers the heuristic is taken.
+- ``stochastic-hc``: every improving move of every piece is found and one is chosen uniformly.
+
+With the row-preserving neighbourhoods (swap, row) every attempt starts from one piece per
+row (a random permutation of columns); otherwise from n random distinct squares.
+
+An outer loop of ``max_iter`` attempts (the seed used 180) climbs until a solution or a local
+optimum, keeps the best state found, and restarts from a random placement when stuck.
+
+The climb is compiled (numba). Each piece keeps the number of pieces it conflicts with, so a
+candidate move is scored in O(n) and applied in O(n). Random draws come from a splitmix64
+state seeded by the run's generator. Counters: ``iterations`` (attempts used), ``moves``,
+``evaluations`` (candidate moves scored), ``restarts``, ``best_conflicts``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+
+from puzzlebench.compiled_clock import now
+from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.local.compiled_random import below, new_state
+from puzzlebench.local.neighbourhoods import code
+from puzzlebench.registry import register
+
+DR = np.array([-1, -1, -1, 0, 0, 1, 1, 1], np.int64)
+DC = np.array([-1, 0, 1, -1, 1, -1, 0, 1], np.int64)
+
+
+@numba.njit(cache=True, inline="always")
+def clash(qa: bool, ra: int, ca: int, qb: bool, rb: int, cb: int) -> int:
+    """1 when two pieces conflict (either attacks the other, or one square)."""
+    dr, dc = abs(ra - rb), abs(ca - cb)
+    if dr == 0 and dc == 0:
+        return 1
+    if (qa or qb) and (dr == 0 or dc == 0 or dr == dc):
+        return 1
+    if ((not qa) or (not qb)) and ((dr == 1 and dc == 2) or (dr == 2 and dc == 1)):
+        return 1
+    return 0
+
+
+@numba.njit(cache=True)
+def recount(queen: np.ndarray, pr: np.ndarray, pc: np.ndarray, cnt: np.ndarray) -> int:
+    n = queen.shape[0]
+    cnt[:] = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if clash(queen[i], pr[i], pc[i], queen[j], pr[j], pc[j]):
+                cnt[i] += 1
+                cnt[j] += 1
+    h = 0
+    for i in range(n):
+        if cnt[i] > 0:
+            h += 1
+    return h
+
+
+@numba.njit(cache=True)
+def score_move(queen, pr, pc, cnt, p, r, c) -> int:
+    """Pieces in conflict after piece p moves to (r, c): O(n)."""
+    n = queen.shape[0]
+    h = 0
+    hp = 0
+    for j in range(n):
+        if j == p:
+            continue
+        old = clash(queen[p], pr[p], pc[p], queen[j], pr[j], pc[j])
+        new = clash(queen[p], r, c, queen[j], pr[j], pc[j])
+        if cnt[j] - old + new > 0:
+            h += 1
+        hp += new
+    if hp > 0:
+        h += 1
+    return h
+
+
+@numba.njit(cache=True)
+def apply_move(queen, pr, pc, cnt, occ, n, p, r, c) -> None:
+    total = 0
+    for j in range(queen.shape[0]):
+        if j == p:
+            continue
+        old = clash(queen[p], pr[p], pc[p], queen[j], pr[j], pc[j])
+        new = clash(queen[p], r, c, queen[j], pr[j], pc[j])
+        cnt[j] += new - old
+        total += new
+    cnt[p] = total
+    occ[pr[p] * n + pc[p]] = -1
+    pr[p], pc[p] = r, c
+    occ[r * n + c] = p
+
+
+@numba.njit(cache=True)
+def random_placement(n, queens, state, queen, pr, pc, occ, one_per_row) -> None:
+    if one_per_row:  # for row-preserving neighbourhoods: a random permutation of columns
+        cols = np.arange(n)
+        for i in range(n):
+            j = i + below(state, n - i)
+            cols[i], cols[j] = cols[j], cols[i]
+        occ[:] = -1
+        for i in range(n):
+            queen[i] = i < queens
+            pr[i], pc[i] = i, cols[i]
+            occ[i * n + cols[i]] = i
+        return
+    squares = np.arange(n * n)
+    for i in range(n):  # partial Fisher-Yates: n distinct squares
+        j = i + below(state, n * n - i)
+        squares[i], squares[j] = squares[j], squares[i]
+    occ[:] = -1
+    for i in range(n):
+        queen[i] = i < queens
+        pr[i], pc[i] = squares[i] // n, squares[i] % n
+        occ[squares[i]] = i
+
+
+@numba.njit(cache=True)
+def candidate(n, hood, p, k, pr, pc) -> tuple:  # type: ignore[type-arg]
+    """The k-th candidate square of piece p under the neighbourhood (-1 if none)."""
+    if hood == 0:  # any square
+        return k // n, k % n
+    if hood == 2:  # its row
+        return pr[p], k
+    # one step
+    r, c = pr[p] + DR[k], pc[p] + DC[k]
+    if r < 0 or r >= n or c < 0 or c >= n:
+        return -1, -1
+    return r, c
+
+
+@numba.njit(cache=True)
+def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int,
+                 max_evals: int, deadline: float, state: np.ndarray):  # type: ignore[no-untyped-def]
+    queen = np.zeros(n, np.bool_)
+    pr = np.zeros(n, np.int64)
+    pc = np.zeros(n, np.int64)
+    cnt = np.zeros(n, np.int64)
+    occ = np.full(n * n, -1, np.int64)
+    order = np.arange(n)
+    best_q = np.zeros(n, np.bool_)
+    best_r = np.zeros(n, np.int64)
+    best_c = np.zeros(n, np.int64)
+    best_h = n + 1
+    moves = 0
+    evals = 0
+    restarts = 0
+    iterations = 0
+    ncand = n * n if hood == 0 else (n if hood == 2 else (8 if hood == 3 else n))
+    random_placement(n, queens, state, queen, pr, pc, occ, hood == 1 or hood == 2)
+    h = recount(queen, pr, pc, cnt)
+    stopped = False
+    while iterations < max_iter and not stopped:
+        iterations += 1
+        while h > 0:
+            if (max_evals >= 0 and evals >= max_evals) or now() >= deadline:
+                stopped = True
+                break
+            for i in range(n):  # a random order of pieces
+                j = i + below(state, n - i)
+                order[i], order[j] = order[j], order[i]
+            found = 0
+            pick_p, pick_r, pick_c = -1, -1, -1
+            for oi in range(n):
+                p = order[oi]
+                start = below(state, ncand)
+                for t in range(ncand):
+                    k = (start + t) % ncand
+                    if hood == 1:  # swap: p and q exchange columns
+                        q = k
+                        rp, cp, rq, cq = pr[p], pc[p], pr[q], pc[q]
+                        if q == p or cp == cq:
+                            continue
+                        t1, t2 = occ[rp * n + cq], occ[rq * n + cp]
+                        if (t1 != -1 and t1 != q) or (t2 != -1 and t2 != p):
+                            continue
+                        evals += 1
+                        pc[p], pc[q] = cq, cp
+                        new_h = recount(queen, pr, pc, cnt)
+                        pc[p], pc[q] = cp, cq
+                        recount(queen, pr, pc, cnt)
+                        r, c = q, -2  # marks a swap with q
+                    else:
+                        r, c = candidate(n, hood, p, k, pr, pc)
+                        if r < 0 or occ[r * n + c] != -1:
+                            continue
+                        evals += 1
+                        new_h = score_move(queen, pr, pc, cnt, p, r, c)
+                    if new_h < h:
+                        found += 1
+                        if not stochastic or below(state, found) == 0:
+                            pick_p, pick_r, pick_c = p, r, c
+                        if not stochastic:
+                            break
+                if found and not stochastic:
+                    break
+            if found == 0:
+                break  # a local optimum
+            if pick_c == -2:
+                q = pick_r
+                rp, cp, rq, cq = pr[pick_p], pc[pick_p], pr[q], pc[q]
+                occ[rp * n + cp] = -1
+                occ[rq * n + cq] = -1
+                pc[pick_p], pc[q] = cq, cp
+                occ[rp * n + cq] = pick_p
+                occ[rq * n + cp] = q
+                h = recount(queen, pr, pc, cnt)
+            else:
+                apply_move(queen, pr, pc, cnt, occ, n, pick_p, pick_r, pick_c)
+                h = 0
+                for i in range(n):
+                    if cnt[i] > 0:
+                        h += 1
+            moves += 1
+        if h < best_h:
+            best_h = h
+            best_q[:] = queen
+            best_r[:] = pr
+            best_c[:] = pc
+        if h == 0 or stopped:
+            break
+        if iterations < max_iter:
+            restarts += 1
+            random_placement(n, queens, state, queen, pr, pc, occ, hood == 1 or hood == 2)
+            h = recount(queen, pr, pc, cnt)
+    return best_h, best_q, best_r, best_c, iterations, moves, evals, restarts
+
+
+class HillClimbing(Solver):
+    """Shared body of the two seed 004 hill climbers."""
+
+    problems: ClassVar[frozenset[str]] = frozenset({"queens-knights", "nqueens"})
+    stochastic: ClassVar[bool] = True
+    params: ClassVar[dict[str, Any]] = {"max_iter": 180, "neighbourhood": "any"}
+    variant_stochastic: ClassVar[bool]
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        n = instance.n
+        queens = instance.queens if instance.problem == "queens-knights" else n
+        hood = code(str(self.config["neighbourhood"]))
+        max_iter = int(self.config["max_iter"])
+        if budget.max_iterations is not None:
+            max_iter = min(max_iter, budget.max_iterations)
+        clock = budget.clock()
+        best_h, q, r, c, iterations, moves, evals, restarts = climb_kernel(
+            n, queens, self.variant_stochastic, hood, max_iter,
+            -1 if budget.max_evaluations is None else budget.max_evaluations,
+            clock.end if budget.time_limit is not None else np.inf, new_state(rng))
+        counters = {"iterations": int(iterations), "moves": int(moves),
+                    "evaluations": int(evals), "restarts": int(restarts),
+                    "best_conflicts": int(best_h)}
+        if best_h != 0:
+            return Proposal(counters=counters, note=f"best state had {best_h} pieces in conflict")
+        if instance.problem == "nqueens":
+            cols = [0] * n
+            for i in range(n):
+                cols[int(r[i])] = int(c[i])
+            return Proposal(answer=cols, claim=Claim.SOLVED, counters=counters)
+        pieces = sorted(("Q" if q[i] else "N", int(r[i]), int(c[i])) for i in range(n))
+        return Proposal(answer=pieces, claim=Claim.SOLVED, counters=counters)
+
+
+@register
+class FirstChoiceHC(HillClimbing):
+    """Seed 004's first-choice hill climbing: the first improving move found is taken."""
+
+    name: ClassVar[str] = "first-choice-hc"
+    variant_stochastic = False
+
+
+@register
+class StochasticHC(HillClimbing):
+    """Seed 004's stochastic hill climbing: a uniform choice among all improving moves."""
+
+    name: ClassVar[str] = "stochastic-hc"
+    variant_stochastic = True
