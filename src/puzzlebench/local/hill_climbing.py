@@ -1,4 +1,4 @@
-# mypy: disable-error-code="assignment,index,arg-type"
+# mypy: disable-error-code="assignment,index,arg-type,no-untyped-def"
 """Seed 004's hill climbing for queens-and-knights (nqueens is the case A = n).
 
 n pieces on an n × n board, A queens and n − A knights; the heuristic is the number of pieces
@@ -127,7 +127,7 @@ def random_placement(n, queens, state, queen, pr, pc, occ, one_per_row) -> None:
 
 
 @numba.njit(cache=True)
-def candidate(n, hood, p, k, pr, pc) -> tuple:  # type: ignore[type-arg]
+def candidate(n, hood, p, k, pr, pc) -> tuple:
     """The k-th candidate square of piece p under the neighbourhood (-1 if none)."""
     if hood == 0:  # any square
         return k // n, k % n
@@ -142,7 +142,7 @@ def candidate(n, hood, p, k, pr, pc) -> tuple:  # type: ignore[type-arg]
 
 @numba.njit(cache=True)
 def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int,
-                 max_evals: int, deadline: float, state: np.ndarray):  # type: ignore[no-untyped-def]
+                 max_evals: int, deadline: float, state: np.ndarray):
     queen = np.zeros(n, np.bool_)
     pr = np.zeros(n, np.int64)
     pc = np.zeros(n, np.int64)
