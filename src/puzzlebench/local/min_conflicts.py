@@ -1,0 +1,135 @@
+"""Textbook min-conflicts (Minton, Johnston, Philips & Laird 1992) for nqueens and
+torus-queens, for small and medium n (``min-conflicts``).
+
+From a random placement (one queen per row, any column), repeatedly pick a conflicted queen at
+random and move it to the position of least conflict, ties broken at random; each such move
+is a repair. After ``restart_after`` repairs without a solution the search restarts from a
+new random placement (min-conflicts stalls on plateaus, notably on the torus). The
+neighbourhood (seed 003) is selectable: ``row`` (any column of its row, the
+textbook move, default), ``step`` (one column left or right) or ``swap`` (exchange columns
+with another row). Line counts are kept in numpy arrays, so scoring all columns of a row is
+one vectorised expression (O(n) per repair). Counters: ``repairs``, ``iterations``,
+``restarts``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.local.neighbourhoods import code
+from puzzlebench.registry import register
+
+
+class Lines:
+    """Column and diagonal counts of a placement, updated per move."""
+
+    def __init__(self, cols: np.ndarray, torus: bool) -> None:
+        n = cols.size
+        self.n, self.torus = n, torus
+        self.rows = np.arange(n)
+        size = n if torus else 2 * n - 1
+        self.col = np.bincount(cols, minlength=n)
+        self.d1 = np.bincount(self.k1(self.rows, cols), minlength=size)
+        self.d2 = np.bincount(self.k2(self.rows, cols), minlength=size)
+
+    def k1(self, r: Any, c: Any) -> Any:
+        return (r + c) % self.n if self.torus else r + c
+
+    def k2(self, r: Any, c: Any) -> Any:
+        return (r - c) % self.n if self.torus else r - c + self.n - 1
+
+    def move(self, r: int, old: int, new: int) -> None:
+        """Row r's queen moves from column old to new."""
+        for arr, a, b in ((self.col, old, new), (self.d1, self.k1(r, old), self.k1(r, new)),
+                          (self.d2, self.k2(r, old), self.k2(r, new))):
+            arr[a] -= 1
+            arr[b] += 1
+
+    def conflicts_at(self, r: int, cols: Any) -> Any:
+        """Queens (other than row r's own) attacking (r, c) for each c in ``cols``."""
+        return self.col[cols] + self.d1[self.k1(r, cols)] + self.d2[self.k2(r, cols)]
+
+    def attacked(self, cols: np.ndarray) -> np.ndarray:
+        return ((self.col[cols] > 1) | (self.d1[self.k1(self.rows, cols)] > 1)
+                | (self.d2[self.k2(self.rows, cols)] > 1))
+
+
+@register
+class MinConflicts(Solver):
+    """Minton et al.'s min-conflicts: a random conflicted queen to its least-conflicted place."""
+
+    name: ClassVar[str] = "min-conflicts"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    stochastic: ClassVar[bool] = True
+    params: ClassVar[dict[str, Any]] = {"max_repairs": 100_000, "neighbourhood": "row",
+                                        "restart_after": 2_000}
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        n, torus = instance.n, instance.problem == "torus-queens"
+        hood = code(str(self.config["neighbourhood"]))
+        if hood == 0:
+            raise ValueError("min-conflicts takes the row, step or swap neighbourhood")
+        clock = budget.clock()
+        cap = int(self.config["max_repairs"])
+        if budget.max_iterations is not None:
+            cap = min(cap, budget.max_iterations)
+        restart_after = max(1, int(self.config["restart_after"]))
+        repairs = restarts = since_restart = 0
+        all_cols = np.arange(n)
+        cols, lines = self._start(n, torus, hood, rng)
+        while True:
+            bad = np.flatnonzero(lines.attacked(cols))
+            counters = {"repairs": repairs, "iterations": repairs, "restarts": restarts}
+            if bad.size == 0:
+                return Proposal(answer=cols.tolist(), claim=Claim.SOLVED, counters=counters)
+            if repairs >= cap or (repairs % 64 == 0 and clock.expired()):
+                return Proposal(counters=counters, note=f"{bad.size} queens still attacked")
+            if since_restart >= restart_after:
+                cols, lines = self._start(n, torus, hood, rng)
+                restarts += 1
+                since_restart = 0
+                continue
+            r = int(bad[rng.integers(bad.size)])
+            old = int(cols[r])
+            if hood == 1:  # swap with another row: choose the exchange of least conflict
+                self._swap(cols, lines, r, rng)
+            else:
+                lines.col[old] -= 1  # take the queen off its square
+                lines.d1[lines.k1(r, old)] -= 1
+                lines.d2[lines.k2(r, old)] -= 1
+                choices = all_cols if hood == 2 else np.array(
+                    [c for c in (old - 1, old + 1) if 0 <= c < n] or [old])
+                scores = lines.conflicts_at(r, choices)
+                best = np.flatnonzero(scores == scores.min())
+                new = int(choices[best[rng.integers(best.size)]])
+                cols[r] = new
+                lines.col[new] += 1
+                lines.d1[lines.k1(r, new)] += 1
+                lines.d2[lines.k2(r, new)] += 1
+            repairs += 1
+            since_restart += 1
+
+    @staticmethod
+    def _start(n: int, torus: bool, hood: int, rng: np.random.Generator) -> tuple[np.ndarray, Lines]:
+        """A random placement: a permutation for the swap neighbourhood (swaps keep columns
+        distinct), any columns otherwise."""
+        cols = rng.permutation(n) if hood == 1 else rng.integers(0, n, size=n)
+        return cols, Lines(cols, torus)
+
+    @staticmethod
+    def _swap(cols: np.ndarray, lines: Lines, r: int, rng: np.random.Generator) -> None:
+        """Exchange row r's column with the row whose exchange leaves r least attacked."""
+        n = cols.size
+        others = np.flatnonzero(np.arange(n) != r)
+        if others.size == 0:
+            return
+        scores = lines.d1[lines.k1(r, cols[others])] + lines.d2[lines.k2(r, cols[others])]
+        best = np.flatnonzero(scores == scores.min())
+        s = int(others[best[rng.integers(best.size)]])
+        a, b = int(cols[r]), int(cols[s])
+        lines.move(r, a, b)
+        lines.move(s, b, a)
+        cols[r], cols[s] = b, a

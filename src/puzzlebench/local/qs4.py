@@ -1,0 +1,199 @@
+# mypy: disable-error-code="assignment,index,arg-type,no-untyped-def"
+"""Conflict-minimising permutation search in the spirit of Sosic & Gu's QS4 (1994), for
+nqueens and torus-queens at very large n (``qs4``).
+
+1. A mostly conflict-free random permutation: for rows 0..n−c−1 a random remaining column is
+   swapped in until the queen has no diagonal collision with the rows above (a bounded number
+   of tries); the last c rows are filled at random.
+2. Repair: every queen on a collided diagonal is swapped with a random other queen whenever the
+   swap lowers the total number of diagonal collisions; passes repeat until none is left.
+   When 20 passes bring no improvement (a local minimum, common on the torus), every collided
+   queen is swapped with a random one (a kick), at most ``max_kicks`` times.
+
+Compiled with numba; memory is O(n) in int32 arrays (columns and the two diagonal counts),
+so 10^8 queens fit in a few GiB. Random draws come from a splitmix64 state seeded by the run's
+generator. Counters: ``swaps`` (accepted), ``tries`` (swaps evaluated), ``passes``,
+``initial_collisions``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+
+from puzzlebench.compiled_clock import now
+from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.local.compiled_random import below, new_state
+from puzzlebench.registry import register
+
+
+@numba.njit(cache=True, inline="always")
+def keys(r, c, n, torus):
+    if torus:
+        return (r + c) % n, (r - c + n) % n
+    return r + c, r - c + n - 1
+
+
+@numba.njit(cache=True, inline="always")
+def cost(k):  # collisions contributed by a diagonal holding k queens
+    return k - 1 if k > 1 else 0
+
+
+@numba.njit(cache=True)
+def _family_delta(d, o1, o2, n1, n2):
+    """Exact collision change in one diagonal family when queens leave o1, o2 and enter n1, n2."""
+    before = cost(d[o1]) + (cost(d[o2]) if o2 != o1 else 0)
+    if n1 != o1 and n1 != o2:
+        before += cost(d[n1])
+    if n2 != o1 and n2 != o2 and n2 != n1:
+        before += cost(d[n2])
+    d[o1] -= 1
+    d[o2] -= 1
+    d[n1] += 1
+    d[n2] += 1
+    after = cost(d[o1]) + (cost(d[o2]) if o2 != o1 else 0)
+    if n1 != o1 and n1 != o2:
+        after += cost(d[n1])
+    if n2 != o1 and n2 != o2 and n2 != n1:
+        after += cost(d[n2])
+    d[n1] -= 1
+    d[n2] -= 1
+    d[o1] += 1
+    d[o2] += 1
+    return after - before
+
+
+@numba.njit(cache=True)
+def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks):
+    cols = np.arange(n).astype(np.int32)
+    size = n if torus else 2 * n - 1
+    d1 = np.zeros(size, np.int32)
+    d2 = np.zeros(size, np.int32)
+    limit = n - c_tail if n > c_tail else 0
+    budget_tries = 3 * n + 100
+    for i in range(n):
+        if i < limit:
+            placed = False
+            while budget_tries > 0:
+                budget_tries -= 1
+                j = i + below(state, n - i)
+                a, b = keys(i, cols[j], n, torus)
+                if d1[a] == 0 and d2[b] == 0:
+                    cols[i], cols[j] = cols[j], cols[i]
+                    placed = True
+                    break
+            if not placed:
+                j = i + below(state, n - i)
+                cols[i], cols[j] = cols[j], cols[i]
+        else:
+            j = i + below(state, n - i)
+            cols[i], cols[j] = cols[j], cols[i]
+        a, b = keys(i, cols[i], n, torus)
+        d1[a] += 1
+        d2[b] += 1
+    total = 0
+    for k in range(size):
+        total += cost(d1[k]) + cost(d2[k])
+    initial = total
+    swaps = 0
+    tries = 0
+    passes = 0
+    stalled = 0
+    kicks = 0
+    while total > 0:
+        passes += 1
+        improved = False
+        for i in range(n):
+            a, b = keys(i, cols[i], n, torus)
+            if d1[a] <= 1 and d2[b] <= 1:
+                continue
+            for _ in range(64):
+                j = below(state, n)
+                if j == i:
+                    continue
+                tries += 1
+                delta = _family_delta(d1, a, keys(j, cols[j], n, torus)[0],
+                                      keys(i, cols[j], n, torus)[0],
+                                      keys(j, cols[i], n, torus)[0])
+                delta += _family_delta(d2, b, keys(j, cols[j], n, torus)[1],
+                                       keys(i, cols[j], n, torus)[1],
+                                       keys(j, cols[i], n, torus)[1])
+                if delta < 0:
+                    aj, bj = keys(j, cols[j], n, torus)
+                    na, nb = keys(i, cols[j], n, torus)
+                    ma, mb = keys(j, cols[i], n, torus)
+                    d1[a] -= 1
+                    d1[aj] -= 1
+                    d2[b] -= 1
+                    d2[bj] -= 1
+                    d1[na] += 1
+                    d1[ma] += 1
+                    d2[nb] += 1
+                    d2[mb] += 1
+                    cols[i], cols[j] = cols[j], cols[i]
+                    total += delta
+                    swaps += 1
+                    improved = True
+                    break
+            if (tries & 65535) == 0 and now() >= deadline:
+                return cols, total, initial, swaps, tries, passes
+            if max_tries >= 0 and tries >= max_tries:
+                return cols, total, initial, swaps, tries, passes
+            if total == 0:
+                break
+        if now() >= deadline:
+            break
+        stalled = 0 if improved else stalled + 1
+        if stalled > 20:  # a local minimum: kick every collided queen with a random swap
+            if kicks >= max_kicks:
+                break
+            kicks += 1
+            stalled = 0
+            for i in range(n):
+                a, b = keys(i, cols[i], n, torus)
+                if d1[a] <= 1 and d2[b] <= 1:
+                    continue
+                j = below(state, n)
+                aj, bj = keys(j, cols[j], n, torus)
+                d1[a] -= 1
+                d2[b] -= 1
+                d1[aj] -= 1
+                d2[bj] -= 1
+                cols[i], cols[j] = cols[j], cols[i]
+                a, b = keys(i, cols[i], n, torus)
+                aj, bj = keys(j, cols[j], n, torus)
+                d1[a] += 1
+                d2[b] += 1
+                d1[aj] += 1
+                d2[bj] += 1
+            total = 0
+            for k in range(size):
+                total += cost(d1[k]) + cost(d2[k])
+    return cols, total, initial, swaps, tries, passes
+
+
+@register
+class QS4(Solver):
+    """QS4-style conflict-minimising permutation search (numba, int32, O(n) memory)."""
+
+    name: ClassVar[str] = "qs4"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    stochastic: ClassVar[bool] = True
+    params: ClassVar[dict[str, Any]] = {"tail": 32, "max_kicks": 1000}
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        n, torus = instance.n, instance.problem == "torus-queens"
+        clock = budget.clock()
+        tail = min(int(self.config["tail"]), n)
+        cols, total, initial, swaps, tries, passes = qs4_kernel(
+            n, torus, tail, new_state(rng),
+            clock.end if budget.time_limit is not None else np.inf,
+            -1 if budget.max_iterations is None else budget.max_iterations,
+            int(self.config["max_kicks"]))
+        counters = {"swaps": int(swaps), "tries": int(tries), "passes": int(passes),
+                    "initial_collisions": int(initial), "iterations": int(tries)}
+        if total == 0:
+            return Proposal(answer=cols, claim=Claim.SOLVED, counters=counters)
+        return Proposal(counters=counters, note=f"{int(total)} diagonal collisions left")
