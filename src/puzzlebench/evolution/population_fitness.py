@@ -31,4 +31,9 @@ def attacking_pairs(pop: IntMatrix, torus: bool, columns: bool = True) -> npt.ND
     for keys, _ in families:
         counts = np.bincount((keys + offsets).ravel(), minlength=m * 2 * n).reshape(m, 2 * n)
         total += (counts * (counts - 1) // 2).sum(axis=1)
+    if torus and n % 2 == 0:
+        # On an even torus two queens can share both diagonals: count such a pair once.
+        both = families[-2][0] * n + families[-1][0] + (np.arange(m, dtype=np.int64) * n * n)[:, None]
+        counts = np.bincount(both.ravel(), minlength=m * n * n).reshape(m, n * n)
+        total -= (counts * (counts - 1) // 2).sum(axis=1)
     return total

@@ -29,7 +29,7 @@ import numba
 import numpy as np
 
 from puzzlebench.compiled_clock import now
-from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Proposal, Solver, SolverConfigError
 from puzzlebench.local.compiled_random import below, new_state
 from puzzlebench.local.neighbourhoods import code
 from puzzlebench.registry import register
@@ -197,14 +197,20 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
                             continue
                         evals += 1
                         new_h = score_move(queen, pr, pc, cnt, p, r, c)
+                    if (max_evals >= 0 and evals >= max_evals) or (
+                            (evals & 4095) == 0 and now() >= deadline):
+                        stopped = True
+                        break
                     if new_h < h:
                         found += 1
                         if not stochastic or below(state, found) == 0:
                             pick_p, pick_r, pick_c = p, r, c
                         if not stochastic:
                             break
-                if found and not stochastic:
+                if stopped or (found and not stochastic):
                     break
+            if stopped:
+                break
             if found == 0:
                 break  # a local optimum
             if pick_c == -2:
@@ -244,6 +250,13 @@ class HillClimbing(Solver):
     stochastic: ClassVar[bool] = True
     params: ClassVar[dict[str, Any]] = {"max_iter": 180, "neighbourhood": "any"}
     variant_stochastic: ClassVar[bool]
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        try:
+            code(str(self.config["neighbourhood"]))
+        except ValueError as exc:
+            raise SolverConfigError(str(exc)) from None
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         n = instance.n

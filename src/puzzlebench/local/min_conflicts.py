@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Proposal, Solver, SolverConfigError
 from puzzlebench.local.neighbourhoods import code
 from puzzlebench.registry import register
 
@@ -67,11 +67,18 @@ class MinConflicts(Solver):
     params: ClassVar[dict[str, Any]] = {"max_repairs": 100_000, "neighbourhood": "row",
                                         "restart_after": 2_000}
 
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        try:
+            hood = code(str(self.config["neighbourhood"]))
+        except ValueError as exc:
+            raise SolverConfigError(str(exc)) from None
+        if hood == 0:
+            raise SolverConfigError("min-conflicts takes the row, step or swap neighbourhood")
+
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"
         hood = code(str(self.config["neighbourhood"]))
-        if hood == 0:
-            raise ValueError("min-conflicts takes the row, step or swap neighbourhood")
         clock = budget.clock()
         cap = int(self.config["max_repairs"])
         if budget.max_iterations is not None:
