@@ -28,6 +28,7 @@ TOML format (see ``studies/example.toml``)::
     name = "mod12"              # a registered name or module:attr / file.py:attr
     # params = { population = [50, 100] }   # a list makes a grid over that parameter
     # problems = ["nqueens"]                # restrict to some of the study's problems
+    # min_size = 4, max_size = 64           # restrict to a range of sizes
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from puzzlebench.registry import REGISTRY, RegistryError
 STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
               "max_nodes", "max_iterations", "max_evaluations", "db", "description"}
 PROBLEM_KEYS = {"problem", "sizes", "queens", "starts", "goal", "shape"}
-SOLVER_KEYS = {"name", "params", "problems"}
+SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size"}
 TOP_KEYS = {"study", "problems", "solvers"}
 
 
@@ -156,7 +157,8 @@ class Study:
         specs = []
         for problem, size, options, instance in self.instances():
             for solver in self.solvers:
-                if problem not in solver["problems"]:
+                if problem not in solver["problems"] or not (
+                        solver["min_size"] <= size <= solver["max_size"]):
                     continue
                 for params in expand_grid(solver["params"]):
                     for rep in range(self.repeats):
@@ -297,7 +299,10 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         handled = sorted(set(wanted) & study_problems & spec.problems)
         if not handled:
             raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
-        solvers.append({"name": str(entry["name"]), "params": params, "problems": handled})
+        min_size = _number(entry, "min_size", int, w, minimum=1, default=1)
+        max_size = _number(entry, "max_size", int, w, minimum=1, default=2**62)
+        solvers.append({"name": str(entry["name"]), "params": params, "problems": handled,
+                        "min_size": min_size, "max_size": max_size})
     study = Study(name=name.strip(), problems=problems, solvers=solvers,
                   master_seed=master_seed, repeats=repeats, time_limit=time_limit,
                   hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,

@@ -1,0 +1,28 @@
+"""``puzzlebench report --db FILE --out DIR``: the comparison report of a store."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from puzzlebench.cli.app import app
+from puzzlebench.cli.options import CliInputError
+from puzzlebench.harness.store import load
+from puzzlebench.report import write_report
+
+
+@app.command("report")
+def report_command(
+    db: Annotated[str, typer.Option(help="The SQLite store.")],
+    out: Annotated[str, typer.Option(help="Output folder.")],
+    study: Annotated[str | None, typer.Option(help="Only this study's runs.")] = None,
+    title: Annotated[str, typer.Option(help="Report title.")] = "puzzlebench report",
+) -> int:
+    """Write report.md, report.html (self-contained), figures and CSV tables."""
+    frame = load(db, study)
+    if frame.empty:
+        raise CliInputError(f"no runs stored in {db}" + (f" for study {study!r}" if study else ""))
+    paths = write_report(frame, out, title=title)
+    typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
+    return 0

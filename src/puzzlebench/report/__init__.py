@@ -1,0 +1,80 @@
+"""Comparison reports: a pure function from stored records to Markdown and HTML.
+
+``write_report(frame, out_dir)`` writes ``report.md``, ``report.html`` (self-contained:
+figures inlined as data URIs, no network assets), the figures as PNG files and every table as
+CSV. Everything is derived from the records and sorted, so the same records give the same
+files. Names and parameters are escaped in both formats.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from puzzlebench.report.agreement_matrix import agreement_matrix
+from puzzlebench.report.figures import problem_figures
+from puzzlebench.report.render import inline_png, render, table_rows
+from puzzlebench.report.scores import pairwise_tests, par2
+from puzzlebench.report.summary import summary_table, wrong_runs
+
+
+def manifest(frame: pd.DataFrame) -> pd.DataFrame:
+    """Versions, machines, seeds and limits found in the records."""
+    rows: list[dict[str, Any]] = []
+
+    def add(key: str, values: Any) -> None:
+        rows.append({"item": key, "value": values})
+
+    versions = sorted({json.dumps(v, sort_keys=True) for v in frame["versions"] if v})
+    machines = sorted({json.dumps({k: m.get(k) for k in ("cpu", "cores", "system")},
+                                  sort_keys=True) for m in frame["machine"] if m})
+    budgets = sorted({json.dumps(b, sort_keys=True) for b in frame["budget"] if b})
+    add("runs", len(frame))
+    add("studies", ", ".join(sorted({str(s) for s in frame["study"] if s})) or "-")
+    add("master seeds", ", ".join(sorted({str(int(s)) for s in frame["master_seed"].dropna()}))
+        or "-")
+    for v in versions:
+        add("versions", v)
+    for m in machines:
+        add("machine", m)
+    for b in budgets:
+        add("budget", b)
+    return pd.DataFrame(rows)
+
+
+def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzzlebench report",
+                 description: str = "", narrative: list[str] | None = None,
+                 extras: list[tuple[str, pd.DataFrame]] | None = None) -> dict[str, Path]:
+    """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
+                               "repeat", "seed"], kind="stable").reset_index(drop=True)
+    problems = []
+    for problem in sorted(frame["problem"].unique()):
+        sub = frame[frame["problem"] == problem]
+        tables = {"summary": summary_table(sub), "par2": par2(sub),
+                  "pairwise": pairwise_tests(sub), "agreement": agreement_matrix(sub),
+                  "wrong": wrong_runs(sub)}
+        slug = problem.replace("-", "_")
+        for name, table in tables.items():
+            table.to_csv(out / f"{slug}_{name}.csv", index=False)
+        figures = [{"caption": cap, "file": path.name, "data": inline_png(path)}
+                   for cap, path in problem_figures(sub, problem, out)]
+        problems.append({"name": problem, "figures": figures,
+                         **{k: table_rows(v) for k, v in tables.items()}})
+    man = manifest(frame)
+    man.to_csv(out / "manifest.csv", index=False)
+    extra_tables = []
+    for i, (extra_title, table) in enumerate(extras or []):
+        table.to_csv(out / f"extra_{i + 1}.csv", index=False)
+        extra_tables.append({"title": extra_title, "table": table_rows(table)})
+    context = {"title": title, "description": description, "narrative": narrative or [],
+               "problems": problems, "manifest": table_rows(man), "extras": extra_tables}
+    md, html = out / "report.md", out / "report.html"
+    md.write_text(render("report.md.j2", context), encoding="utf-8")
+    html.write_text(render("report.html.j2", context), encoding="utf-8")
+    return {"markdown": md, "html": html}

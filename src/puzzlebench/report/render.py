@@ -1,0 +1,52 @@
+"""Rendering: Jinja2 templates (HTML autoescaped) around tables and figures."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+ENV = Environment(
+    loader=PackageLoader("puzzlebench.report", "templates"),
+    autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default=False),
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+
+
+def md_escape(text: Any) -> str:
+    """Text safe in a Markdown table cell (no HTML, no column breaks)."""
+    s = str(text)
+    for a, b in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("|", "\\|"), ("\n", " ")):
+        s = s.replace(a, b)
+    return s
+
+
+def table_rows(frame: pd.DataFrame) -> dict[str, Any]:
+    """Columns and rows of a table as strings (the templates do the escaping)."""
+    cols = [str(c) for c in frame.columns]
+    rows = [[_cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
+    return {"columns": cols, "rows": rows}
+
+
+def _cell(v: Any) -> str:
+    if v is None or (isinstance(v, float) and v != v):
+        return ""
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)
+
+
+def inline_png(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+ENV.filters["md"] = md_escape
+
+
+def render(template: str, context: dict[str, Any]) -> str:
+    return ENV.get_template(template).render(**context)
