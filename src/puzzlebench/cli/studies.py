@@ -1,0 +1,52 @@
+"""``puzzlebench studies`` lists the built-in studies; ``puzzlebench study NAME`` runs one
+and writes its report (default ``reports/NAME``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from puzzlebench.cli.app import app
+from puzzlebench.cli.run import check_workers
+from puzzlebench.harness.runner import run_study
+from puzzlebench.harness.store import load
+from puzzlebench.harness.study import study_from_dict
+from puzzlebench.report import write_report
+from puzzlebench.studies import catalog, get_study
+
+
+@app.command("studies")
+def studies_command() -> int:
+    """List the built-in studies and the commands that regenerate their reports."""
+    for name, study in catalog().items():
+        typer.echo(f"{name:<16} seed {study.seed:<4} {study.description}")
+        typer.echo(f"{'':<16} puzzlebench study {name} [--quick] [--out reports/{name}]")
+    return 0
+
+
+@app.command("study")
+def study_command(
+    name: Annotated[str, typer.Argument(help="A built-in study (see 'puzzlebench studies').")],
+    quick: Annotated[bool, typer.Option(help="The smaller grid.")] = False,
+    out: Annotated[str | None, typer.Option(help="Report folder (default reports/NAME).")] = None,
+    db: Annotated[str | None, typer.Option(help="Store (default OUT/NAME.sqlite).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
+) -> int:
+    """Run a built-in study (resumable) and write its report."""
+    check_workers(workers)
+    builtin = get_study(name)
+    study = study_from_dict(builtin.definition(quick), f"study {name}")
+    folder = Path(out or f"reports/{name}")
+    folder.mkdir(parents=True, exist_ok=True)
+    store = Path(db) if db else folder / f"{name}.sqlite"
+    run_study(study, store, workers=workers, quiet=quiet)
+    frame = load(store, study.name)
+    paths = write_report(
+        frame, folder, title=f"Study '{name}' (seed {builtin.seed})" + (" — quick" if quick else ""),
+        description=builtin.description, narrative=builtin.narrative(frame),
+        extras=builtin.extras(frame))
+    typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
+    return 0

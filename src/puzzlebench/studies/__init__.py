@@ -1,0 +1,54 @@
+"""Built-in studies: the seeds' experiments, each one command (``puzzlebench study NAME``).
+
+Each module of this package defines ``STUDY``, a :class:`BuiltinStudy`: the study grid (full
+and ``--quick``), and functions that turn the stored runs into sentences and extra tables.
+Every sentence is computed from the data; where the seed published figures, they are set
+beside ours and differences are said.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from puzzlebench.problems.base import PuzzlebenchError
+
+
+@dataclass(frozen=True)
+class BuiltinStudy:
+    """A named study with its narrative and extra tables."""
+
+    name: str
+    seed: str
+    description: str
+    full: dict[str, Any]
+    quick: dict[str, Any]
+    narrative: Callable[[pd.DataFrame], list[str]]
+    extras: Callable[[pd.DataFrame], list[tuple[str, pd.DataFrame]]] = field(
+        default=lambda frame: [])
+
+    def definition(self, quick: bool) -> dict[str, Any]:
+        return self.quick if quick else self.full
+
+
+def catalog() -> dict[str, BuiltinStudy]:
+    """Every built-in study by name."""
+    out = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        study = getattr(module, "STUDY", None)
+        if isinstance(study, BuiltinStudy):
+            out[study.name] = study
+    return out
+
+
+def get_study(name: str) -> BuiltinStudy:
+    studies = catalog()
+    if name not in studies:
+        raise PuzzlebenchError(f"unknown study {name!r}; known: {', '.join(studies)}")
+    return studies[name]

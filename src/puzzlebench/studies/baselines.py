@@ -1,0 +1,51 @@
+"""The headline comparison: every solver on nqueens 4..64, large-n solvers up to 10^7."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from puzzlebench.registry import REGISTRY
+from puzzlebench.studies import BuiltinStudy
+
+LARGE = ["mod12", "qs4"]
+
+
+def _grid(sizes: str, large: list[int], limit: float) -> dict:
+    solvers = [{"name": s.name, "max_size": 64} for s in REGISTRY.all("nqueens")
+               if s.name not in LARGE]
+    solvers += [{"name": s} for s in LARGE]
+    return {
+        "study": {"name": "baselines", "master_seed": 1, "time_limit": limit,
+                  "hard_limit": 2 * limit + 5, "memory_limit_mb": 8192},
+        "problems": [{"problem": "nqueens", "sizes": sizes},
+                     {"problem": "nqueens", "sizes": large}],
+        "solvers": solvers,
+    }
+
+
+def narrative(frame: pd.DataFrame) -> list[str]:
+    small = frame[frame["size"] <= 64]
+    rate = small.groupby("solver")["outcome"].apply(lambda s: (s == "solved").mean())
+    best = rate.sort_values(ascending=False)
+    lines = [f"{len(frame)} runs; on n ≤ 64 the solvers solving every size are: "
+             f"{', '.join(best[best == 1.0].index) or 'none'}."]
+    worst = best[best < 1.0]
+    if len(worst):
+        lines.append("Solvers that missed some sizes within the limit: " +
+                     ", ".join(f"{s} ({r:.0%})" for s, r in worst.items()) + ".")
+    big = frame[frame["size"] > 64]
+    for (solver, n), g in sorted(big.groupby(["solver", "size"])):
+        lines.append(f"{solver} at n = {n:,}: {g['outcome'].iloc[0]} in {g['time_s'].iloc[0]:.3f} s.")
+    wrong = int(frame["outcome"].isin(["wrong", "crash"]).sum())
+    lines.append(f"{wrong} runs were judged wrong or crashed.")
+    return lines
+
+
+STUDY = BuiltinStudy(
+    name="baselines", seed="all",
+    description="Every solver on n-queens n = 4..64 under a time limit, and the large-n solvers "
+                "at 10^3..10^7.",
+    full=_grid("4,5,6,8,10,12,16,20,24,32,48,64", [1000, 10**4, 10**5, 10**6, 10**7], 10.0),
+    quick=_grid("4,6,8,12,16,24,32", [1000, 10**5, 10**6], 2.0),
+    narrative=narrative,
+)
