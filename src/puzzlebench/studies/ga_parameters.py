@@ -20,11 +20,20 @@ def _grid(repeats: int, n: list[int], limit: float) -> dict:
     }
 
 
+DEFAULTS = {"mutation_rate": 0.8, "crossover_rate": 0.9, "population_size": 100}
+
+
 def effect(frame: pd.DataFrame, param: str) -> pd.DataFrame:
+    """Runs of the one-at-a-time sweep over ``param`` (the others at their defaults)."""
     col = f"param.{param}"
-    keys = frame["params_key"].apply(lambda k: list(__import__("json").loads(k)))
-    sub = frame[keys.apply(lambda k: k == [param])]
-    if sub.empty or col not in sub:
+    if col not in frame:
+        return pd.DataFrame()
+    mask = pd.Series(True, index=frame.index)
+    for other, value in DEFAULTS.items():
+        if other != param and f"param.{other}" in frame:
+            mask &= frame[f"param.{other}"] == value
+    sub = frame[mask]
+    if sub.empty:
         return pd.DataFrame()
     solved = sub.assign(ok=sub["outcome"].eq("solved"))
     out = solved.groupby(["size", col]).agg(
