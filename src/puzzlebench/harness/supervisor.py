@@ -11,6 +11,7 @@ process's address space by ``memory_limit_mb`` beyond that baseline.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import resource
 import signal
@@ -42,6 +43,7 @@ def apply_memory_limit(memory_limit_mb: int | None) -> None:
 def worker_init(memory_limit_mb: int | None) -> None:
     """Pool worker start-up: load every solver, then apply the memory limit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    faulthandler.disable()  # a dying solver is reported by its exit status, not a dump
     REGISTRY.discover()
     apply_memory_limit(memory_limit_mb)
 
