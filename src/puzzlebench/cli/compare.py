@@ -18,9 +18,6 @@ from puzzlebench.cli.options import CliInputError, parse_sizes
 from puzzlebench.cli.output import console, emit_json, record_json, runs_table
 from puzzlebench.cli.run import check_workers
 from puzzlebench.harness.outcome import Outcome, RunRecord
-from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.store import Store
-from puzzlebench.harness.study import study_from_dict
 from puzzlebench.problems import get_problem
 from puzzlebench.registry import REGISTRY
 
@@ -42,6 +39,9 @@ def compare_command(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per run.")] = False,
 ) -> int:
     """Compare solvers: exit 1 if any run is wrong or crashed."""
+    from puzzlebench.harness.runner import run_study
+    from puzzlebench.harness.store import Store
+    from puzzlebench.harness.study import study_from_dict
     if repeats < 1:
         raise CliInputError(f"--repeats must be at least 1, got {repeats}")
     if time_limit <= 0:

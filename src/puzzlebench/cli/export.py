@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.harness.store import export
 
 
 @app.command("export")
@@ -18,6 +17,7 @@ def export_command(
     out: Annotated[str | None, typer.Option(help="Output file (CSV: stdout when absent).")] = None,
 ) -> int:
     """Export every stored run, one row per run, nested fields as JSON text."""
+    from puzzlebench.harness.store import export
     text = export(db, fmt, out)
     if text is not None:
         sys.stdout.write(text)

@@ -8,8 +8,6 @@ import typer
 
 from puzzlebench.cli.app import app
 from puzzlebench.cli.options import CliInputError
-from puzzlebench.harness.store import load
-from puzzlebench.report import write_report
 
 
 @app.command("report")
@@ -20,6 +18,8 @@ def report_command(
     title: Annotated[str, typer.Option(help="Report title.")] = "puzzlebench report",
 ) -> int:
     """Write report.md, report.html (self-contained), figures and CSV tables."""
+    from puzzlebench.harness.store import load
+    from puzzlebench.report import write_report
     frame = load(db, study)
     if frame.empty:
         raise CliInputError(f"no runs stored in {db}" + (f" for study {study!r}" if study else ""))

@@ -11,9 +11,6 @@ from puzzlebench.cli.app import app
 from puzzlebench.cli.options import CliInputError
 from puzzlebench.cli.output import console
 from puzzlebench.harness.outcome import Outcome
-from puzzlebench.harness.progress import summary_table
-from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.study import load_study
 
 
 def check_workers(workers: int | None) -> None:
@@ -30,6 +27,9 @@ def run_command(
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
 ) -> int:
     """Run every not-yet-stored run of a study; exit 1 if any run is wrong or crashed."""
+    from puzzlebench.harness.progress import summary_table
+    from puzzlebench.harness.runner import run_study
+    from puzzlebench.harness.study import load_study
     check_workers(workers)
     study = load_study(study_file)
     target = db or study.db or f"{study.name}.sqlite"

@@ -10,16 +10,13 @@ import typer
 
 from puzzlebench.cli.app import app
 from puzzlebench.cli.run import check_workers
-from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.store import load
-from puzzlebench.harness.study import study_from_dict
-from puzzlebench.report import write_report
-from puzzlebench.studies import catalog, get_study
 
 
 @app.command("studies")
 def studies_command() -> int:
     """List the built-in studies and the commands that regenerate their reports."""
+    from puzzlebench.studies import catalog
+
     for name, study in catalog().items():
         typer.echo(f"{name:<16} seed {study.seed:<4} {study.description}")
         typer.echo(f"{'':<16} puzzlebench study {name} [--quick] [--out reports/{name}]")
@@ -36,6 +33,11 @@ def study_command(
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
 ) -> int:
     """Run a built-in study (resumable) and write its report."""
+    from puzzlebench.harness.runner import run_study
+    from puzzlebench.harness.store import load
+    from puzzlebench.harness.study import study_from_dict
+    from puzzlebench.report import write_report
+    from puzzlebench.studies import get_study
     check_workers(workers)
     builtin = get_study(name)
     study = study_from_dict(builtin.definition(quick), f"study {name}")
