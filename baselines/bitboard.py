@@ -143,7 +143,10 @@ def _tasks(n: int, torus: bool) -> np.ndarray:
             if c1 == c0 or d == 1 or (torus and d == n - 1):
                 continue
             rows.append((c0, c1, weight))
-    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+    tasks = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    # prange hands each thread a contiguous block: interleave so both blocks mix heavy
+    # (central) and light (edge) first-row columns.
+    return np.concatenate((tasks[0::2], tasks[1::2]))
 
 
 def count_queens(n: int, torus: bool = False, unique: bool = False) -> tuple[int, int, int]:
