@@ -18,14 +18,25 @@ solution's time is kept). Counters: conflicts and branches as CP-SAT reports the
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS
 from puzzlebench.registry import register
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+
+def _cp_model() -> Any:
+    """OR-Tools is imported on first use: it costs ~0.3 s, which every other command would
+    otherwise pay when the registry is loaded."""
+    from ortools.sat.python import cp_model
+
+    return cp_model
 
 
 class Model:
@@ -33,7 +44,7 @@ class Model:
 
     def __init__(self, instance: Any) -> None:
         self.instance = instance
-        self.model = cp_model.CpModel()
+        self.model = _cp_model().CpModel()
         n = instance.n
         self.q: list[cp_model.IntVar] = []
         self.board: dict[tuple[str, int, int], cp_model.IntVar] = {}
@@ -93,25 +104,31 @@ class Model:
         return sorted((k, r, c) for (k, r, c), v in self.board.items() if value(v))
 
 
-class Collector(cp_model.CpSolverSolutionCallback):
-    """Counts (and keeps, when asked) solutions; stops after ``limit``; times each one."""
+@cache
+def collector_class() -> type:
+    """The solution-callback class (built on first use, with OR-Tools)."""
 
-    def __init__(self, model: Model, keep: bool, limit: int | None, deadline: float) -> None:
-        super().__init__()
-        self.model, self.keep, self.limit, self.deadline = model, keep, limit, deadline
-        self.count = 0
-        self.solutions: list[Any] = []
-        self.times: list[float] = []
-        self.start = time.perf_counter()
+    class Collector(_cp_model().CpSolverSolutionCallback):  # type: ignore[misc]
+        """Counts (and keeps, when asked) solutions; stops after ``limit``; times each one."""
 
-    def on_solution_callback(self) -> None:
-        self.count += 1
-        self.times.append(round(time.perf_counter() - self.start, 6))
-        if self.keep:
-            self.solutions.append(self.model.answer(self.value))
-        if (self.limit is not None and self.count >= self.limit) or \
-                time.perf_counter() >= self.deadline:
-            self.stop_search()
+        def __init__(self, model: Model, keep: bool, limit: int | None, deadline: float) -> None:
+            super().__init__()
+            self.model, self.keep, self.limit, self.deadline = model, keep, limit, deadline
+            self.count = 0
+            self.solutions: list[Any] = []
+            self.times: list[float] = []
+            self.start = time.perf_counter()
+
+        def on_solution_callback(self) -> None:
+            self.count += 1
+            self.times.append(round(time.perf_counter() - self.start, 6))
+            if self.keep:
+                self.solutions.append(self.model.answer(self.value))
+            if (self.limit is not None and self.count >= self.limit) or \
+                    time.perf_counter() >= self.deadline:
+                self.stop_search()
+
+    return Collector
 
 
 @register
@@ -125,7 +142,7 @@ class CpSat(Solver):
     params: ClassVar[dict[str, Any]] = {"num_workers": 1}
 
     def _solver(self, budget: Budget, seed: int) -> cp_model.CpSolver:
-        solver = cp_model.CpSolver()
+        solver = _cp_model().CpSolver()
         solver.parameters.num_workers = int(self.config["num_workers"])
         solver.parameters.random_seed = seed
         if budget.time_limit is not None:
@@ -137,6 +154,7 @@ class CpSat(Solver):
         solver = self._solver(budget, int(rng.integers(2**31 - 1)))
         status = solver.solve(model.model)
         counters = {"conflicts": int(solver.num_conflicts), "branches": int(solver.num_branches)}
+        cp_model = _cp_model()
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Proposal(answer=model.answer(solver.value), claim=Claim.SOLVED,
                             counters=counters)
@@ -145,13 +163,13 @@ class CpSat(Solver):
         return Proposal(claim=Claim.UNKNOWN, counters=counters, note=solver.status_name(status))
 
     def _enumerate(self, instance: Any, budget: Budget, keep: bool,
-                   limit: int | None) -> tuple[Collector, cp_model.CpSolver, Any]:
+                   limit: int | None) -> tuple[Any, cp_model.CpSolver, Any]:
         model = Model(instance)
         solver = self._solver(budget, 0)
         solver.parameters.enumerate_all_solutions = True
         solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
         clock = budget.clock()
-        collector = Collector(model, keep, limit, clock.end)
+        collector = collector_class()(model, keep, limit, clock.end)
         status = solver.solve(model.model, collector)
         return collector, solver, status
 
@@ -162,6 +180,7 @@ class CpSat(Solver):
         counters: dict[str, Any] = {"conflicts": int(solver.num_conflicts),
                                     "branches": int(solver.num_branches),
                                     "solution_times_s": collector.times[:1000]}
+        cp_model = _cp_model()
         if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):  # search space exhausted
             return Proposal(claim=Claim.SOLVED if collector.count else Claim.INFEASIBLE,
                             count=collector.count, counters=counters)
