@@ -19,7 +19,7 @@ from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.problems.sliding import SlidingInstance
 from puzzlebench.registry import register
-from puzzlebench.search.sliding_kernels import MAX_CELLS, col_conflict, row_conflict
+from puzzlebench.search.sliding_kernels import MAX_CELLS, col_conflict, goal_tables, row_conflict
 from puzzlebench.search.sliding_search import solvable
 
 
@@ -28,11 +28,7 @@ def idastar_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int, ma
                    deadline: float) -> tuple[int, np.ndarray, int, int]:
     """(status 1 solved / -1 budget, moves 0U 1D 2L 3R, nodes generated, iterations)."""
     cells = rows * cols
-    goal_row = np.zeros(cells, np.int64)
-    goal_col = np.zeros(cells, np.int64)
-    for p in range(cells):
-        goal_row[goal[p]] = p // cols
-        goal_col[goal[p]] = p % cols
+    goal_row, goal_col = goal_tables(goal, cols)
     buf = np.zeros(max(rows, cols), np.int64)
     tiles = start.copy()
     blank = 0

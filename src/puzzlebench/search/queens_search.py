@@ -49,55 +49,27 @@ class QueensBestFirst(Solver):
         return Proposal(claim=Claim.UNKNOWN, counters=counters, note="budget exhausted")
 
 
-@register
-class GreedyH1(QueensBestFirst):
-    """Greedy best-first, H1 = pairs of attacking queens (seed 000)."""
-
-    name: ClassVar[str] = "greedy-h1"
-    state_type = ShiftState
-    astar = False
-
-
-@register
-class AStarH1(QueensBestFirst):
-    """A*, H1 = pairs of attacking queens, g = Σ|col − start col| (seed 000)."""
-
-    name: ClassVar[str] = "astar-h1"
-    state_type = ShiftState
-    astar = True
+STATES: dict[str, type[ShiftState] | type[SwapState]] = {
+    "h1": ShiftState, "h2": AttackedShiftState, "h3": SwapState,
+}
+MEANING = {
+    "h1": "H1 = pairs of attacking queens, one-column shifts, g = Σ|col − start col|",
+    "h2": "H2 = queens attacked by at least one other, one-column shifts",
+    "h3": "H3 = pairs on a shared diagonal, adjacent-row swaps, g = inversions from the start",
+}
 
 
-@register
-class GreedyH2(QueensBestFirst):
-    """Greedy best-first, H2 = queens attacked by at least one other (seed 000)."""
-
-    name: ClassVar[str] = "greedy-h2"
-    state_type = AttackedShiftState
-    astar = False
-
-
-@register
-class AStarH2(QueensBestFirst):
-    """A*, H2 = queens attacked by at least one other (seed 000)."""
-
-    name: ClassVar[str] = "astar-h2"
-    state_type = AttackedShiftState
-    astar = True
+def _make(heuristic: str, astar: bool) -> type[QueensBestFirst]:
+    kind = "astar" if astar else "greedy"
+    cls = type(
+        f"{kind.title()}{heuristic.upper()}", (QueensBestFirst,),
+        {"name": f"{kind}-{heuristic}", "state_type": STATES[heuristic], "astar": astar,
+         "__doc__": f"{'A*' if astar else 'Greedy best-first'}, {MEANING[heuristic]} (seed 000).",
+         "__module__": __name__},
+    )
+    return register(cls)  # type: ignore[return-value]
 
 
-@register
-class GreedyH3(QueensBestFirst):
-    """Greedy best-first, H3 = pairs on a shared diagonal, adjacent-row swaps (seed 000)."""
-
-    name: ClassVar[str] = "greedy-h3"
-    state_type = SwapState
-    astar = False
-
-
-@register
-class AStarH3(QueensBestFirst):
-    """A*, H3 = pairs on a shared diagonal, g = inversions from the start (seed 000)."""
-
-    name: ClassVar[str] = "astar-h3"
-    state_type = SwapState
-    astar = True
+GreedyH1, AStarH1 = _make("h1", False), _make("h1", True)
+GreedyH2, AStarH2 = _make("h2", False), _make("h2", True)
+GreedyH3, AStarH3 = _make("h3", False), _make("h3", True)

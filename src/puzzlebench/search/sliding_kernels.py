@@ -20,6 +20,17 @@ CLOCK_EVERY = 4096
 
 
 @numba.njit(cache=True)
+def goal_tables(goal: np.ndarray, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Goal row and goal column of every tile."""
+    goal_row = np.zeros(goal.shape[0], np.int64)
+    goal_col = np.zeros(goal.shape[0], np.int64)
+    for p in range(goal.shape[0]):
+        goal_row[goal[p]] = p // cols
+        goal_col[goal[p]] = p % cols
+    return goal_row, goal_col
+
+
+@numba.njit(cache=True)
 def pack(tiles: np.ndarray) -> int:
     code = 0
     for i in range(tiles.shape[0]):
@@ -123,11 +134,7 @@ def best_first_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int,
     """Returns (status, moves, expanded, generated, max_frontier); status 1 solved,
     0 exhausted (no solution), -1 budget. ``moves`` codes: 0 U, 1 D, 2 L, 3 R."""
     cells = rows * cols
-    goal_row = np.zeros(cells, np.int64)
-    goal_col = np.zeros(cells, np.int64)
-    for p in range(cells):
-        goal_row[goal[p]] = p // cols
-        goal_col[goal[p]] = p % cols
+    goal_row, goal_col = goal_tables(goal, cols)
     goal_code = pack(goal)
     buf = np.zeros(max(rows, cols), np.int64)
     tiles = np.zeros(cells, np.int64)
