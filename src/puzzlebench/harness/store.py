@@ -135,7 +135,3 @@ def export(db: str | Path, fmt: str, out: str | Path | None) -> str | None:
     frame.to_parquet(out, index=False)
     return None
 
-
-def add_all(store: Store, items: Iterable[tuple[str, RunRecord]]) -> int:
-    """Store several runs (each in its own transaction); returns how many were new."""
-    return sum(store.add(key, rec) for key, rec in items)

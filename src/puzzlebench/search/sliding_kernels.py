@@ -16,7 +16,6 @@ from puzzlebench.compiled_clock import now
 
 KINDS: dict[str, int] = {"misplaced": 0, "rowcol": 1, "manhattan": 2, "linear-conflict": 3}
 MAX_CELLS = 16
-CLOCK_EVERY = 4096
 
 
 @numba.njit(cache=True)
