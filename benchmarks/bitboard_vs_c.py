@@ -1,9 +1,11 @@
 """Benchmark: `puzzlebench count nqueens N` against a single-thread C bitboard counter.
 
 Compiles a textbook C counter (bitboards, mirror symmetry on the first row) with the system
-compiler, times both as whole commands in the same run (best of --repeats), and prints the
-ratio puzzlebench / C. Goal: ratio <= 1.0 at n = 16 (puzzlebench uses both cores), and
-n = 17 (95,815,104 solutions) in under 15 s.
+compiler, times it and `puzzlebench count nqueens N` as whole commands in the same run (best
+of --repeats), and prints the ratio puzzlebench / C. puzzlebench runs twice: with its default
+eight-symmetry enumeration, and with ``--param symmetry=mirror`` (the same halving as the C
+counter, so that ratio compares implementations rather than algorithms). Goal: ratio <= 1.0
+at n = 16 (puzzlebench uses both cores), and n = 17 (95,815,104 solutions) in under 15 s.
 
     python benchmarks/bitboard_vs_c.py [--sizes 16,17] [--repeats 3]
 """
@@ -11,12 +13,15 @@ n = 17 (95,815,104 solutions) in under 15 s.
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from installed_command import installed_command
 
 C_SOURCE = r"""
 #include <stdio.h>
@@ -60,21 +65,24 @@ def main() -> None:
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         sys.exit("no C compiler found")
-    exe_cli = shutil.which("puzzlebench")
-    cli = [exe_cli] if exe_cli else [sys.executable, "-m", "puzzlebench"]
+    cli = installed_command()
     with tempfile.TemporaryDirectory() as tmp:
         src, exe = Path(tmp) / "nq.c", Path(tmp) / "nq"
         src.write_text(C_SOURCE)
         subprocess.run([cc, "-O3", "-march=native", "-o", str(exe), str(src)], check=True)
         subprocess.run([*cli, "count", "nqueens", "8"], capture_output=True, check=True)  # warm caches
-        print(f"{'n':>3} {'C 1 thread (s)':>15} {'puzzlebench (s)':>16} {'ratio':>7}  count")
+        print(f"{'n':>3} {'C mirror 1 thread (s)':>22} {'puzzlebench (s)':>16} {'ratio':>6}"
+              f" {'pb mirror (s)':>14} {'ratio':>6}  count")
         for n in [int(s) for s in args.sizes.split(",")]:
             t_c, out_c = best_time([str(exe), str(n)], args.repeats)
-            t_p, out_p = best_time([*cli, "count", "nqueens", str(n), "--json"], args.repeats)
+            base = [*cli, "count", "nqueens", str(n), "--json"]
+            t_p, out_p = best_time(base, args.repeats)
+            t_m, out_m = best_time([*base, "--param", "symmetry=mirror"], args.repeats)
             count_c = int(out_c)
-            count_p = int(__import__("json").loads(out_p)["count"])
-            assert count_c == count_p, (count_c, count_p)
-            print(f"{n:>3} {t_c:>15.3f} {t_p:>16.3f} {t_p / t_c:>7.2f}  {count_p}")
+            for out in (out_p, out_m):
+                assert count_c == int(json.loads(out)["count"]), (count_c, out)
+            print(f"{n:>3} {t_c:>22.3f} {t_p:>16.3f} {t_p / t_c:>6.2f} {t_m:>14.3f}"
+                  f" {t_m / t_c:>6.2f}  {count_c}")
 
 
 if __name__ == "__main__":

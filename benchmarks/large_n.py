@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 import resource
-import shutil
 import subprocess
-import sys
 import time
+
+from installed_command import installed_command
 
 
 def main() -> None:
@@ -22,8 +22,7 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000000,10000000,100000000")
     ap.add_argument("--solvers", default="qs4,mod12")
     args = ap.parse_args()
-    exe = shutil.which("puzzlebench")
-    cli = [exe] if exe else [sys.executable, "-m", "puzzlebench"]
+    cli = installed_command()
     subprocess.run([*cli, "solve", "nqueens", "1000", "--solver", "qs4"], check=True,
                    capture_output=True)  # compile caches
     for n in [int(s) for s in args.sizes.split(",")]:

@@ -5,6 +5,14 @@ every module of the solver packages (handwritten ones under ``puzzlebench.search
 ``puzzlebench.local``, ``puzzlebench.evolution``; references under ``baselines``) and the
 ``puzzlebench.solvers`` entry points, so a new solver is one new file and no other edit.
 A user's solver also loads by reference: ``package.module:attr`` or ``path/to/file.py:attr``.
+
+Looking up one solver by name (``get``) need not import every module: after a full discovery
+the global registry writes an index (solver name → module) to the cache directory, keyed by a
+fingerprint of every solver module's path, size and modification time, the interpreter and
+the entry points. While the fingerprint holds, ``get`` imports just the module that defines
+the name; any change to the files or the plugins makes a new fingerprint, hence a full
+discovery. Listing solvers (``all``) always discovers everything, so duplicates are still
+refused there, and an index is only written by a discovery that found none.
 """
 
 from __future__ import annotations
@@ -12,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import json
+import os
 import pkgutil
 import sys
 from collections.abc import Iterator, Mapping
@@ -21,6 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from puzzlebench.cache_dir import cache_dir
 from puzzlebench.contract import Solver
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
@@ -113,11 +124,16 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
 
 
 class Registry:
-    """Name → SolverSpec; refuses duplicate names."""
+    """Name → SolverSpec; refuses duplicate names.
 
-    def __init__(self) -> None:
+    ``use_index``: look names up through the on-disk index (only meaningful for the registry
+    that ``@register`` fills, the global one).
+    """
+
+    def __init__(self, *, use_index: bool = False) -> None:
         self._specs: dict[str, SolverSpec] = {}
         self._discovered = False
+        self._use_index = use_index
 
     def add(self, cls: type[Solver], origin: str | None = None) -> SolverSpec:
         spec = spec_of(cls, origin)
@@ -144,9 +160,17 @@ class Registry:
             obj = ep.load()
             if isinstance(obj, type) and issubclass(obj, Solver) and obj.name not in self._specs:
                 self.add(obj, origin="plugin")
+        if self._use_index:
+            self._write_index()
 
     def get(self, name: str) -> SolverSpec:
         """A registered solver by name, or one loaded from ``module:attr`` / ``file.py:attr``."""
+        if not self._discovered and self._use_index and ":" not in name:
+            module = self._indexed_module(name)
+            if module is not None:
+                importlib.import_module(module)
+                if name in self._specs:
+                    return self._specs[name]
         self.discover()
         if name in self._specs:
             return self._specs[name]
@@ -166,6 +190,53 @@ class Registry:
     def __contains__(self, name: object) -> bool:
         self.discover()
         return name in self._specs
+
+    def _index_path(self) -> Path | None:
+        fingerprint = _modules_fingerprint()
+        return None if fingerprint is None else cache_dir() / "registry" / f"{fingerprint}.json"
+
+    def _indexed_module(self, name: str) -> str | None:
+        try:
+            path = self._index_path()
+            if path is None or not path.is_file():
+                return None
+            module = json.loads(path.read_text(encoding="utf-8")).get(name)
+        except (OSError, ValueError, AttributeError):
+            return None
+        return module if isinstance(module, str) else None
+
+    def _write_index(self) -> None:
+        index = {s.name: s.module for s in self._specs.values()
+                 if any(s.module == p or s.module.startswith(p + ".") for p in SOLVER_PACKAGES)}
+        try:
+            path = self._index_path()
+            if path is None:
+                return
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(index, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:  # a read-only cache only costs the next lookup a full discovery
+            pass
+
+
+def _modules_fingerprint() -> str | None:
+    """A digest of every solver module (path, size, mtime), the interpreter and the entry
+    points; None when a solver package cannot be found."""
+    parts = [sys.prefix, sys.version]
+    for package in SOLVER_PACKAGES:
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        for root in spec.submodule_search_locations:
+            for dirpath, dirnames, filenames in os.walk(root):
+                dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+                for fname in sorted(filenames):
+                    if fname.endswith(".py"):
+                        st = os.stat(os.path.join(dirpath, fname))
+                        parts.append(f"{dirpath}/{fname}:{st.st_size}:{st.st_mtime_ns}")
+    parts.extend(sorted(f"{ep.name}={ep.value}" for ep in entry_points(group=ENTRY_POINT_GROUP)))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
 
 
 def load_reference(ref: str) -> type[Solver]:
@@ -207,7 +278,7 @@ def load_reference(ref: str) -> type[Solver]:
     return obj
 
 
-REGISTRY = Registry()
+REGISTRY = Registry(use_index=True)
 
 
 def register(cls: type[Solver]) -> type[Solver]:

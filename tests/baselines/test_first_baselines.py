@@ -7,11 +7,13 @@ import pytest
 
 from baselines.backtracking import queens_first_solution
 from baselines.bitboard import count_queens
+from baselines.bitboard_symmetric import count_symmetric
 from baselines.mod12 import mod12_columns
-from puzzlebench.contract import Budget
+from puzzlebench.contract import Budget, SolverConfigError
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems import get_problem
+from puzzlebench.problems.base import InvalidInstanceError
 from puzzlebench.problems.nqueens import A000170, A002562
 from puzzlebench.problems.torus_queens import A007705
 from tests.conformance.cases import make
@@ -51,9 +53,10 @@ def test_backtracking_queens_knights_small_boards() -> None:
 
 
 def test_bitboard_counts_and_unique_counts() -> None:
-    for n in range(1, 12):
-        total, unique, _ = count_queens(n, unique=True)
-        assert (total, unique) == (A000170[n], A002562[n])
+    for n in range(1, 14):
+        for symmetry in ("full", "mirror"):
+            total, unique, _ = count_queens(n, unique=True, symmetry=symmetry)
+            assert (total, unique) == (A000170[n], A002562[n]), (n, symmetry)
     for n, expected in A007705.items():
         assert count_queens(n, torus=True)[0] == expected
     assert count_queens(6, torus=True)[0] == 0
@@ -65,3 +68,40 @@ def test_bitboard_first_solution_respects_node_budget() -> None:
     rec = run_solve("bitboard", make("nqueens", 200), budget=Budget(max_nodes=50))
     assert rec.outcome is Outcome.BUDGET and rec.counters["nodes"] <= 51
     assert isinstance(mod12_columns(10), np.ndarray)
+
+
+def test_full_symmetry_search_is_smaller_than_mirror_search() -> None:
+    full, mirror = count_queens(12, symmetry="full"), count_queens(12, symmetry="mirror")
+    assert full[0] == mirror[0] and full[2] * 2 < mirror[2]
+
+
+def test_symmetric_orbit_sizes_match_a_brute_force_census() -> None:
+    """Per-orbit bookkeeping (2, 4, 8) checked against orbits built from every solution."""
+    from itertools import permutations
+
+    for n in (5, 6, 7, 8):
+        sols = {p for p in permutations(range(n))
+                if len({r + c for r, c in enumerate(p)}) == n
+                and len({r - c for r, c in enumerate(p)}) == n}
+        orbits = set()
+        for p in sols:
+            images = []
+            inv = [0] * n
+            for r, c in enumerate(p):
+                inv[c] = r
+            for img in (p, tuple(n - 1 - c for c in p), p[::-1],
+                        tuple(n - 1 - c for c in p[::-1]), tuple(inv),
+                        tuple(n - 1 - c for c in inv), tuple(inv[::-1]),
+                        tuple(n - 1 - c for c in inv[::-1])):
+                images.append(img)
+            orbits.add(min(images))
+        assert count_symmetric(n)[:2] == (len(sols), len(orbits))
+
+
+def test_bitboard_symmetry_parameter_is_checked() -> None:
+    with pytest.raises(SolverConfigError):
+        run_count("bitboard", make("nqueens", 8), params={"symmetry": "rotations"})
+    with pytest.raises(InvalidInstanceError):
+        count_queens(8, symmetry="both")
+    rec = run_count("bitboard", make("nqueens", 10), params={"symmetry": "mirror"}, unique=True)
+    assert (rec.count, rec.unique, rec.outcome) == (724, 92, Outcome.SOLVED)

@@ -3,13 +3,23 @@
 Every module in this package adds its commands to :data:`puzzlebench.cli.app.app` when
 imported, so a new command is one new file. ``main`` turns every bad-input error into one
 line on stderr and exit status 2 — never a traceback.
+
+As the console script, ``main`` ends the process without the interpreter's module teardown:
+once numba has loaded, that teardown (llvmlite disposing every compiled module, then every
+object freed one by one) costs about 0.2 s — a fifth of a whole ``solve`` at n = 10^6. Output
+is flushed and ``atexit`` handlers run first; if a non-daemon thread is still alive, or a
+stream cannot be flushed, the normal exit is used instead.
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import os
 import pkgutil
 import sys
+import threading
+from typing import NoReturn
 
 import typer
 
@@ -51,8 +61,22 @@ def main(argv: list[str] | None = None) -> int:
     else:
         code = result if isinstance(result, int) else 0
     if argv is None:
-        sys.exit(code)
+        _exit(code)
     return code
+
+
+def _exit(code: int) -> NoReturn:
+    """Exit the console script, skipping module teardown when that is safe (see above)."""
+    main_thread = threading.main_thread()
+    if any(t is not main_thread and not t.daemon and t.is_alive() for t in threading.enumerate()):
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    os._exit(code)
 
 
 def _one_line(text: str) -> str:

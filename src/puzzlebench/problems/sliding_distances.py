@@ -11,12 +11,13 @@ used by the harness to check every claimed optimal 3×3 answer; it imports no so
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from puzzlebench.cache_dir import cache_dir
 
 STANDARD_GOAL: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 #: Table roots by the goal's blank square: corner (8), edge (7), centre (4).
@@ -62,8 +63,7 @@ def encode(state: tuple[int, ...]) -> int:
 
 
 def cache_path(blank: int = 8) -> Path:
-    root = Path(os.environ.get("PUZZLEBENCH_CACHE", Path.home() / ".cache" / "puzzlebench"))
-    return root / f"eight_puzzle_bfs_v2_blank{blank}.npz"
+    return cache_dir() / f"eight_puzzle_bfs_v2_blank{blank}.npz"
 
 
 def build_table(blank: int = 8) -> tuple[np.ndarray, np.ndarray]:
