@@ -118,3 +118,35 @@ def test_console_script_end_to_end() -> None:
     bad = subprocess.run([sys.executable, "-m", "puzzlebench", "solve", "nqueens", "0",
                           "--solver", "mod12"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=120)
+
+
+def test_fast_exit_flushes_output_runs_atexit_and_keeps_the_status() -> None:
+    proc = _python("import atexit; atexit.register(lambda: print('bye'));"
+                   "from puzzlebench.cli import _exit; print('x' * 100000, end=''); _exit(3)")
+    assert proc.returncode == 3 and proc.stdout == "x" * 100000 + "bye\n"
+
+
+def test_fast_exit_waits_for_a_live_thread() -> None:
+    proc = _python("import threading, time\n"
+                   "t = threading.Thread(target=lambda: (time.sleep(0.3), print('done')))\n"
+                   "t.start()\n"
+                   "from puzzlebench.cli import _exit\n"
+                   "_exit(4)")
+    assert proc.returncode == 4 and proc.stdout == "done\n"
+
+
+def test_console_script_output_is_whole_and_exit_codes_hold() -> None:
+    cmd = [sys.executable, "-m", "puzzlebench"]
+    proc = subprocess.run([*cmd, "solve", "nqueens", "20000", "--solver", "mod12", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and len(json.loads(proc.stdout)["answer"]) == 20000
+    proc = subprocess.run([*cmd, "solve", "nqueens", "0", "--solver", "mod12"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1

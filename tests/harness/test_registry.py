@@ -106,3 +106,49 @@ def test_entry_point_plugins_are_discovered(tmp_path: Path, monkeypatch: pytest.
     reg.discover()
     spec = reg.get("ep-solver")
     assert spec.origin == "plugin" and spec.problems == frozenset({"torus-queens"})
+
+
+def _fresh_python(code: str, cache: Path) -> str:
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PUZZLEBENCH_CACHE": str(cache)}, timeout=300,
+                          check=True)
+    return proc.stdout.strip()
+
+
+LOOKUP = ("import sys; from puzzlebench.registry import REGISTRY; "
+          "spec = REGISTRY.get('mod12'); "
+          "print(spec.name, 'baselines.deap_ga' in sys.modules, len(REGISTRY.all()))")
+
+
+def test_index_lets_one_lookup_import_one_module(tmp_path: Path) -> None:
+    first = _fresh_python(LOOKUP, tmp_path).split()
+    assert first[:2] == ["mod12", "True"]  # no index yet: a full discovery, which writes one
+    assert len(list((tmp_path / "registry").glob("*.json"))) == 1
+    second = _fresh_python(LOOKUP, tmp_path).split()
+    assert second[:2] == ["mod12", "False"]  # only baselines.mod12 was imported for the lookup
+    assert second[2] == first[2]  # listing still discovers every solver
+
+
+def test_broken_or_wrong_index_falls_back_to_discovery(tmp_path: Path) -> None:
+    _fresh_python(LOOKUP, tmp_path)
+    (index,) = (tmp_path / "registry").glob("*.json")
+    index.write_text('{"mod12": "baselines.backtracking"}')  # names the wrong module
+    assert _fresh_python(LOOKUP, tmp_path).split()[:2] == ["mod12", "True"]
+    index.write_text("not json")
+    assert _fresh_python(LOOKUP, tmp_path).split()[:2] == ["mod12", "True"]
+
+
+def test_index_fingerprint_covers_entry_points(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzlebench.registry import _modules_fingerprint
+
+    before = _modules_fingerprint()
+    dist = tmp_path / "fp_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: fp-plugin\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[puzzlebench.solvers]\nfp = fp_mod:FpSolver\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert before is not None and _modules_fingerprint() not in (None, before)

@@ -2,9 +2,12 @@
 """Conflict-minimising permutation search in the spirit of Sosic & Gu's QS4 (1994), for
 nqueens and torus-queens at very large n (``qs4``).
 
-1. A mostly conflict-free random permutation: for rows 0..n−c−1 a random remaining column is
-   swapped in until the queen has no diagonal collision with the rows above (a bounded number
-   of tries); the last c rows are filled at random.
+1. A mostly conflict-free random permutation: the columns are shuffled, then for rows
+   0..n−c−1 the remaining columns are scanned cyclically (resuming where the last row's scan
+   stopped) for one with no diagonal collision with the rows above, which is swapped in (a
+   bounded number of tries in all); the last c rows keep the shuffled columns. Scanning a
+   shuffled remainder draws candidates as randomly as Sosic & Gu's random picks but reads
+   memory in order.
 2. Repair: every queen on a collided diagonal is swapped with a random other queen whenever the
    swap lowers the total number of diagonal collisions; passes repeat until none is left. Only
    rows known to be collided are visited (a work list), so a pass costs O(collided rows), not
@@ -82,28 +85,32 @@ def _collided_rows(cols, d1, d2, n, torus, out):
 @numba.njit(cache=True)
 def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks):
     cols = np.arange(n).astype(np.int32)
+    for i in range(n - 1, 0, -1):  # Fisher–Yates: independent iterations, so memory loads overlap
+        j = below(state, i + 1)
+        cols[i], cols[j] = cols[j], cols[i]
     size = n if torus else 2 * n - 1
     d1 = np.zeros(size, np.int32)
     d2 = np.zeros(size, np.int32)
     limit = n - c_tail if n > c_tail else 0
     budget_tries = 4 * n + 100  # the expected need is about n(e^2 - 1)/2 ≈ 3.2n
-    for i in range(n):
-        if i < limit:
-            placed = False
-            while budget_tries > 0:
-                budget_tries -= 1
-                j = i + below(state, n - i)
-                a, b = keys(i, cols[j], n, torus)
-                if d1[a] == 0 and d2[b] == 0:
-                    cols[i], cols[j] = cols[j], cols[i]
-                    placed = True
-                    break
-            if not placed:
-                j = i + below(state, n - i)
-                cols[i], cols[j] = cols[j], cols[i]
-        else:
-            j = i + below(state, n - i)
-            cols[i], cols[j] = cols[j], cols[i]
+    p = 0  # where the scan resumes: candidates rejected by earlier rows are tried last
+    for i in range(limit):
+        # Scan the shuffled remainder cyclically for a column free of diagonal collisions:
+        # every candidate is a fresh random column, as in Sosic & Gu's random picks, but the
+        # reads are in memory order (cache-friendly).
+        j = p if i < p < n else i
+        while budget_tries > 0:
+            budget_tries -= 1
+            a, b = keys(i, cols[j], n, torus)
+            if d1[a] == 0 and d2[b] == 0:
+                break
+            j = j + 1 if j + 1 < n else i
+        cols[i], cols[j] = cols[j], cols[i]
+        p = j + 1
+        a, b = keys(i, cols[i], n, torus)
+        d1[a] += 1
+        d2[b] += 1
+    for i in range(limit, n):  # the last rows, left as the shuffle put them
         a, b = keys(i, cols[i], n, torus)
         d1[a] += 1
         d2[b] += 1
