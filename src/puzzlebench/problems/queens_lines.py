@@ -83,18 +83,44 @@ def attacked_queens(cols: IntArray, torus: bool) -> IntArray:
 
 
 def judge(cols: IntArray, torus: bool) -> Verdict:
-    """Valid, or the first clash found with the two rows involved."""
-    for name, key, size in line_keys(cols, torus):
-        counts = np.bincount(key, minlength=max(size, 1))
-        if counts.size and counts.max() > 1:
-            line = int(np.flatnonzero(counts > 1)[0])
-            r1, r2 = (int(r) for r in np.flatnonzero(key == line)[:2])
-            return Verdict(
-                False,
-                f"queens at (row {r1}, col {int(cols[r1])}) and (row {r2}, col {int(cols[r2])})"
-                f" share a {name}",
-            )
+    """Valid, or the first clash found with the two rows involved.
+
+    Each line family is checked by marking the lines its queens occupy in a byte array: the
+    queens share no line iff n distinct lines are marked. Lines are counted (8 bytes per line)
+    only to name a clash once one is known, so judging a valid answer of 10^7 queens touches
+    about a third of the memory that counting every family would.
+    """
+    n = cols.size
+    rows = np.arange(n, dtype=np.int64)
+    buf = np.empty(n, dtype=np.int64)
+    for name in ("column", "diagonal", "anti-diagonal"):
+        if name == "column":
+            key, size = cols, n
+        elif name == "diagonal":
+            key, size = np.add(rows, cols, out=buf), (n if torus else 2 * n - 1)
+        else:
+            key, size = np.subtract(rows, cols, out=buf), (n if torus else 2 * n - 1)
+            if not torus:
+                key += n - 1
+        if torus and name != "column":
+            np.remainder(key, max(n, 1), out=key)
+        seen = np.zeros(max(size, 1), dtype=np.bool_)
+        seen[key] = True
+        if np.count_nonzero(seen) != n:
+            return _clash(name, key, size, cols)
     return Verdict(True)
+
+
+def _clash(name: str, key: IntArray, size: int, cols: IntArray) -> Verdict:
+    """The verdict naming the first line of ``key`` that holds two queens."""
+    counts = np.bincount(key, minlength=max(size, 1))
+    line = int(np.flatnonzero(counts > 1)[0])
+    r1, r2 = (int(r) for r in np.flatnonzero(key == line)[:2])
+    return Verdict(
+        False,
+        f"queens at (row {r1}, col {int(cols[r1])}) and (row {r2}, col {int(cols[r2])})"
+        f" share a {name}",
+    )
 
 
 def draw(cols: IntArray) -> str:
