@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from baselines.bitboard_symmetric import count_symmetric
+from baselines.bitboard_symmetric import count_symmetric, orbit_if_canonical
 from puzzlebench.contract import Budget, Claim, Proposal, Solver, SolverConfigError
 from puzzlebench.problems.base import InvalidInstanceError
 from puzzlebench.registry import register
@@ -49,34 +49,6 @@ def _shift_r(x: int, n: int, full: int, torus: bool) -> int:
 
 
 @numba.njit(cache=True)
-def _is_canonical(pos: np.ndarray, n: int, img: np.ndarray) -> bool:
-    """True when ``pos`` is lexicographically <= each of its seven other symmetric images."""
-    for t in range(1, 8):
-        for r in range(n):
-            c = pos[r]
-            if t == 1:  # mirror left-right
-                img[r] = n - 1 - c
-            elif t == 2:  # flip top-bottom
-                img[r] = pos[n - 1 - r]
-            elif t == 3:  # rotate 180
-                img[r] = n - 1 - pos[n - 1 - r]
-            elif t == 4:  # transpose
-                img[c] = r
-            elif t == 5:  # rotate 90
-                img[c] = n - 1 - r
-            elif t == 6:  # rotate 270
-                img[n - 1 - c] = r
-            else:  # anti-transpose
-                img[n - 1 - c] = n - 1 - r
-        for r in range(n):
-            if img[r] != pos[r]:
-                if img[r] < pos[r]:
-                    return False
-                break
-    return True
-
-
-@numba.njit(cache=True)
 def _count_task(n: int, c0: int, c1: int, torus: bool, unique: bool) -> tuple[int, int, int]:
     """(solutions, canonical solutions, nodes) below the fixed first two rows."""
     full = (1 << n) - 1
@@ -85,7 +57,7 @@ def _count_task(n: int, c0: int, c1: int, torus: bool, unique: bool) -> tuple[in
     rd_s = np.zeros(n + 1, np.int64)
     avail = np.zeros(n + 1, np.int64)
     pos = np.zeros(n, np.int64)
-    img = np.zeros(n, np.int64)
+    inv = np.zeros(n, np.int64)
     b0 = 1 << c0
     b1 = 1 << c1
     pos[0] = c0
@@ -116,7 +88,7 @@ def _count_task(n: int, c0: int, c1: int, torus: bool, unique: bool) -> tuple[in
             pos[row] = np.int64(np.log2(np.float64(bit)) + 0.5)
         if row == last:
             count += 1
-            if unique and _is_canonical(pos, n, img):
+            if unique and orbit_if_canonical(pos, inv, n):
                 canon += 1
             continue
         c = cols_s[row] | bit

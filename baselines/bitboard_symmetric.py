@@ -44,7 +44,7 @@ def _column(bit: int) -> int:
 
 
 @numba.njit(cache=True)
-def _orbit_if_canonical(pos: np.ndarray, inv: np.ndarray, n: int) -> int:
+def orbit_if_canonical(pos: np.ndarray, inv: np.ndarray, n: int) -> int:
     """Orbit size (2, 4 or 8) when ``pos`` is the lexicographic minimum of its images, else 0."""
     for r in range(n):
         inv[pos[r]] = r
@@ -82,6 +82,17 @@ def _orbit_if_canonical(pos: np.ndarray, inv: np.ndarray, n: int) -> int:
     if same180:
         return 4
     return 8
+
+
+@numba.njit(cache=True, inline="always")
+def _side_rule(avail: int, cols: int, side: int) -> int:
+    """Row n-1-m: no side column used yet is a dead end; one used forces the other."""
+    used = cols & side
+    if used == 0:
+        return 0
+    if used != side:
+        return avail & side
+    return avail
 
 
 @numba.njit(cache=True, nogil=True)
@@ -132,11 +143,7 @@ def count_task(n: int, c0: int, c1: int) -> tuple[int, int, int]:
     rd_s[row] = rd
     a = full & ~(cols | ld | rd | excl[row])
     if row == bound2:
-        used = cols & side
-        if used == 0:
-            a = 0
-        elif used != side:
-            a &= side
+        a = _side_rule(a, cols, side)
     avail[row] = a
     while row >= 2:
         a = avail[row]
@@ -152,11 +159,7 @@ def count_task(n: int, c0: int, c1: int) -> tuple[int, int, int]:
         rnext = (rd_s[row] | bit) >> 1
         nxt = full & ~(c | lnext | rnext | excl[row + 1])
         if row + 1 == bound2:
-            used = c & side
-            if used == 0:
-                nxt = 0
-            elif used != side:
-                nxt &= side
+            nxt = _side_rule(nxt, c, side)
         if row + 1 == last:
             if nxt != 0:  # the last row has one free column at most
                 nodes += 1
@@ -167,7 +170,7 @@ def count_task(n: int, c0: int, c1: int) -> tuple[int, int, int]:
                     bits[last] = nxt
                     for r in range(n):
                         pos[r] = _column(bits[r])
-                    orbit = _orbit_if_canonical(pos, inv, n)
+                    orbit = orbit_if_canonical(pos, inv, n)
                     if orbit:
                         total += orbit
                         unique += 1
