@@ -7,12 +7,13 @@ Two enumerations, chosen by the ``symmetry`` parameter:
   so totals and unique counts come from one search several times smaller than the mirror one.
 * ``mirror`` (always used for torus boards and for ``tree_nodes``): the textbook halving.
 
-Mirror enumeration: work is split into tasks, one per (first-row, second-row) column pair with the first-row
-queen in the left half (mirror symmetry: each left-half solution stands for its mirror image;
-the middle column of an odd board counts once). Tasks run on every core through numba's
-``prange``. Unique solutions up to rotation and reflection (OEIS A002562) are counted by
-keeping each solution that is the lexicographic minimum of its eight images; every such
-minimum has its first queen in the left half, so the half enumeration sees each orbit once.
+Mirror enumeration: work is split into tasks, one per (first-row, second-row) column pair with
+the first-row queen in the left half (mirror symmetry: each left-half solution stands for its
+mirror image; the middle column of an odd board counts once). Both enumerations run their
+tasks on every core as GIL-free kernels on threads (``baselines.bitboard_tasks``), which stop
+starting tasks at the time budget. Unique solutions up to rotation and reflection (OEIS
+A002562) are counted by keeping each solution that is the lexicographic minimum of its eight
+images; every such minimum has its first queen in the left half, so the half enumeration sees each orbit once.
 
 Torus boards use rotations instead of shifts for the diagonal masks (reflection is a symmetry
 of the torus too, so the mirror halving still holds). ``solve`` returns the first solution
@@ -27,6 +28,7 @@ import numba
 import numpy as np
 
 from baselines.bitboard_symmetric import count_symmetric, orbit_if_canonical
+from baselines.bitboard_tasks import run_tasks
 from puzzlebench.contract import Budget, Claim, Proposal, Solver, SolverConfigError
 from puzzlebench.problems.base import InvalidInstanceError
 from puzzlebench.registry import register
@@ -48,7 +50,7 @@ def _shift_r(x: int, n: int, full: int, torus: bool) -> int:
     return x >> 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _count_task(n: int, c0: int, c1: int, torus: bool, unique: bool) -> tuple[int, int, int]:
     """(solutions, canonical solutions, nodes) below the fixed first two rows."""
     full = (1 << n) - 1
@@ -102,14 +104,16 @@ def _count_task(n: int, c0: int, c1: int, torus: bool, unique: bool) -> tuple[in
     return count, canon, nodes
 
 
-@numba.njit(cache=True, parallel=True)
-def _count_all(n: int, tasks: np.ndarray, torus: bool, unique: bool) -> np.ndarray:
-    out = np.zeros((tasks.shape[0], 3), np.int64)
-    for i in numba.prange(tasks.shape[0]):
-        s, u, k = _count_task(n, tasks[i, 0], tasks[i, 1], torus, unique)
-        out[i, 0] = s * tasks[i, 2]
-        out[i, 1] = u
-        out[i, 2] = k
+def _count_all(
+    n: int, tasks: np.ndarray, torus: bool, unique: bool, deadline: float = float("inf")
+) -> np.ndarray | None:
+    """Per task (weighted solutions, canonical solutions, nodes); None past the deadline."""
+    rows = run_tasks(lambda t: _count_task(n, int(t[0]), int(t[1]), torus, unique),
+                     list(tasks), deadline)
+    if rows is None:
+        return None
+    out = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    out[:, 0] *= tasks[:, 2]
     return out
 
 
@@ -123,10 +127,7 @@ def _tasks(n: int, torus: bool) -> np.ndarray:
             if c1 == c0 or d == 1 or (torus and d == n - 1):
                 continue
             rows.append((c0, c1, weight))
-    tasks = np.array(rows, dtype=np.int64).reshape(-1, 3)
-    # prange hands each thread a contiguous block: interleave so both blocks mix heavy
-    # (central) and light (edge) first-row columns.
-    return np.concatenate((tasks[0::2], tasks[1::2]))
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
 SYMMETRIES = ("full", "mirror")
@@ -135,7 +136,17 @@ SYMMETRIES = ("full", "mirror")
 def count_queens(
     n: int, torus: bool = False, unique: bool = False, symmetry: str = "full"
 ) -> tuple[int, int, int]:
-    """(solutions, unique solutions, nodes) for n ≤ 32 using every core.
+    """(solutions, unique solutions, nodes) for n ≤ 32 using every core (see below)."""
+    found = count_queens_until(n, torus, unique, symmetry, float("inf"))
+    assert found is not None  # no deadline, so every task ran
+    return found
+
+
+def count_queens_until(
+    n: int, torus: bool, unique: bool, symmetry: str, deadline: float
+) -> tuple[int, int, int] | None:
+    """(solutions, unique solutions, nodes) for n ≤ 32 using every core; None when the
+    ``time.perf_counter()`` deadline passed before every task had started.
 
     ``symmetry="full"`` uses the eight-symmetry enumeration for nqueens (unique counts come
     free); ``"mirror"`` the first-row halving (unique counts by a canonical test per
@@ -147,14 +158,16 @@ def count_queens(
     if symmetry not in SYMMETRIES:
         raise InvalidInstanceError(f"symmetry must be one of {', '.join(SYMMETRIES)}")
     if symmetry == "full" and not torus:
-        total, canon, nodes = count_symmetric(n)
-        return total, canon if unique else 0, nodes
+        found = count_symmetric(n, deadline=deadline)
+        return None if found is None else (found[0], found[1] if unique else 0, found[2])
     if n == 1:
         return 1, 1, 1
     tasks = _tasks(n, torus)
     if tasks.shape[0] == 0:
         return 0, 0, n
-    out = _count_all(n, tasks, torus, unique)
+    out = _count_all(n, tasks, torus, unique, deadline)
+    if out is None:
+        return None
     return int(out[:, 0].sum()), int(out[:, 1].sum()), int(out[:, 2].sum())
 
 
@@ -164,7 +177,8 @@ def tree_nodes(n: int) -> int:
     if n == 1:
         return 2
     tasks = _tasks(n, False)
-    out = _count_all(n, tasks, False, False) if tasks.shape[0] else np.zeros((0, 3), np.int64)
+    out = _count_all(n, tasks, False, False) if tasks.shape[0] else None
+    out = np.zeros((0, 3), np.int64) if out is None else out
     first_row = n
     second_row = int(tasks[:, 2].sum()) if tasks.shape[0] else 0
     deeper = int((out[:, 2] * tasks[:, 2]).sum()) if tasks.shape[0] else 0
@@ -239,7 +253,11 @@ class BitboardCounter(Solver):
         torus = instance.problem == "torus-queens"
         if unique and torus:
             raise InvalidInstanceError("unique counts are defined for nqueens only")
-        total, canon, nodes = count_queens(instance.n, torus, unique, self.config["symmetry"])
+        found = count_queens_until(instance.n, torus, unique, self.config["symmetry"],
+                                   budget.clock().end)
+        if found is None:
+            return Proposal(claim=Claim.UNKNOWN, note="time budget ended before the count")
+        total, canon, nodes = found
         return Proposal(
             claim=Claim.SOLVED if total else Claim.INFEASIBLE,
             count=total,

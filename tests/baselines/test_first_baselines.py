@@ -105,3 +105,27 @@ def test_bitboard_symmetry_parameter_is_checked() -> None:
         count_queens(8, symmetry="both")
     rec = run_count("bitboard", make("nqueens", 10), params={"symmetry": "mirror"}, unique=True)
     assert (rec.count, rec.unique, rec.outcome) == (724, 92, Outcome.SOLVED)
+
+
+def test_bitboard_count_stops_at_the_time_budget() -> None:
+    import time
+
+    t0 = time.perf_counter()
+    rec = run_count("bitboard", make("nqueens", 20), budget=Budget(time_limit=0.3))
+    assert rec.outcome is Outcome.BUDGET and rec.count is None
+    assert time.perf_counter() - t0 < 5
+
+
+def test_task_runner_reraises_a_task_error_and_keeps_order() -> None:
+    from baselines.bitboard_tasks import run_tasks
+
+    assert run_tasks(lambda x: x * x, list(range(50)), workers=2) == [x * x for x in range(50)]
+
+    def boom(x: int) -> int:
+        if x == 7:
+            raise ValueError("task 7")
+        return x
+
+    with pytest.raises(ValueError, match="task 7"):
+        run_tasks(boom, list(range(20)), workers=2)
+    assert run_tasks(lambda x: x, [1, 2], deadline=0.0) is None
