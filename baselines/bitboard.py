@@ -13,7 +13,8 @@ mirror image; the middle column of an odd board counts once). Both enumerations 
 tasks on every core as GIL-free kernels on threads (``baselines.bitboard_tasks``), which stop
 starting tasks at the time budget. Unique solutions up to rotation and reflection (OEIS
 A002562) are counted by keeping each solution that is the lexicographic minimum of its eight
-images; every such minimum has its first queen in the left half, so the half enumeration sees each orbit once.
+images; every such minimum has its first queen in the left half, so the half enumeration sees
+each orbit once.
 
 Torus boards use rotations instead of shifts for the diagonal masks (reflection is a symmetry
 of the torus too, so the mirror halving still holds). ``solve`` returns the first solution
@@ -27,7 +28,7 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from baselines.bitboard_symmetric import count_symmetric, orbit_if_canonical
+from baselines.bitboard_symmetric import bit_index, count_symmetric, orbit_if_canonical
 from baselines.bitboard_tasks import run_tasks
 from puzzlebench.contract import Budget, Claim, Proposal, Solver, SolverConfigError
 from puzzlebench.problems.base import InvalidInstanceError
@@ -87,7 +88,7 @@ def _count_task(n: int, c0: int, c1: int, torus: bool, unique: bool) -> tuple[in
         avail[row] = a ^ bit
         nodes += 1
         if unique:
-            pos[row] = np.int64(np.log2(np.float64(bit)) + 0.5)
+            pos[row] = bit_index(bit)
         if row == last:
             count += 1
             if unique and orbit_if_canonical(pos, inv, n):
@@ -177,12 +178,9 @@ def tree_nodes(n: int) -> int:
     if n == 1:
         return 2
     tasks = _tasks(n, False)
-    out = _count_all(n, tasks, False, False) if tasks.shape[0] else None
-    out = np.zeros((0, 3), np.int64) if out is None else out
-    first_row = n
-    second_row = int(tasks[:, 2].sum()) if tasks.shape[0] else 0
-    deeper = int((out[:, 2] * tasks[:, 2]).sum()) if tasks.shape[0] else 0
-    return 1 + first_row + second_row + deeper
+    out = _count_all(n, tasks, False, False)
+    assert out is not None  # no deadline, so every task ran
+    return 1 + n + int(tasks[:, 2].sum()) + int((out[:, 2] * tasks[:, 2]).sum())
 
 
 def first_solution(n: int, torus: bool, budget: Budget) -> tuple[list[int] | None, bool, int]:

@@ -37,7 +37,7 @@ _DEBRUIJN = np.array([0, 1, 2, 53, 3, 7, 54, 27, 4, 38, 41, 8, 34, 55, 48, 28, 6
 
 
 @numba.njit(cache=True, inline="always")
-def _column(bit: int) -> int:
+def bit_index(bit: int) -> int:
     """Index of a single set bit (de Bruijn multiplication)."""
     return _DEBRUIJN[((np.uint64(bit) * np.uint64(0x022FDD63CC95386D)) >> np.uint64(58))]
 
@@ -98,7 +98,8 @@ def _side_rule(avail: int, cols: int, side: int) -> int:
 def count_task(n: int, c0: int, c1: int, row2: int) -> tuple[int, int, int]:
     """(solutions, unique solutions, nodes) among canonical boards with row 0 at column
     ``c0``, row 1 at column ``c1`` (``c0 = 0``: the corner case) and row 2 within the column
-    mask ``row2`` (nodes of rows 0 and 1 are counted by the task whose mask holds column 0)."""
+    mask ``row2``; nodes of rows 2 and below (rows 0 and 1 are counted once per pair by
+    ``count_symmetric``)."""
     full = (1 << n) - 1
     last = n - 1
     side = 1 | (1 << last)
@@ -118,8 +119,6 @@ def count_task(n: int, c0: int, c1: int, row2: int) -> tuple[int, int, int]:
         excl[last] |= lastmask
     b0 = 1 << c0
     b1 = 1 << c1
-    if (b1 & excl[1]) != 0:
-        return 0, 0, 0
     cols_s = np.zeros(n, np.int64)
     ld_s = np.zeros(n, np.int64)
     rd_s = np.zeros(n, np.int64)
@@ -132,7 +131,7 @@ def count_task(n: int, c0: int, c1: int, row2: int) -> tuple[int, int, int]:
     cols = b0 | b1
     ld = (((b0 << 1) | b1) << 1) & full
     rd = ((b0 >> 1) | b1) >> 1
-    nodes = 2 if (row2 & 1) else 0
+    nodes = 0
     total = 0
     unique = 0
     row = 2
@@ -167,7 +166,7 @@ def count_task(n: int, c0: int, c1: int, row2: int) -> tuple[int, int, int]:
                 else:
                     bits[last] = nxt
                     for r in range(n):
-                        pos[r] = _column(bits[r])
+                        pos[r] = bit_index(bits[r])
                     orbit = orbit_if_canonical(pos, inv, n)
                     if orbit:
                         total += orbit
@@ -181,17 +180,27 @@ def count_task(n: int, c0: int, c1: int, row2: int) -> tuple[int, int, int]:
     return total, unique, nodes
 
 
-def tasks(n: int) -> list[tuple[int, int, int]]:
-    """(row-0 column, row-1 column, row-2 mask) for every task: the corner case and each m
-    with 2m < n-1, split by row 2's column when n ≥ 12 so that a time budget is checked often
-    (a task at n = 17 takes milliseconds) and both cores stay busy to the end."""
+def first_rows(n: int) -> list[tuple[int, int]]:
+    """(row-0 column, row-1 column) of every canonical candidate: the corner case (row 1 not
+    in column n-1, whose column-1 queen could not lie lower) and each m with 2m < n-1 (row 1
+    off the side columns when 1 < m)."""
     pairs = [(0, c1) for c1 in range(2, n - 1)]
     m = 1
     while 2 * m < n - 1:
-        pairs.extend((m, c1) for c1 in range(n) if abs(c1 - m) > 1)
+        pairs.extend((m, c1) for c1 in range(n)
+                     if abs(c1 - m) > 1 and not (m > 1 and c1 in (0, n - 1)))
         m += 1
-    masks = [1 << c for c in range(n)] if n >= 12 else [(1 << n) - 1]
-    return [(c0, c1, mask) for c0, c1 in pairs for mask in masks]
+    return pairs
+
+
+def tasks(n: int) -> list[tuple[int, int, int]]:
+    """(row-0 column, row-1 column, row-2 mask) for every task, split by row 2's column when
+    n ≥ 12 so that a time budget is checked often (a task at n = 17 takes milliseconds) and both
+    cores stay busy to the end."""
+    if n < 12:
+        return [(c0, c1, (1 << n) - 1) for c0, c1 in first_rows(n)]
+    return [(c0, c1, 1 << c2) for c0, c1 in first_rows(n) for c2 in range(n)
+            if c2 not in (c0, c1, c0 - 2, c0 + 2) and abs(c2 - c1) != 1]
 
 
 def count_symmetric(
@@ -207,4 +216,4 @@ def count_symmetric(
     if results is None:
         return None
     return (sum(int(r[0]) for r in results), sum(int(r[1]) for r in results),
-            sum(int(r[2]) for r in results))
+            2 * len(first_rows(n)) + sum(int(r[2]) for r in results))

@@ -91,19 +91,7 @@ def judge(cols: IntArray, torus: bool) -> Verdict:
     about a third of the memory that counting every family would.
     """
     n = cols.size
-    rows = np.arange(n, dtype=np.int64)
-    buf = np.empty(n, dtype=np.int64)
-    for name in ("column", "diagonal", "anti-diagonal"):
-        if name == "column":
-            key, size = cols, n
-        elif name == "diagonal":
-            key, size = np.add(rows, cols, out=buf), (n if torus else 2 * n - 1)
-        else:
-            key, size = np.subtract(rows, cols, out=buf), (n if torus else 2 * n - 1)
-            if not torus:
-                key += n - 1
-        if torus and name != "column":
-            np.remainder(key, max(n, 1), out=key)
+    for name, key, size in line_keys(cols, torus):
         seen = np.zeros(max(size, 1), dtype=np.bool_)
         seen[key] = True
         if np.count_nonzero(seen) != n:
