@@ -138,6 +138,7 @@ class Backtracking(Solver):
 
     name: ClassVar[str] = "backtracking"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:

@@ -16,7 +16,7 @@ import constraint
 import numpy as np
 
 from baselines.constraint_models import build, declined, decode
-from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
 from puzzlebench.registry import register
 
 
@@ -28,7 +28,10 @@ class ConstraintBacktracking(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True
-    params: ClassVar[dict[str, Any]] = {"max_n": 16}
+    # The library's search cannot be interrupted: its solve() reads no budget (the harness's
+    # hard limit stops it); count/enumerate check the clock between solutions.
+    honours: ClassVar[frozenset[str]] = frozenset()
+    params: ClassVar[dict[str, Any]] = {"max_n": Param(16, 1, 64)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         if instance.n > self.config["max_n"]:
@@ -55,12 +58,12 @@ class ConstraintBacktracking(Solver):
         return Proposal(claim=Claim.SOLVED if total else Claim.INFEASIBLE, count=total,
                         counters={"solutions": total})
 
-    def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> list[Any]:
+    def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> Enumeration:
         clock = budget.clock()
         problem = build(instance, constraint.BacktrackingSolver(forwardcheck=True))
         out = []
         for solution in problem.getSolutionIter():
             out.append(decode(instance, solution))
             if (limit is not None and len(out) >= limit) or clock.expired():
-                break
-        return out
+                return Enumeration(out, complete=False)
+        return Enumeration(out, complete=True)

@@ -16,7 +16,7 @@ import constraint
 import numpy as np
 
 from baselines.constraint_models import build, declined, decode
-from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.registry import register
 
 
@@ -26,8 +26,9 @@ class ConstraintMinConflicts(Solver):
 
     name: ClassVar[str] = "constraint-minconflicts"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations"})
     stochastic: ClassVar[bool] = True
-    params: ClassVar[dict[str, Any]] = {"steps": 300, "max_n": 24}
+    params: ClassVar[dict[str, Any]] = {"steps": Param(300, 1, 10**9), "max_n": Param(24, 1, 1000)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         if instance.n > self.config["max_n"]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS
 from puzzlebench.registry import register
 
@@ -139,7 +139,7 @@ class CpSat(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True
-    params: ClassVar[dict[str, Any]] = {"num_workers": 1}
+    params: ClassVar[dict[str, Any]] = {"num_workers": Param(1, 1, 64)}
 
     def _solver(self, budget: Budget, seed: int) -> cp_model.CpSolver:
         solver = _cp_model().CpSolver()
@@ -178,14 +178,18 @@ class CpSat(Solver):
             raise ValueError("cpsat counts all solutions, not unique ones")
         collector, solver, status = self._enumerate(instance, budget, False, None)
         counters: dict[str, Any] = {"conflicts": int(solver.num_conflicts),
-                                    "branches": int(solver.num_branches),
-                                    "solution_times_s": collector.times[:1000]}
+                                    "branches": int(solver.num_branches)}
+        if collector.times:
+            counters["first_solution_s"] = collector.times[0]
         cp_model = _cp_model()
         if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):  # search space exhausted
             return Proposal(claim=Claim.SOLVED if collector.count else Claim.INFEASIBLE,
                             count=collector.count, counters=counters)
         return Proposal(counters=counters, note=f"stopped after {collector.count} solutions")
 
-    def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> list[Any]:
-        collector, _, _ = self._enumerate(instance, budget, True, limit)
-        return collector.solutions
+    def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> Enumeration:
+        collector, _, status = self._enumerate(instance, budget, True, limit)
+        cp_model = _cp_model()
+        exhausted = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and (
+            limit is None or collector.count < limit)
+        return Enumeration(collector.solutions, complete=exhausted)

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 from deap import base, creator, tools
 
-from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.registry import register
 
 if not hasattr(creator, "PuzzlebenchFitnessMin"):
@@ -91,9 +91,12 @@ class DeapGA(Solver):
 
     name: ClassVar[str] = "deap-ga"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
-    params: ClassVar[dict[str, Any]] = {"population": 300, "cxpb": 0.5, "mutpb": 0.2,
-                                        "tournsize": 3, "generations": 1000}
+    params: ClassVar[dict[str, Any]] = {
+        "population": Param(300, 2, 10**6), "cxpb": Param(0.5, 0.0, 1.0),
+        "mutpb": Param(0.2, 0.0, 1.0), "tournsize": Param(3, 1, 10**4),
+        "generations": Param(1000, 0, 10**9)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"

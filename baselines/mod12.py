@@ -44,6 +44,7 @@ class Mod12(Solver):
 
     name: ClassVar[str] = "mod12"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens"})
+    honours: ClassVar[frozenset[str]] = frozenset()
     complete: ClassVar[bool] = True
 
     def solve(self, instance: QueensInstance, budget: Budget, rng: np.random.Generator) -> Proposal:

@@ -20,15 +20,21 @@ def load(db: str) -> Any:
     return _load(db)
 
 
-def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: float | None = None,
-          params: dict[str, Any] | None = None, **options: Any) -> Any:
-    """Build an instance, run one solver on it and return the judged RunRecord."""
+def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: float | None = 60.0,
+          params: dict[str, Any] | None = None, isolate: bool = True, **options: Any) -> Any:
+    """Build an instance, run one solver on it and return the judged RunRecord.
+
+    The solver runs in a process of its own (killed at 1.1 × ``time_limit`` + 1 s) and is
+    judged here; ``isolate=False`` runs it in this process for debugging, and the record says
+    so (``isolated: False``).
+    """
     from puzzlebench.contract import Budget
     from puzzlebench.harness.execute import run_solve
     from puzzlebench.problems import get_problem
 
     instance = get_problem(problem).make(size, **options)
-    return run_solve(solver, instance, params=params, seed=seed, budget=Budget(time_limit))
+    return run_solve(solver, instance, params=params, seed=seed, budget=Budget(time_limit),
+                     isolate=isolate)
 
 
 __all__ = ["__version__", "load", "solve"]

@@ -23,6 +23,7 @@ Register it with ``@register`` (puzzlebench.registry) or load it by name (``modu
 
 from __future__ import annotations
 
+import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -63,8 +64,12 @@ class Budget:
     def __post_init__(self) -> None:
         for name in ("time_limit", "max_nodes", "max_evaluations", "max_iterations"):
             v = getattr(self, name)
-            if v is not None and (isinstance(v, bool) or v < 0):
-                raise SolverConfigError(f"budget {name} must be non-negative, got {v!r}")
+            if v is None:
+                continue
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
+                raise SolverConfigError(f"budget {name} must be a finite number ≥ 0, got {v!r}")
+            if name != "time_limit" and not float(v).is_integer():
+                raise SolverConfigError(f"budget {name} must be a whole number, got {v!r}")
 
     def clock(self) -> Deadline:
         """Start the wall clock for this budget."""
@@ -117,10 +122,29 @@ class Proposal:
     note: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Enumeration:
+    """Solutions listed by ``Solver.enumerate``; ``complete`` only when the search space was
+    exhausted (not stopped by the budget or the limit), so agreement checks know whether
+    membership in the set means anything."""
+
+    solutions: list[Any]
+    complete: bool
+
+
+#: Budget fields a solver may declare it honours (``Solver.honours``).
+BUDGET_FIELDS: tuple[str, ...] = ("time_limit", "max_nodes", "max_evaluations", "max_iterations")
+
+
 class Solver(ABC):
     """The abstract base: declare capabilities as class data, implement ``solve``.
 
-    Counting solvers (``counts = True``) also implement ``count``.
+    Counting solvers (``counts = True``) also implement ``count``; ``counts_unique`` says it
+    can count solutions distinct up to symmetry, ``count_max_n`` the largest n it can count
+    (larger requests are refused as bad input before anything runs). ``honours`` names the
+    budget fields the solver checks (the conformance suite tests each; the CLI warns when a
+    user sets one the solver ignores). ``compiled`` solvers (numba and the like) are warmed on
+    a small instance, untimed, in each run's process before the timed run.
     """
 
     name: ClassVar[str]
@@ -129,20 +153,15 @@ class Solver(ABC):
     exact: ClassVar[bool] = False
     stochastic: ClassVar[bool] = False
     counts: ClassVar[bool] = False
+    counts_unique: ClassVar[bool] = False
+    count_max_n: ClassVar[int | None] = None
     params: ClassVar[Mapping[str, Any]] = {}
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit"})
+    compiled: ClassVar[bool] = False
     summary: ClassVar[str] = ""
 
     def __init__(self, **params: Any) -> None:
-        unknown = set(params) - set(self.params)
-        if unknown:
-            known = ", ".join(sorted(self.params)) or "none"
-            raise SolverConfigError(
-                f"solver {self.name!r} has no parameter {sorted(unknown)[0]!r} (known: {known})"
-            )
-        merged = dict(self.params)
-        for key, value in params.items():
-            merged[key] = coerce_param(self.name, key, self.params[key], value)
-        self.config: dict[str, Any] = merged
+        self.config: dict[str, Any] = resolve_params(self.name, self.params, params)
 
     @abstractmethod
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
@@ -156,9 +175,54 @@ class Solver(ABC):
         """Count all solutions (and, with ``unique``, those distinct up to symmetry)."""
         raise NotImplementedError(f"solver {self.name!r} does not count solutions")
 
-    def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> list[Any]:
+    def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> Enumeration:
         """Every solution (at most ``limit``), for agreement checks; optional."""
         raise NotImplementedError(f"solver {self.name!r} does not enumerate solutions")
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A parameter's default with its allowed range (inclusive; ``None`` leaves a side open).
+
+    Declared in ``Solver.params`` in place of a bare default: ``{"population": Param(100, 2)}``,
+    or with the allowed values: ``Param("row", choices=("row", "swap"))``. Values outside the
+    range are refused before anything runs.
+    """
+
+    default: Any
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] | None = None
+
+
+def resolve_params(solver: str, declared: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Every declared parameter, given values coerced to the default's type and range-checked."""
+    unknown = set(given) - set(declared)
+    if unknown:
+        known = ", ".join(sorted(declared)) or "none"
+        raise SolverConfigError(
+            f"solver {solver!r} has no parameter {sorted(unknown)[0]!r} (known: {known})")
+    out: dict[str, Any] = {}
+    for key, decl in declared.items():
+        default = decl.default if isinstance(decl, Param) else decl
+        value = coerce_param(solver, key, default, given[key]) if key in given else default
+        if isinstance(value, float) and not math.isfinite(value):
+            raise SolverConfigError(f"parameter {key!r} of solver {solver!r} must be finite, got {value!r}")
+        if isinstance(decl, Param) and decl.choices is not None and value not in decl.choices:
+            raise SolverConfigError(f"parameter {key!r} of solver {solver!r} must be one of "
+                                    f"{', '.join(map(str, decl.choices))}; got {value!r}")
+        if isinstance(decl, Param) and value is not None and not isinstance(value, bool | str):
+            _check_range(solver, key, decl, value)
+        out[key] = value
+    return out
+
+
+def _check_range(solver: str, key: str, decl: Param, value: Any) -> None:
+    if (decl.low is not None and value < decl.low) or (decl.high is not None and value > decl.high):
+        lo = "-inf" if decl.low is None else f"{decl.low:g}"
+        hi = "inf" if decl.high is None else f"{decl.high:g}"
+        raise SolverConfigError(
+            f"parameter {key!r} of solver {solver!r} must be in [{lo}, {hi}], got {value!r}")
 
 
 def coerce_param(solver: str, key: str, default: Any, value: Any) -> Any:
@@ -175,8 +239,10 @@ def coerce_param(solver: str, key: str, default: Any, value: Any) -> Any:
                 return False
             raise ValueError(value)
         if isinstance(default, int):
+            if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+                return int(value.strip())
             as_float = float(value)
-            if as_float != int(as_float):
+            if not math.isfinite(as_float) or as_float != int(as_float) or abs(as_float) > 2**62:
                 raise ValueError(value)
             return int(as_float)
         if isinstance(default, float):

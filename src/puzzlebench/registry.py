@@ -24,15 +24,16 @@ import json
 import os
 import pkgutil
 import sys
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from puzzlebench.cache_dir import cache_dir
-from puzzlebench.contract import Solver
+from puzzlebench.code_fingerprint import fingerprint
+from puzzlebench.contract import BUDGET_FIELDS, Param, Solver, resolve_params
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
 
@@ -51,10 +52,16 @@ class RegistryError(PuzzlebenchError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class SolverSpec:
-    """A registered solver's capabilities, as data."""
+    """A registered solver's capabilities, as data.
+
+    ``factory`` is the solver class where this process may run the solver's code; a plugin
+    seen from the judge's process is only a description (``factory`` None, its capabilities
+    read in a separate process) — see ``Registry.get``. ``reference`` is what loads it
+    (a registered name or a plugin reference); ``fingerprint`` digests its code.
+    """
 
     name: str
-    factory: type[Solver]
+    factory: type[Solver] | None
     problems: frozenset[str]
     complete: bool
     exact: bool
@@ -65,10 +72,24 @@ class SolverSpec:
     origin: str
     summary: str = ""
     module: str = field(default="")
+    honours: frozenset[str] = frozenset({"time_limit"})
+    compiled: bool = False
+    fingerprint: str = ""
+    reference: str = ""
+    counts_unique: bool = False
+    count_max_n: int | None = None
 
     def create(self, **params: Any) -> Solver:
         """A configured solver instance (raises SolverConfigError on bad parameters)."""
+        if self.factory is None:
+            raise RegistryError(f"solver {self.name!r} is a plugin: its code runs only in a "
+                                "run's own process (use the harness's run_solve/run_count)")
         return self.factory(**params)
+
+    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The full parameter set (defaults filled in, values coerced and range-checked) —
+        without running any of the solver's code."""
+        return resolve_params(self.name, self.params, params or {})
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,10 +100,44 @@ class SolverSpec:
             "stochastic": self.stochastic,
             "counts": self.counts,
             "enumerates": self.enumerates,
-            "params": dict(self.params),
+            "params": {k: v.default if isinstance(v, Param) else v for k, v in self.params.items()},
+            "ranges": {k: [v.low, v.high] for k, v in self.params.items() if isinstance(v, Param)},
             "origin": self.origin,
             "summary": self.summary,
+            "honours": sorted(self.honours),
+            "compiled": self.compiled,
+            "fingerprint": self.fingerprint,
+            "counts_unique": self.counts_unique,
+            "count_max_n": self.count_max_n,
         }
+
+
+def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec:
+    """A plugin's spec from the description its own process sent (checked like a class)."""
+    try:
+        name = data["name"]
+        problems = frozenset(str(p) for p in data["problems"])
+        params = dict(data.get("params", {}))
+        for key, (low, high) in dict(data.get("ranges", {})).items():
+            params[key] = Param(params[key], low, high)
+        honours = frozenset(str(h) for h in data.get("honours", ["time_limit"]))
+        spec = SolverSpec(
+            name=str(name), factory=None, problems=problems, complete=bool(data["complete"]),
+            exact=bool(data["exact"]), stochastic=bool(data["stochastic"]),
+            counts=bool(data["counts"]), params=MappingProxyType(params),
+            enumerates=bool(data["enumerates"]), origin="plugin",
+            summary=str(data.get("summary", "")), module="", honours=honours,
+            compiled=bool(data.get("compiled", False)),
+            fingerprint=str(data.get("fingerprint", "")), reference=reference,
+            counts_unique=bool(data.get("counts_unique", False)),
+            count_max_n=None if data.get("count_max_n") is None else int(data["count_max_n"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RegistryError(f"solver {reference!r} describes itself badly: {exc}") from None
+    if not spec.name or not spec.problems or spec.problems - set(PROBLEMS):
+        raise RegistryError(
+            f"solver {reference!r} must declare a name and problems among {sorted(PROBLEMS)}")
+    return spec
 
 
 def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
@@ -107,6 +162,10 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
         else:
             origin = "plugin"
     doc = (cls.summary or (cls.__doc__ or "").strip().split("\n")[0]).strip()
+    honours = frozenset(getattr(cls, "honours", frozenset({"time_limit"})))
+    if honours - set(BUDGET_FIELDS):
+        raise RegistryError(f"solver {name!r} declares unknown budget fields "
+                            f"{sorted(honours - set(BUDGET_FIELDS))} (known: {list(BUDGET_FIELDS)})")
     return SolverSpec(
         name=name,
         factory=cls,
@@ -120,6 +179,12 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
         origin=origin,
         summary=doc,
         module=module,
+        honours=honours,
+        compiled=bool(getattr(cls, "compiled", False)),
+        fingerprint=fingerprint(cls),
+        reference=name if origin != "plugin" else "",
+        counts_unique=bool(getattr(cls, "counts_unique", False)),
+        count_max_n=getattr(cls, "count_max_n", None),
     )
 
 
@@ -132,6 +197,7 @@ class Registry:
 
     def __init__(self, *, use_index: bool = False) -> None:
         self._specs: dict[str, SolverSpec] = {}
+        self._described: dict[str, SolverSpec] = {}
         self._discovered = False
         self._use_index = use_index
 
@@ -164,7 +230,19 @@ class Registry:
             self._write_index()
 
     def get(self, name: str) -> SolverSpec:
-        """A registered solver by name, or one loaded from ``module:attr`` / ``file.py:attr``."""
+        """A registered solver by name, or a plugin reference (``module:attr`` or
+        ``file.py:attr``) described by its own process: the plugin's code never runs here."""
+        if ":" in name and name not in self._specs:
+            if name not in self._described:
+                from puzzlebench.harness.plugins import describe_reference
+
+                self._described[name] = describe_reference(name)
+            return self._described[name]
+        return self.load(name)
+
+    def load(self, name: str) -> SolverSpec:
+        """A solver whose code this process may run: registered, or a plugin imported here
+        (only in a run's own process, or with ``isolate=False``)."""
         if not self._discovered and self._use_index and ":" not in name:
             module = self._indexed_module(name)
             if module is not None:
@@ -175,7 +253,8 @@ class Registry:
         if name in self._specs:
             return self._specs[name]
         if ":" in name:
-            return self.add(load_reference(name), origin="plugin")
+            spec = self.add(load_reference(name), origin="plugin")
+            return replace(spec, reference=name)
         raise RegistryError(f"unknown solver {name!r}; see 'puzzlebench solvers'")
 
     def all(self, problem: str | None = None) -> list[SolverSpec]:
@@ -183,13 +262,6 @@ class Registry:
         self.discover()
         specs = sorted(self._specs.values(), key=lambda s: s.name)
         return [s for s in specs if problem is None or problem in s.problems]
-
-    def __iter__(self) -> Iterator[SolverSpec]:
-        return iter(self.all())
-
-    def __contains__(self, name: object) -> bool:
-        self.discover()
-        return name in self._specs
 
     def _index_path(self) -> Path | None:
         fingerprint = _modules_fingerprint()
@@ -261,14 +333,15 @@ def load_reference(ref: str) -> type[Solver]:
                 sys.modules[mod_name] = module
                 try:
                     spec.loader.exec_module(module)
-                except BaseException:
+                except BaseException as exc:  # SystemExit or KeyboardInterrupt too
                     del sys.modules[mod_name]
-                    raise
+                    raise RegistryError(f"cannot import solver {ref!r}: "
+                                        f"{type(exc).__name__}: {exc}") from None
         else:
             module = importlib.import_module(target)
     except RegistryError:
         raise
-    except Exception as exc:  # the plugin's own import error, reported as one line
+    except BaseException as exc:  # the plugin's own import error, reported as one line
         raise RegistryError(f"cannot import solver {ref!r}: {type(exc).__name__}: {exc}") from exc
     obj = getattr(module, attr, None)
     if obj is None:
@@ -285,8 +358,3 @@ def register(cls: type[Solver]) -> type[Solver]:
     """Class decorator: add a solver to the global registry (duplicate names refused)."""
     REGISTRY.add(cls)
     return cls
-
-
-def get_solver(name: str) -> SolverSpec:
-    """Shortcut for ``REGISTRY.get``."""
-    return REGISTRY.get(name)

@@ -26,6 +26,7 @@ def test_mod12_valid_for_every_residue(n: int) -> None:
     assert NQ.validate(NQ.make(n), mod12_columns(n)).valid
 
 
+@pytest.mark.covers("mod12")
 def test_mod12_seed_examples() -> None:
     # n = 8 (remainder 8): evens 2,4,6,8 then odds swapped in pairs 3,1,7,5.
     assert (mod12_columns(8) + 1).tolist() == [2, 4, 6, 8, 3, 1, 7, 5]
@@ -45,6 +46,7 @@ def test_backtracking_is_seed_003s_first_solution() -> None:
     assert answer is None and exhausted
 
 
+@pytest.mark.covers("backtracking")
 def test_backtracking_queens_knights_small_boards() -> None:
     rec = run_solve("backtracking", make("queens-knights", 5, queens=3))
     assert rec.outcome is Outcome.INFEASIBLE
@@ -52,6 +54,7 @@ def test_backtracking_queens_knights_small_boards() -> None:
     assert rec.outcome is Outcome.SOLVED
 
 
+@pytest.mark.covers("bitboard")
 def test_bitboard_counts_and_unique_counts() -> None:
     for n in range(1, 14):
         for symmetry in ("full", "mirror"):
@@ -107,13 +110,13 @@ def test_bitboard_symmetry_parameter_is_checked() -> None:
     assert (rec.count, rec.unique, rec.outcome) == (724, 92, Outcome.SOLVED)
 
 
-def test_bitboard_count_stops_at_the_time_budget() -> None:
-    import time
-
-    t0 = time.perf_counter()
-    rec = run_count("bitboard", make("nqueens", 20), budget=Budget(time_limit=0.3))
-    assert rec.outcome is Outcome.BUDGET and rec.count is None
-    assert time.perf_counter() - t0 < 5
+@pytest.mark.parametrize("symmetry", ["full", "mirror"])
+def test_bitboard_count_stops_at_the_time_budget(symmetry: str) -> None:
+    """The kernels read the clock themselves: the run ends as ``budget`` by its own check,
+    never killed by the harness (whose kill is far away here, so no speed is assumed)."""
+    rec = run_count("bitboard", make("nqueens", 22), budget=Budget(time_limit=0.3),
+                    params={"symmetry": symmetry}, hard_limit=60)
+    assert rec.outcome is Outcome.BUDGET and rec.count is None, (rec.outcome, rec.error)
 
 
 def test_task_runner_reraises_a_task_error_and_keeps_order() -> None:

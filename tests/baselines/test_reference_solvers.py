@@ -15,6 +15,7 @@ from puzzlebench.registry import REGISTRY
 from tests.conformance.cases import make
 
 
+@pytest.mark.covers("constraint-backtracking", "cpsat")
 @pytest.mark.parametrize("solver", ["cpsat", "constraint-backtracking"])
 def test_counts_against_oeis_and_torus(solver: str) -> None:
     for n, expected in ((4, 2), (6, 4), (7, 40), (8, 92)):
@@ -36,14 +37,17 @@ def test_cpsat_infeasibility_proofs_and_counters() -> None:
 def test_cpsat_enumeration_with_limit_and_queens_knights() -> None:
     spec = REGISTRY.get("cpsat")
     three = spec.create().enumerate(make("nqueens", 8), Budget(time_limit=30), limit=3)
-    assert len(three) == 3 and len({tuple(a) for a in three}) == 3
+    assert len(three.solutions) == 3 and len({tuple(a) for a in three.solutions}) == 3
+    assert not three.complete  # cut short by the limit: not the whole set
     all_qk = spec.create().enumerate(make("queens-knights", 4, queens=1), Budget(time_limit=30))
     others = REGISTRY.get("constraint-backtracking").create().enumerate(
         make("queens-knights", 4, queens=1), Budget(time_limit=30))
-    assert {tuple(sorted(a)) for a in all_qk} == {tuple(sorted(a)) for a in others}
+    assert all_qk.complete and others.complete
+    assert {tuple(sorted(a)) for a in all_qk.solutions} == {tuple(sorted(a)) for a in others.solutions}
     assert run_solve("cpsat", make("queens-knights", 5, queens=3)).outcome is Outcome.INFEASIBLE
 
 
+@pytest.mark.covers("constraint-minconflicts")
 def test_constraint_solvers() -> None:
     rec = run_solve("constraint-backtracking", make("queens-knights", 6, queens=2))
     assert rec.outcome is Outcome.SOLVED
@@ -57,6 +61,7 @@ def test_constraint_solvers() -> None:
     assert one.counters == two.counters
 
 
+@pytest.mark.covers("deap-ga")
 def test_deap_ga_is_seeded_without_global_random() -> None:
     state = random.getstate()
     first = run_solve("deap-ga", make("nqueens", 12), seed=9, budget=Budget(time_limit=30))

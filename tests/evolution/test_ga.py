@@ -45,6 +45,7 @@ def test_order_crossover_keeps_permutations_and_the_slice() -> None:
     assert (same == a).all()
 
 
+@pytest.mark.covers("ga-permutation", "ga-seed002")
 @pytest.mark.parametrize("solver", ["ga-seed002", "ga-permutation"])
 def test_solves_and_counts_generations(solver: str) -> None:
     rec = run_solve(solver, make("nqueens", 10), seed=3, budget=Budget(time_limit=20))

@@ -12,6 +12,7 @@ from puzzlebench.local.compiled_random import below, new_state
 from tests.conformance.cases import make
 
 
+@pytest.mark.covers("first-choice-hc", "stochastic-hc")
 @pytest.mark.parametrize("solver", ["first-choice-hc", "stochastic-hc"])
 def test_hill_climbers_on_the_seed_boards(solver: str) -> None:
     for n, a in ((12, 0), (12, 5), (12, 12), (15, 7), (15, 15)):
@@ -23,6 +24,7 @@ def test_hill_climbers_on_the_seed_boards(solver: str) -> None:
     assert rec.outcome is Outcome.SOLVED
 
 
+@pytest.mark.covers("min-conflicts")
 @pytest.mark.parametrize("hood", ["any", "swap", "row"])
 def test_hill_climbing_neighbourhoods(hood: str) -> None:
     rec = run_solve("stochastic-hc", make("nqueens", 12), params={"neighbourhood": hood},
@@ -42,6 +44,7 @@ def test_step_neighbourhood_is_weaker_but_honest() -> None:
         assert rec.answer is None and rec.counters["best_conflicts"] > 0
 
 
+@pytest.mark.covers("qs4")
 def test_qs4_large_boards_and_memory_layout() -> None:
     rec = run_solve("qs4", make("nqueens", 200_000), seed=5, budget=Budget(time_limit=30))
     assert rec.outcome is Outcome.SOLVED and rec.counters["swaps"] > 0

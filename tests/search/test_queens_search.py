@@ -60,6 +60,7 @@ def test_incremental_h_and_g_match_recomputation(n: int, torus: bool, seed: int)
         state = children[int(rng.integers(len(children)))][1]
 
 
+@pytest.mark.covers("greedy-h1", "astar-h1", "greedy-h2", "astar-h2", "greedy-h3", "astar-h3")
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_solves_and_reports_seed_counters(solver: str) -> None:
     rec = run_solve(solver, get_problem("nqueens").make(8), seed=5, budget=Budget(time_limit=30))
@@ -71,6 +72,7 @@ def test_solves_and_reports_seed_counters(solver: str) -> None:
     assert torus.outcome is Outcome.SOLVED
 
 
+@pytest.mark.covers("astar-h3", "greedy-h3")
 def test_astar_h3_path_is_no_longer_than_greedy_h3_on_average() -> None:
     steps = {"greedy-h3": 0, "astar-h3": 0}
     for seed in range(8):

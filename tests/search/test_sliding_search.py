@@ -29,6 +29,7 @@ SEED_001 = {
 }
 
 
+@pytest.mark.covers("seed001-loop")
 @pytest.mark.parametrize(("start", "published"), SEED_001.items())
 def test_seed001_loop_reproduces_the_published_node_counts(start: str, published) -> None:
     record = run_solve("seed001-loop", SL.make(8, start=start))
@@ -38,6 +39,7 @@ def test_seed001_loop_reproduces_the_published_node_counts(start: str, published
     assert record.answer_length > optimal_length(tuple(int(c) for c in start))
 
 
+@pytest.mark.covers("astar-linear-conflict", "astar-manhattan", "astar-rowcol", "idastar-linear-conflict")
 @pytest.mark.parametrize("solver", ["astar-linear-conflict", "astar-manhattan",
                                     "idastar-linear-conflict", "astar-rowcol"])
 def test_exact_solvers_are_optimal_on_seed_inputs(solver: str) -> None:
@@ -69,6 +71,7 @@ def test_astar_optimal_on_a_random_sample() -> None:
         assert rec.outcome is Outcome.SOLVED and rec.answer_length == optimal_length(start)
 
 
+@pytest.mark.covers("greedy-manhattan", "greedy-misplaced")
 def test_greedy_is_not_claimed_optimal_and_unsolvable_is_infeasible() -> None:
     rec = run_solve("greedy-manhattan", SL.make(8, start="876543210"))
     assert rec.outcome is Outcome.SOLVED and rec.optimum is None
@@ -144,6 +147,7 @@ def test_bfs_table_covers_every_goal() -> None:
     assert seen_blank == {"corner", "edge", "centre"}
 
 
+@pytest.mark.covers("astar-misplaced", "greedy-linear-conflict", "greedy-rowcol")
 @pytest.mark.parametrize("heuristic", ["misplaced", "rowcol", "manhattan", "linear-conflict"])
 def test_every_heuristic_pair_on_seed_input(heuristic: str) -> None:
     """A* with each heuristic is optimal; greedy is never shorter (names: "astar-misplaced",

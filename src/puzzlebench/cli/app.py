@@ -8,6 +8,26 @@ app = typer.Typer(
     name="puzzlebench",
     help="Compare N-Queens-family and sliding-tile solvers against independent validators.",
     add_completion=False,
-    no_args_is_help=True,
+    no_args_is_help=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from puzzlebench import __version__
+
+        typer.echo(f"puzzlebench {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Compare N-Queens-family and sliding-tile solvers against independent validators."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(0)

@@ -7,7 +7,15 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import build_instance, make_budget, parse_int, parse_params
+from puzzlebench.cli.options import (
+    DEFAULT_TIME_LIMIT,
+    CliInputError,
+    build_instance,
+    make_budget,
+    parse_int,
+    parse_params,
+    warn_ignored_caps,
+)
 from puzzlebench.cli.output import emit_json
 from puzzlebench.harness.execute import run_count
 from puzzlebench.harness.outcome import Outcome
@@ -21,19 +29,29 @@ def count_command(
     unique: Annotated[bool, typer.Option(help="Also count solutions distinct up to symmetry.")] = False,
     solver: Annotated[str, typer.Option("--solver", "-s", help="A counting solver.")] = "bitboard",
     queens: Annotated[int | None, typer.Option(help="Queens A (queens-knights).")] = None,
-    time_limit: Annotated[float | None, typer.Option(help="Wall-clock budget in seconds.")] = None,
+    time_limit: Annotated[float, typer.Option(
+        help="Wall-clock budget in seconds; the run is killed at 1.1×+1 s.")] = DEFAULT_TIME_LIMIT,
     param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
 ) -> int:
     """Count all solutions; exit 1 if the count contradicts the known value."""
     instance = build_instance(problem, parse_int(size, "size"), queens=queens)
-    record = run_count(
-        REGISTRY.get(solver), instance, unique=unique, params=parse_params(param),
-        budget=make_budget(time_limit),
-    )
+    spec = REGISTRY.get(solver)
+    if not spec.counts:
+        raise CliInputError(f"solver {spec.name!r} does not count solutions")
+    if unique and not spec.counts_unique:
+        raise CliInputError(f"solver {spec.name!r} does not count unique solutions")
+    n = getattr(instance, "n", instance.size)
+    if spec.count_max_n is not None and n > spec.count_max_n:
+        raise CliInputError(f"solver {spec.name!r} counts boards up to n = {spec.count_max_n}, "
+                            f"not {n}")
+    budget = make_budget(time_limit)
+    warn_ignored_caps(spec, budget)
+    record = run_count(spec, instance, unique=unique, params=parse_params(param), budget=budget)
     if as_json:
         out = {"problem": record.problem, "size": record.size, "solver": record.solver,
-               "count": record.count, "time_s": record.time_s, "outcome": record.outcome.value}
+               "count": record.count, "time_s": record.time_s, "outcome": record.outcome.value,
+               "verified": record.verified, "reason": record.reason, "error": record.error}
         if unique:
             out["unique"] = record.unique
         emit_json(out)
@@ -42,7 +60,9 @@ def count_command(
             typer.echo(f"{record.count} solutions")
         if unique and record.unique is not None:
             typer.echo(f"{record.unique} unique up to rotation and reflection")
-        typer.echo(f"({record.solver}, {record.time_s:.3f} s, {record.outcome.value})")
-        if record.reason:
-            typer.echo(f"  reason: {record.reason}")
+        unverified = " unverified" if record.outcome.success and record.verified is False else ""
+        typer.echo(f"({record.solver}, {record.time_s:.3f} s, {record.outcome.value}{unverified})")
+        for label, text in (("reason", record.reason), ("error", record.error)):
+            if text and (label != "error" or text != record.reason):
+                typer.echo(f"  {label}: {text}")
     return 0 if record.outcome is Outcome.SOLVED else 1

@@ -8,11 +8,13 @@ import numpy as np
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import CliInputError, parse_int
+from puzzlebench.cli.options import CliInputError, check_seed, parse_int
 from puzzlebench.cli.output import emit_json
 from puzzlebench.harness.knuth_estimate import estimate_tree
 
 EXACT_UP_TO = 14
+#: Most probes one command makes (about 10 s on one core at n = 30).
+MAX_PROBES = 1_000_000
 
 
 @app.command("estimate")
@@ -29,8 +31,9 @@ def estimate_command(
     n = parse_int(size, "size")
     if not 1 <= n <= 30:
         raise CliInputError(f"estimate takes 1 ≤ n ≤ 30, got {n}")
-    if probes < 2:
-        raise CliInputError(f"--probes must be at least 2, got {probes}")
+    if not 2 <= probes <= MAX_PROBES:
+        raise CliInputError(f"--probes must be in 2..{MAX_PROBES}, got {probes}")
+    check_seed(seed)
     est = estimate_tree(n, probes, np.random.default_rng(seed))
     exact = None
     if n <= EXACT_UP_TO:

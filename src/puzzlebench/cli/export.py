@@ -17,7 +17,10 @@ def export_command(
     out: Annotated[str | None, typer.Option(help="Output file (CSV: stdout when absent).")] = None,
 ) -> int:
     """Export every stored run, one row per run, nested fields as JSON text."""
+    from puzzlebench.cli.options import check_out_file
     from puzzlebench.harness.store import export
+    if out is not None:
+        check_out_file(out)
     text = export(db, fmt, out)
     if text is not None:
         sys.stdout.write(text)

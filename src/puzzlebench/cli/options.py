@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import math
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 from puzzlebench.contract import Budget
@@ -13,21 +17,45 @@ class CliInputError(PuzzlebenchError, ValueError):
     """A malformed command-line value."""
 
 
+#: Largest integer a command accepts (sizes, seeds, caps), and most sizes in one grid.
+MAX_INT = 2**62
+MAX_SIZES = 10_000
+
+
+def check_limit(time_limit: float | None, what: str = "--time-limit") -> float | None:
+    """A finite, positive time limit (or None)."""
+    if time_limit is not None and (not math.isfinite(time_limit) or time_limit <= 0):
+        raise CliInputError(f"{what} must be a positive number of seconds, got {time_limit}")
+    return time_limit
+
+
+def check_seed(seed: int) -> int:
+    if not 0 <= seed < 2**63:
+        raise CliInputError(f"--seed must be an integer in 0..2^63-1, got {seed}")
+    return seed
+
+
 def parse_int(text: str, what: str) -> int:
     """An integer from the command line (``1000000``, ``1_000_000`` or ``10**6``/``1e6``)."""
     t = text.strip().replace("_", "")
     try:
         if "**" in t:
-            base, exp = t.split("**")
-            return int(base) ** int(exp)
-        if "e" in t.lower():
-            value = float(t)
-            if value != int(value):
+            base, exp = (int(p) for p in t.split("**"))
+            if not (0 <= exp <= 64 and abs(base) <= 10**6):
                 raise ValueError
-            return int(value)
-        return int(t)
-    except ValueError:
+            value = base**exp
+        elif "e" in t.lower():
+            as_float = float(t)
+            if not math.isfinite(as_float) or as_float != int(as_float):
+                raise ValueError
+            value = int(as_float)
+        else:
+            value = int(t)
+    except (ValueError, OverflowError):
         raise CliInputError(f"{what} must be an integer, got {text!r}") from None
+    if abs(value) > MAX_INT:
+        raise CliInputError(f"{what} is too large: {text!r} (at most {MAX_INT:.0e})")
+    return value
 
 
 def parse_sizes(text: str) -> list[int]:
@@ -39,6 +67,9 @@ def parse_sizes(text: str) -> list[int]:
             lo, hi = parse_int(lo_t, "size"), parse_int(hi_t, "size")
             if lo > hi:
                 raise CliInputError(f"size range {part!r} is empty (start after end)")
+            if hi - lo + 1 + len(sizes) > MAX_SIZES:
+                raise CliInputError(f"size range {part!r} has {hi - lo + 1} sizes; at most "
+                                    f"{MAX_SIZES} per command (list the sizes you need)")
             sizes.update(range(lo, hi + 1))
         else:
             sizes.add(parse_int(part, "size"))
@@ -48,6 +79,21 @@ def parse_sizes(text: str) -> list[int]:
     if bad:
         raise CliInputError(f"sizes must be at least 1, got {min(bad)}")
     return sorted(sizes)
+
+
+def parse_counts(text: str) -> list[int]:
+    """Like ``parse_sizes`` but 0 is allowed (e.g. A = 0 queens): ``0,2,4`` or ``0..3``."""
+    out: set[int] = set()
+    for part in [p.strip() for p in text.split(",") if p.strip()]:
+        lo_t, sep, hi_t = part.partition("..")
+        lo = parse_int(lo_t, "value")
+        hi = parse_int(hi_t, "value") if sep else lo
+        if lo < 0 or hi < lo or hi - lo > MAX_SIZES:
+            raise CliInputError(f"{part!r} is not a value ≥ 0 or a non-empty range of them")
+        out.update(range(lo, hi + 1))
+    if not out:
+        raise CliInputError(f"no values in {text!r}")
+    return sorted(out)
 
 
 def build_instance(
@@ -73,13 +119,33 @@ def build_instance(
     return prob.make(size, **options)
 
 
+#: Every command's default wall-clock budget per run, in seconds (shown in each --help).
+DEFAULT_TIME_LIMIT = 60.0
+
+
+def warn_ignored_caps(spec: Any, budget: Budget) -> None:
+    """One stderr line per budget field the user set that the solver does not honour."""
+    for name, value in budget.to_dict().items():
+        if value is not None and name not in spec.honours:
+            flag = "--" + name.replace("_", "-")
+            honoured = ", ".join(sorted(spec.honours)) or "none"
+            tail = " (the harness still kills it at the hard limit)" if name == "time_limit" else ""
+            print(f"puzzlebench: warning: solver {spec.name!r} does not honour {flag} "
+                  f"(it honours: {honoured}){tail}", file=sys.stderr)
+
+
 def make_budget(
     time_limit: float | None,
     max_nodes: int | None = None,
     max_iterations: int | None = None,
     max_evaluations: int | None = None,
 ) -> Budget:
-    """A Budget from CLI flags (negative values are refused with a clear error)."""
+    """A Budget from CLI flags (negative, infinite or huge values are refused clearly)."""
+    check_limit(time_limit)
+    for flag, cap in (("--max-nodes", max_nodes), ("--max-iterations", max_iterations),
+                      ("--max-evaluations", max_evaluations)):
+        if cap is not None and not 0 <= cap <= MAX_INT:
+            raise CliInputError(f"{flag} must be in 0..{MAX_INT:.1e}, got {cap}")
     return Budget(time_limit, max_nodes, max_evaluations, max_iterations)
 
 
@@ -91,4 +157,28 @@ def parse_params(pairs: list[str] | None) -> dict[str, Any]:
         if not sep or not key.strip():
             raise CliInputError(f"--param takes KEY=VALUE, got {pair!r}")
         out[key.strip()] = value.strip()
+    return out
+
+
+def check_out_dir(path: str) -> Path:
+    """An output folder that exists or can be made, and is writable (else CliInputError)."""
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise CliInputError(f"{path!r} is not a folder")
+    parent = out if out.exists() else next((p for p in out.parents if p.exists()), Path("."))
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise CliInputError(f"cannot write to {path!r} (no permission to create or write it)")
+    return out
+
+
+def check_out_file(path: str) -> Path:
+    """An output file whose folder exists and is writable (else CliInputError)."""
+    out = Path(path)
+    if out.is_dir():
+        raise CliInputError(f"{path!r} is a folder, not a file")
+    folder = out.parent
+    if not folder.is_dir():
+        raise CliInputError(f"folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise CliInputError(f"cannot write to {path!r} (no permission)")
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Any
 
@@ -13,13 +14,29 @@ from puzzlebench.harness.outcome import RunRecord
 
 JSON_KEYS: tuple[str, ...] = (
     "problem", "size", "instance_id", "solver", "params", "seed", "outcome", "claim", "answer",
-    "valid", "reason", "counters", "time_s", "cpu_s", "optimum", "answer_length",
+    "valid", "verified", "reason", "counters", "time_s", "cpu_s", "warmup_s", "startup_s",
+    "peak_rss_mb", "optimum", "answer_length", "isolated", "notes", "error",
 )
 
 
 def emit_json(obj: Any) -> None:
-    """One JSON object on one line."""
-    sys.stdout.write(json.dumps(obj, default=_default) + "\n")
+    """One JSON object on one line — always valid JSON (non-finite numbers become null)."""
+    try:
+        text = json.dumps(obj, default=_default, allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(obj), default=_default, allow_nan=False)
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _finite(obj: Any) -> Any:
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite(v) for v in obj]
+    return obj
 
 
 def record_json(record: RunRecord) -> dict[str, Any]:
@@ -39,8 +56,10 @@ def runs_table(records: list[RunRecord], title: str = "") -> Table:
     for col in ("solver", "size", "outcome", "time (s)", "counters", "note"):
         table.add_column(col, overflow="fold")
     for r in records:
-        table.add_row(r.solver, str(r.size), r.outcome.value, f"{r.time_s:.4f}",
-                      counters_text(r.counters), r.reason[:80])
+        outcome = r.outcome.value + (" (unverified)" if r.outcome.success and r.verified is False
+                                     else "")
+        table.add_row(r.solver, str(r.size), outcome, f"{r.time_s:.4f}",
+                      counters_text(r.counters), (r.reason or r.error)[:80])
     return table
 
 

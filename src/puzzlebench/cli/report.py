@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import CliInputError
+from puzzlebench.cli.options import CliInputError, check_out_dir
 
 
 @app.command("report")
@@ -18,8 +18,13 @@ def report_command(
     title: Annotated[str, typer.Option(help="Report title.")] = "puzzlebench report",
 ) -> int:
     """Write report.md, report.html (self-contained), figures and CSV tables."""
-    from puzzlebench.harness.store import load
+    from puzzlebench.harness.store import load, studies
     from puzzlebench.report import write_report
+    held = studies(db)
+    if study is None and len(held) > 1:
+        raise CliInputError(f"{db} holds {len(held)} studies ({', '.join(held)}); "
+                            "report one at a time with --study NAME")
+    check_out_dir(out)
     frame = load(db, study)
     if frame.empty:
         raise CliInputError(f"no runs stored in {db}" + (f" for study {study!r}" if study else ""))

@@ -1,7 +1,9 @@
 """``puzzlebench solve``: one judged run of one solver on one instance.
 
-Exit status: 0 when the run is ``solved`` or ``infeasible``, 1 for any other outcome
-(``wrong``, ``budget``, ``crash``, ...), 2 for bad input.
+The run executes in a process of its own under a hard limit (the time limit plus 10 % and
+one second); the harness validates its answer here. Exit status: 0 when the run is
+``solved`` or ``infeasible``, 1 for any other outcome (``wrong``, ``budget``, ``timeout``,
+``crash``, ...), 2 for bad input.
 """
 
 from __future__ import annotations
@@ -11,10 +13,17 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import build_instance, make_budget, parse_int, parse_params
+from puzzlebench.cli.options import (
+    DEFAULT_TIME_LIMIT,
+    build_instance,
+    check_seed,
+    make_budget,
+    parse_int,
+    parse_params,
+    warn_ignored_caps,
+)
 from puzzlebench.cli.output import counters_text, emit_json, record_json
-from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.outcome import Outcome
+from puzzlebench.harness.execute import make_task
 from puzzlebench.problems import problem_of
 from puzzlebench.registry import REGISTRY
 
@@ -27,7 +36,8 @@ def solve_command(
     size: Annotated[str, typer.Argument(help="n for the queens problems; 8 or 15 for sliding")],
     solver: SolverOpt,
     seed: Annotated[int, typer.Option(help="Seed of the solver's random generator.")] = 0,
-    time_limit: Annotated[float | None, typer.Option(help="Wall-clock budget in seconds.")] = None,
+    time_limit: Annotated[float, typer.Option(
+        help="Wall-clock budget in seconds; the run is killed at 1.1×+1 s.")] = DEFAULT_TIME_LIMIT,
     max_nodes: Annotated[int | None, typer.Option(help="Node budget.")] = None,
     max_iterations: Annotated[int | None, typer.Option(help="Iteration budget.")] = None,
     max_evaluations: Annotated[int | None, typer.Option(help="Evaluation budget.")] = None,
@@ -40,26 +50,36 @@ def solve_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the run as JSON.")] = False,
 ) -> int:
     """Solve one instance with one solver; the harness validates and judges the answer."""
+    from puzzlebench.harness.execute import conclude, execute
+
+    check_seed(seed)
     instance = build_instance(
         problem, parse_int(size, "size"), queens=queens, start=start, goal=goal, shape=shape
     )
     budget = make_budget(time_limit, max_nodes, max_iterations, max_evaluations)
     spec = REGISTRY.get(solver)
-    record = run_solve(spec, instance, params=parse_params(param), seed=seed, budget=budget)
+    task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget)
+    warn_ignored_caps(spec, budget)
+    record = conclude(spec, task, execute(task))
     if as_json:
         emit_json(record_json(record))
     else:
         validity = {True: "valid", False: "INVALID", None: "no answer"}[record.valid]
-        line = (f"{record.instance_id} solver={record.solver} outcome={record.outcome.value} "
-                f"({validity}) time={record.time_s:.4f}s {counters_text(record.counters)}")
+        unverified = " unverified" if record.outcome.success and record.verified is False else ""
+        line = (f"{record.instance_id} solver={record.solver} outcome={record.outcome.value}"
+                f"{unverified} ({validity}) time={record.time_s:.4f}s "
+                f"(start-up {record.startup_s:.2f}s, warm-up {record.warmup_s:.2f}s, untimed) "
+                f"{counters_text(record.counters)}")
         if record.answer_length is not None and problem == "sliding":
             line += f" moves={record.answer_length}"
         typer.echo(line.rstrip())
-        if record.reason:
-            typer.echo(f"  reason: {record.reason}")
-        if record.error and record.error != record.reason:
-            typer.echo(f"  error: {record.error}")
-        if show and record.answer is not None and record.valid is not None:
+        if problem == "sliding" and isinstance(record.answer, str):
+            typer.echo(f"  moves: {record.answer or '(none: the start is the goal)'}")
+        for label, text in (("reason", record.reason), ("error", record.error),
+                            ("note", record.notes)):
+            if text and (label != "error" or text != record.reason):
+                typer.echo(f"  {label}: {text}")
+        if show and record.answer is not None and record.valid:
             prob = problem_of(instance)
             typer.echo(prob.render(instance, prob.answer_from_json(record.answer)))
-    return 0 if record.outcome in (Outcome.SOLVED, Outcome.INFEASIBLE) else 1
+    return 0 if record.outcome.success else 1

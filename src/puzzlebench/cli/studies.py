@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
+from puzzlebench.cli.options import CliInputError, check_out_dir
 from puzzlebench.cli.run import check_workers
 
 
@@ -19,7 +20,7 @@ def studies_command() -> int:
 
     for name, study in catalog().items():
         typer.echo(f"{name:<16} seed {study.seed:<4} {study.description}")
-        typer.echo(f"{'':<16} puzzlebench study {name} [--quick] [--out reports/{name}]")
+        typer.echo(f"{'':<16} puzzlebench study {name} [--quick] [--out DIR]")
     return 0
 
 
@@ -27,7 +28,11 @@ def studies_command() -> int:
 def study_command(
     name: Annotated[str, typer.Argument(help="A built-in study (see 'puzzlebench studies').")],
     quick: Annotated[bool, typer.Option(help="The smaller grid.")] = False,
-    out: Annotated[str | None, typer.Option(help="Report folder (default reports/NAME).")] = None,
+    out: Annotated[str | None, typer.Option(
+        help="Report folder (default study-reports/NAME[-quick], ignored by git).")] = None,
+    force: Annotated[bool, typer.Option(
+        help="Write into a folder that holds another report (e.g. the committed reports/NAME).")
+    ] = False,
     db: Annotated[str | None, typer.Option(help="Store (default OUT/NAME.sqlite).")] = None,
     workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
@@ -41,9 +46,12 @@ def study_command(
     check_workers(workers)
     builtin = get_study(name)
     study = study_from_dict(builtin.definition(quick), f"study {name}")
-    folder = Path(out or f"reports/{name}")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = check_out_dir(out or f"study-reports/{name}{'-quick' if quick else ''}")
     store = Path(db) if db else folder / f"{name}.sqlite"
+    if (folder / "report.md").exists() and not store.exists() and not force:
+        raise CliInputError(f"{str(folder)!r} holds a report made elsewhere (a committed one?); "
+                            "pass --force to replace it, or choose another --out")
+    folder.mkdir(parents=True, exist_ok=True)
     run_study(study, store, workers=workers, quiet=quiet)
     frame = load(store, study.name)
     paths = write_report(

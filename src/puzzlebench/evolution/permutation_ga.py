@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.registry import register
 
@@ -48,12 +48,16 @@ def order_crossover(parents_a: np.ndarray, parents_b: np.ndarray, cuts: np.ndarr
 class PermutationGA(Solver):
     """Permutation GA: tournament selection, order crossover, swap mutation, elitism."""
 
+    compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
+
     name: ClassVar[str] = "ga-permutation"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
-    params: ClassVar[dict[str, Any]] = {"population_size": 100, "tournament": 3,
-                                        "crossover_rate": 0.7, "mutation_rate": 0.9,
-                                        "elite": 2, "max_generations": 1_000_000}
+    params: ClassVar[dict[str, Any]] = {
+        "population_size": Param(100, 2, 10**6), "tournament": Param(3, 1, 10**4),
+        "crossover_rate": Param(0.7, 0.0, 1.0), "mutation_rate": Param(0.9, 0.0, 1.0),
+        "elite": Param(2, 0, 10**6), "max_generations": Param(1_000_000, 0, 10**12)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.registry import register
 
@@ -30,9 +30,12 @@ class SeedGA(Solver):
 
     name: ClassVar[str] = "ga-seed002"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
-    params: ClassVar[dict[str, Any]] = {"population_size": 100, "k": 3, "crossover_rate": 0.9,
-                                        "mutation_rate": 0.8, "time_cap": 20.0}
+    params: ClassVar[dict[str, Any]] = {
+        "population_size": Param(100, 2, 10**6), "k": Param(3, 1, 10**4),
+        "crossover_rate": Param(0.9, 0.0, 1.0), "mutation_rate": Param(0.8, 0.0, 1.0),
+        "time_cap": Param(20.0, 0.0, 10**6)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"

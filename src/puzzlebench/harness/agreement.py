@@ -1,29 +1,38 @@
 """Agreement: every solver's answers, claims and counts checked against the facts and
 against each other — how a user validates a solver against the baselines.
 
-For each instance: every answer goes through the validator (a ``wrong`` outcome is a
-disagreement); an ``infeasible`` claim is checked against the solvability rule and against
-every valid answer any solver found; counts from every counting solver are compared with each
-other and with OEIS; and, for small boards, each answer must be a member of the solution set
-enumerated by a complete enumerating solver (whose size must match the known count).
+For each instance: every answer goes through the validator (a ``wrong`` outcome, a crash or a
+timeout is a disagreement); an ``infeasible`` claim is checked against the solvability rule
+and against every valid answer any solver found (``harness.rejudge``); counts from every
+counting solver — totals and, where a solver can, unique counts — are compared with each other
+and with OEIS, and a counter that fails or returns something that is not a count is named;
+exact solvers' answer lengths must agree; and, for small boards, each answer must be a member
+of the solution set listed by a complete enumerating solver — only when that listing says it
+is complete (a listing cut short by its budget is shown as truncated, never used as the set).
+
+Every run executes in its own process (``harness.isolation``), several at once.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from puzzlebench.contract import Budget
-from puzzlebench.harness.execute import run_count, run_solve
+from puzzlebench.harness.child import Task
+from puzzlebench.harness.execute import conclude, make_task, run_enumerate
+from puzzlebench.harness.isolation import ChildReport, run_tasks
 from puzzlebench.harness.outcome import Outcome, RunRecord
+from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
-from puzzlebench.registry import REGISTRY, SolverSpec
+from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
 
 SYMBOL = {Outcome.SOLVED: "ok", Outcome.INFEASIBLE: "none", Outcome.WRONG: "WRONG",
-          Outcome.BUDGET: "budget", Outcome.TIMEOUT: "timeout", Outcome.MEMOUT: "memout",
+          Outcome.BUDGET: "budget", Outcome.TIMEOUT: "TIMEOUT", Outcome.MEMOUT: "memout",
           Outcome.CRASH: "CRASH"}
 
 
@@ -57,25 +66,25 @@ class AgreementReport:
         row = self.cells.setdefault(solver, {})
         row[instance_id] = f"{row[instance_id]} {text}" if instance_id in row else text
 
+    def disagree(self, solver: str, instance_id: str, claimed: str, truth: str) -> None:
+        d = Disagreement(solver, instance_id, claimed, truth)
+        if d not in self.disagreements:
+            self.disagreements.append(d)
 
-def canonical(problem: str, answer: Any) -> str:
-    """A hashable form of an answer (JSON encoding; piece lists sorted)."""
-    data = get_problem(problem).answer_to_json(answer)
-    if problem == "queens-knights":
+
+def canonical(problem: str, data: Any) -> str:
+    """A hashable form of an answer's JSON data (piece lists sorted)."""
+    if problem == "queens-knights" and isinstance(data, list):
         data = sorted(data)
     return json.dumps(data)
 
 
 def instances_for(problem: str, sizes: Sequence[int], queens: Sequence[int] | None) -> list[Instance]:
+    """The instances ``agree`` checks: the problem's own list for each size."""
     prob = get_problem(problem)
-    out = []
+    out: list[Instance] = []
     for n in sizes:
-        if problem == "queens-knights":
-            for a in (queens if queens is not None else range(n + 1)):
-                if a <= n:
-                    out.append(prob.make(n, queens=a))
-        else:
-            out.append(prob.make(n))
+        out.extend(prob.agreement_instances(n, queens=queens))
     return out
 
 
@@ -89,6 +98,9 @@ def check_agreement(
     count_up_to: int = 10,
     enumerate_up_to: int = 8,
     seed: int = 0,
+    workers: int | None = None,
+    progress: Callable[[RunRecord], None] | None = None,
+    instances: Sequence[Instance] | None = None,
 ) -> AgreementReport:
     """Run every applicable solver (all registered ones, or the named ones beside every
     baseline) on each instance and cross-check everything."""
@@ -100,69 +112,91 @@ def check_agreement(
         specs = REGISTRY.all(problem)
     for s in specs:
         if problem not in s.problems:
-            raise ValueError(f"solver {s.name!r} does not handle {problem}")
-    report = AgreementReport()
-    prob = get_problem(problem)
-    for inst in instances_for(problem, sizes, queens):
+            raise RegistryError(f"solver {s.name!r} does not handle {problem}")
+    insts = list(instances) if instances is not None else instances_for(problem, sizes, queens)
+    budget = Budget(time_limit=time_limit)
+    jobs: list[tuple[SolverSpec, Task]] = []
+    for inst in insts:
+        for s in specs:
+            jobs.append((s, make_task(s, inst, "solve", seed=seed, budget=budget)))
+            n = getattr(inst, "n", inst.size)
+            if s.counts and n <= count_up_to and (s.count_max_n is None or n <= s.count_max_n):
+                unique = s.counts_unique and get_problem(problem).known_count(inst, True) is not None
+                jobs.append((s, make_task(s, inst, "count", budget=budget, unique=unique)))
+    spec_of_task = {id(t): s for s, t in jobs}
+    records: list[RunRecord] = []
+
+    def finished(task: Task, child: ChildReport) -> None:
+        record = conclude(spec_of_task[id(task)], task, child)
+        records.append(record)
+        if progress is not None:
+            progress(record)
+
+    run_tasks([t for _, t in jobs], workers=workers or os.cpu_count() or 1, on_report=finished)
+    records = rejudge(records, exact_solvers=[s.name for s in specs if s.exact])
+    position = {inst.instance_id: i for i, inst in enumerate(insts)}
+    records.sort(key=lambda r: (position[r.instance_id], r.solver, r.task))  # arrival order varies
+    report = AgreementReport(records=records)
+    for inst in insts:
         iid = inst.instance_id
         report.instances.append(iid)
-        budget = Budget(time_limit=time_limit)
-        runs = {s.name: run_solve(s, inst, seed=seed, budget=budget) for s in specs}
-        report.records.extend(runs.values())
-        found = [r for r in runs.values() if r.outcome is Outcome.SOLVED]
-        for name, rec in runs.items():
-            report.note(name, iid, SYMBOL[rec.outcome])
-            if rec.outcome in (Outcome.WRONG, Outcome.CRASH):
-                report.disagreements.append(Disagreement(
-                    name, iid, _claim_text(rec), rec.reason or rec.error))
-            if rec.outcome is Outcome.INFEASIBLE and found:
-                report.disagreements.append(Disagreement(
-                    name, iid, "infeasible", f"{found[0].solver} found a valid answer"))
-        # Counts: every counting solver, against each other and the known value.
-        n = getattr(inst, "n", inst.size)
-        if n <= count_up_to:
-            counts: dict[str, int] = {}
-            for s in specs:
-                if not s.counts:
-                    continue
-                try:
-                    rec = run_count(s, inst, budget=budget)
-                except ValueError:
-                    continue
-                report.records.append(rec)
-                if rec.count is not None:
-                    counts[s.name] = rec.count
-                    report.note(s.name, iid, f"#{rec.count}")
-                if rec.outcome is Outcome.WRONG:
-                    report.disagreements.append(Disagreement(s.name, iid, f"{rec.count} solutions",
-                                                             rec.reason))
-            if len(set(counts.values())) > 1:
-                for name, c in counts.items():
-                    others = {k: v for k, v in counts.items() if v != c}
-                    report.disagreements.append(Disagreement(
-                        name, iid, f"{c} solutions", f"other counters say {others}"))
-            if counts and not found and max(counts.values()) > 0:
-                for name, rec in runs.items():
-                    if rec.outcome is Outcome.INFEASIBLE:
-                        report.disagreements.append(Disagreement(
-                            name, iid, "infeasible", f"counted {max(counts.values())} solutions"))
-        # Membership in the enumerated solution set.
-        if n <= enumerate_up_to:
-            enumerators = [s for s in specs if s.enumerates and s.complete]
-            if enumerators:
-                solution_set = {canonical(problem, a) for a in
-                                enumerators[0].create().enumerate(inst, Budget(time_limit=60))}
-                known = prob.known_count(inst)
-                if known is not None and len(solution_set) != known:
-                    report.disagreements.append(Disagreement(
-                        enumerators[0].name, iid, f"enumerated {len(solution_set)} solutions",
-                        f"the known count is {known}"))
-                for rec in found:
-                    if canonical(problem, prob.answer_from_json(rec.answer)) not in solution_set:
-                        report.disagreements.append(Disagreement(
-                            rec.solver, iid, "an answer outside the enumerated set",
-                            f"{enumerators[0].name} enumerated {len(solution_set)} solutions"))
+        mine = [r for r in records if r.instance_id == iid]
+        _check_runs(report, iid, [r for r in mine if r.task == "solve"])
+        _check_counts(report, iid, [r for r in mine if r.task == "count"])
+        if getattr(inst, "n", inst.size) <= enumerate_up_to:
+            _check_membership(report, problem, inst, specs, mine, time_limit)
     return report
+
+
+def _check_runs(report: AgreementReport, iid: str, runs: list[RunRecord]) -> None:
+    for rec in runs:
+        text = SYMBOL[rec.outcome] + ("?" if rec.outcome.success and rec.verified is False else "")
+        report.note(rec.solver, iid, text)
+        if rec.outcome in (Outcome.WRONG, Outcome.CRASH, Outcome.TIMEOUT, Outcome.MEMOUT):
+            report.disagree(rec.solver, iid, _claim_text(rec), rec.reason or rec.error)
+
+
+def _check_counts(report: AgreementReport, iid: str, counts: list[RunRecord]) -> None:
+    for rec in counts:
+        if rec.outcome is Outcome.SOLVED:
+            text = f"#{rec.count}" + (f"/{rec.unique}u" if rec.unique is not None else "")
+            report.note(rec.solver, iid, text + ("?" if rec.verified is False else ""))
+        elif rec.outcome is Outcome.BUDGET:
+            report.note(rec.solver, iid, "#budget")
+        else:
+            report.note(rec.solver, iid, "#" + SYMBOL[rec.outcome])
+            what = f"{rec.count} solutions" if rec.count is not None else "a count"
+            report.disagree(rec.solver, iid, what, rec.reason or rec.error or rec.outcome.value)
+
+
+def _check_membership(report: AgreementReport, problem: str, inst: Instance,
+                      specs: list[SolverSpec], mine: list[RunRecord], time_limit: float) -> None:
+    iid = inst.instance_id
+    enumerators = [s for s in specs if s.enumerates and s.complete]
+    if not enumerators:
+        return
+    lister = enumerators[0]
+    solutions, complete, error = run_enumerate(lister, inst, budget=Budget(time_limit=time_limit))
+    if error:
+        report.note(lister.name, iid, "list:CRASH")
+        report.disagree(lister.name, iid, "a listing of every solution", error)
+        return
+    if not complete:
+        report.note(lister.name, iid, f"list:{len(solutions)}+ (truncated)")
+        return
+    known = get_problem(problem).known_count(inst)
+    verified_counts = {r.count for r in mine
+                       if r.task == "count" and r.verified and r.count is not None}
+    expected = known if known is not None else (min(verified_counts) if verified_counts else None)
+    solution_set = {canonical(problem, a) for a in solutions}
+    if expected is not None and len(solution_set) != expected:
+        report.disagree(lister.name, iid, f"listed {len(solution_set)} solutions",
+                        f"the known count is {expected}")
+    for rec in mine:
+        if rec.task == "solve" and rec.outcome is Outcome.SOLVED and rec.answer is not None \
+                and canonical(problem, rec.answer) not in solution_set:
+            report.disagree(rec.solver, iid, "an answer outside the listed set",
+                            f"{lister.name} listed all {len(solution_set)} solutions")
 
 
 def _claim_text(rec: RunRecord) -> str:

@@ -1,33 +1,177 @@
-"""Run one solver on one instance in this process: time it, judge it, make the record.
+"""One judged run: the solver proposes in a process of its own, the harness judges here.
 
-This is the unit every higher layer (CLI, agreement, study runner) builds on. It enforces no
-wall-clock limit from outside; the study runner does that by running this function in a
-supervised worker process.
+``run_solve``/``run_count`` are the unit every front door builds on (CLI, agreement, study
+runner, the Python API). By default each run executes in a fresh process
+(``harness.isolation``) under a hard wall-clock limit enforced from outside; its proposal
+crosses back as data and is judged in this process with the problem's validator. An explicit
+``isolate=False`` runs the solver in this process (for debugging with a debugger or
+profiler); its record says ``isolated: false``.
+
+Time: ``time_s`` is the timed phase (the solver's construction and its run), measured by the
+harness. Compiled solvers are warmed first, untimed (``warmup_s``). An answer that arrives
+after the run's time limit is never a success within it: such a run is a ``timeout``.
 """
 
 from __future__ import annotations
 
 import resource
-import sys
 import time
-import traceback
 from datetime import UTC, datetime
 from typing import Any
 
-import numpy as np
-
-from puzzlebench.contract import Budget, Claim, Proposal
+from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
+from puzzlebench.harness.child import Task, error_text, perform
+from puzzlebench.harness.isolation import ChildReport, run_task
 from puzzlebench.harness.judge import Judgement, judge_count, judge_solution
 from puzzlebench.harness.outcome import Outcome, RunRecord
+from puzzlebench.harness.payload import MalformedProposalError, ProposalData, from_payload
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
 
+#: Default hard limit: the time limit plus 10 % and one second of grace.
+GRACE_FACTOR, GRACE_S = 1.1, 1.0
+
 
 def resolve(solver: str | SolverSpec) -> SolverSpec:
-    """A spec from a registered name, a ``module:attr`` reference, or a spec."""
+    """A spec from a registered name, a plugin reference, or a spec."""
     return solver if isinstance(solver, SolverSpec) else REGISTRY.get(solver)
+
+
+def default_hard_limit(time_limit: float | None) -> float | None:
+    """Where the harness kills a run that ignores its time limit."""
+    return None if time_limit is None else GRACE_FACTOR * time_limit + GRACE_S
+
+
+def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[str, Any] | None = None,
+              seed: int = 0, budget: Budget | None = None, unique: bool = False,
+              limit: int | None = None, hard_limit: float | None = None,
+              memory_limit_mb: int | None = None) -> Task:
+    """A checked task: the solver handles the problem, its parameters are valid."""
+    if instance.problem not in spec.problems:
+        raise RegistryError(
+            f"solver {spec.name!r} does not handle {instance.problem!r} "
+            f"(it handles {', '.join(sorted(spec.problems))})"
+        )
+    if kind == "count" and not spec.counts:
+        raise RegistryError(f"solver {spec.name!r} does not count solutions")
+    if kind == "enumerate" and not spec.enumerates:
+        raise RegistryError(f"solver {spec.name!r} does not enumerate solutions")
+    budget = budget or Budget()
+    if hard_limit is None:
+        hard_limit = default_hard_limit(budget.time_limit)
+    elif budget.time_limit is not None and hard_limit < budget.time_limit:
+        raise RegistryError(f"the hard limit ({hard_limit} s) is below the time limit "
+                            f"({budget.time_limit} s)")
+    return Task(kind=kind, solver=spec.reference or spec.name, instance=instance,
+                params=spec.check_params(params), seed=int(seed), budget=budget, unique=unique,
+                limit=limit, hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
+                factory=spec.factory if not spec.reference else None)
+
+
+def execute(task: Task, *, isolate: bool = True, spawn: bool = False) -> ChildReport:
+    """Run a task in a fresh process (or, with ``isolate=False``, here)."""
+    return run_task(task, spawn=spawn) if isolate else run_here(task)
+
+
+def run_here(task: Task) -> ChildReport:
+    """The in-process form of a run (no isolation, no hard limit): for debugging only."""
+    marks: dict[str, float] = {}
+
+    def ready(warmup_s: float) -> None:
+        marks.update(warmup=warmup_s, wall=time.perf_counter(), cpu=time.process_time())
+
+    try:
+        data, raw = perform(task, ready)
+        status, error, kind = "done", "", ""
+    except MemoryError:
+        data, raw, status, error, kind = None, None, "error", "MemoryError", "memout"
+    except MalformedProposalError as exc:
+        data, raw, status, error, kind = None, None, "error", str(exc), "crash"
+    except Exception as exc:
+        data, raw, status, error, kind = None, None, "error", error_text(exc), "crash"
+    wall = time.perf_counter() - marks.get("wall", time.perf_counter())
+    cpu = time.process_time() - marks.get("cpu", time.process_time())
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return ChildReport(status, data=data, raw=raw, error=error, error_kind=kind, wall_s=wall,
+                       cpu_s=cpu, warmup_s=marks.get("warmup", 0.0), peak_rss_mb=peak)
+
+
+def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: bool = True,
+             **meta: Any) -> RunRecord:
+    """Judge what a run's process reported and make its record."""
+    assert task.instance is not None
+    instance = task.instance
+    problem = problem_of(instance)
+    proposal: ProposalData | None = None
+    error = report.error
+    if report.status == "done":
+        try:
+            proposal = from_payload(report.data, report.raw)
+        except MalformedProposalError as exc:
+            error = str(exc)
+    if proposal is not None:
+        if task.kind == "count":
+            judgement = judge_count(problem, instance, proposal, unique=task.unique)
+        else:
+            judgement = judge_solution(problem, instance, proposal, exact=spec.exact)
+        limit = task.budget.time_limit
+        if judgement.outcome.success and limit is not None and report.wall_s > limit:
+            judgement = Judgement(Outcome.TIMEOUT, judgement.valid,
+                                  f"answered after {report.wall_s:.3f} s, past its time limit "
+                                  f"of {limit:g} s", judgement.optimum, None, judgement.answer)
+    elif report.status == "timeout":
+        judgement = Judgement(Outcome.TIMEOUT, None, error)
+    elif report.status == "error" and report.error_kind == "memout":
+        judgement = Judgement(Outcome.MEMOUT, None, error)
+    else:
+        judgement = Judgement(Outcome.CRASH, None, error)
+    proposal = proposal or ProposalData(claim=Claim.UNKNOWN)
+    answer = judgement.answer
+    notes = []
+    if report.mutated:
+        notes.append("the solver changed its copy of the instance; judged on the original")
+    return RunRecord(
+        problem=instance.problem,
+        size=instance.size,
+        instance_id=instance.instance_id,
+        solver=spec.name,
+        params=dict(task.params),
+        seed=task.seed if task.kind == "solve" else 0,
+        outcome=judgement.outcome,
+        claim=proposal.claim.value,
+        valid=judgement.valid,
+        reason=judgement.reason,
+        task=task.kind,
+        answer=answer,
+        answer_length=len(answer) if isinstance(answer, str | list) else None,
+        optimum=judgement.optimum,
+        count=proposal.count,
+        unique=proposal.unique,
+        counters=dict(proposal.counters),
+        time_s=report.wall_s,
+        cpu_s=report.cpu_s,
+        peak_rss_mb=report.peak_rss_mb,
+        budget=task.budget.to_dict(),
+        instance=instance.describe(),
+        origin=spec.origin,
+        versions=environment.versions(),
+        machine=environment.machine(),
+        timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
+        error=error if judgement.outcome in (Outcome.CRASH, Outcome.MEMOUT, Outcome.TIMEOUT) else "",
+        verified=judgement.verified,
+        isolated=isolated,
+        warmup_s=report.warmup_s,
+        startup_s=report.startup_s,
+        rss_base_mb=report.rss_base_mb,
+        hard_limit=task.hard_limit if isolated else None,
+        memory_limit_mb=task.memory_limit_mb,
+        fingerprint=spec.fingerprint,
+        log=report.log,
+        notes="; ".join(notes),
+        **meta,
+    )
 
 
 def run_solve(
@@ -37,42 +181,16 @@ def run_solve(
     params: dict[str, Any] | None = None,
     seed: int = 0,
     budget: Budget | None = None,
+    isolate: bool = True,
+    hard_limit: float | None = None,
+    memory_limit_mb: int | None = None,
     **meta: Any,
 ) -> RunRecord:
-    """Solve once and judge: the solver proposes, the problem's validator decides."""
+    """Solve once and judge: the solver proposes (in its own process), the validator decides."""
     spec = resolve(solver)
-    _check_supported(spec, instance)
-    budget = budget or Budget()
-    instance_solver = spec.create(**(params or {}))
-    rng = np.random.default_rng(seed)
-    error = ""
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    try:
-        proposal = instance_solver.solve(instance, budget, rng)
-        if not isinstance(proposal, Proposal):
-            raise TypeError(f"solve() returned {type(proposal).__name__}, not a Proposal")
-    except MemoryError:
-        proposal, error = None, "MemoryError"
-    except Exception as exc:  # a crash is an outcome, recorded with its text
-        proposal, error = None, _error_text(exc)
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    problem = problem_of(instance)
-    if proposal is None:
-        outcome = Outcome.MEMOUT if error == "MemoryError" else Outcome.CRASH
-        judgement = Judgement(outcome, None, error)
-        proposal = Proposal()
-    else:
-        judgement = judge_solution(problem, instance, proposal, exact=spec.exact)
-    answer = None
-    if proposal.answer is not None:
-        try:
-            answer = problem.answer_to_json(proposal.answer)
-        except Exception:
-            answer = repr(proposal.answer)[:1000]
-    return _record(
-        spec, instance, instance_solver.config, seed, budget, judgement, proposal,
-        wall, cpu, task="solve", answer=answer, error=error, **meta,
-    )
+    task = make_task(spec, instance, "solve", params=params, seed=seed, budget=budget,
+                     hard_limit=hard_limit, memory_limit_mb=memory_limit_mb)
+    return conclude(spec, task, execute(task, isolate=isolate), isolated=isolate, **meta)
 
 
 def run_count(
@@ -82,104 +200,28 @@ def run_count(
     unique: bool = False,
     params: dict[str, Any] | None = None,
     budget: Budget | None = None,
+    isolate: bool = True,
+    hard_limit: float | None = None,
     **meta: Any,
 ) -> RunRecord:
     """Count solutions once and compare the count with the known facts."""
     spec = resolve(solver)
-    _check_supported(spec, instance)
-    if not spec.counts:
-        raise RegistryError(f"solver {spec.name!r} does not count solutions")
-    budget = budget or Budget()
-    solver_obj = spec.create(**(params or {}))
-    error = ""
-    wall0, cpu0 = time.perf_counter(), time.process_time()
+    task = make_task(spec, instance, "count", params=params, budget=budget, unique=unique,
+                     hard_limit=hard_limit)
+    return conclude(spec, task, execute(task, isolate=isolate), isolated=isolate, **meta)
+
+
+def run_enumerate(solver: str | SolverSpec, instance: Instance, *, budget: Budget,
+                  limit: int | None = None) -> tuple[list[Any], bool, str]:
+    """(solutions as canonical data, whether the set is complete, error text) from a
+    solver's enumeration, run in its own process."""
+    spec = resolve(solver)
+    task = make_task(spec, instance, "enumerate", budget=budget, limit=limit)
+    report = execute(task)
+    if report.status != "done" or report.data is None:
+        return [], False, report.error or f"enumeration ended: {report.status}"
     try:
-        proposal = solver_obj.count(instance, budget, unique=unique)
-    except MemoryError:
-        proposal, error = None, "MemoryError"
-    except Exception as exc:
-        proposal, error = None, _error_text(exc)
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    if proposal is None:
-        outcome = Outcome.MEMOUT if error == "MemoryError" else Outcome.CRASH
-        judgement = Judgement(outcome, None, error)
-        proposal = Proposal()
-    else:
-        judgement = judge_count(problem_of(instance), instance, proposal, unique=unique)
-    return _record(
-        spec, instance, solver_obj.config, 0, budget, judgement, proposal, wall, cpu,
-        task="count", answer=None, error=error, **meta,
-    )
-
-
-def _check_supported(spec: SolverSpec, instance: Instance) -> None:
-    if instance.problem not in spec.problems:
-        raise RegistryError(
-            f"solver {spec.name!r} does not handle {instance.problem!r} "
-            f"(it handles {', '.join(sorted(spec.problems))})"
-        )
-
-
-def _record(
-    spec: SolverSpec,
-    instance: Instance,
-    params: dict[str, Any],
-    seed: int,
-    budget: Budget,
-    judgement: Judgement,
-    proposal: Proposal,
-    wall: float,
-    cpu: float,
-    *,
-    task: str,
-    answer: Any,
-    error: str,
-    **meta: Any,
-) -> RunRecord:
-    length = len(answer) if isinstance(answer, str | list) else None
-    return RunRecord(
-        problem=instance.problem,
-        size=instance.size,
-        instance_id=instance.instance_id,
-        solver=spec.name,
-        params=dict(params),
-        seed=int(seed),
-        outcome=judgement.outcome,
-        claim=Claim(proposal.claim).value,
-        valid=judgement.valid,
-        reason=judgement.reason,
-        task=task,
-        answer=answer,
-        answer_length=length,
-        optimum=judgement.optimum,
-        count=proposal.count,
-        unique=proposal.unique,
-        counters={k: _plain(v) for k, v in proposal.counters.items()},
-        time_s=wall,
-        cpu_s=cpu,
-        peak_rss_mb=_peak_rss_mb(),
-        budget=budget.to_dict(),
-        instance=instance.describe(),
-        origin=spec.origin,
-        versions=environment.versions(),
-        machine=environment.machine(),
-        timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
-        error=error,
-        **meta,
-    )
-
-
-def _plain(v: Any) -> Any:
-    return v.item() if hasattr(v, "item") else v
-
-
-def _peak_rss_mb() -> float:
-    """Peak resident memory of this process (the worker, under the study runner)."""
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
-
-
-def _error_text(exc: BaseException) -> str:
-    tb = traceback.extract_tb(exc.__traceback__)
-    where = f" at {tb[-1].filename}:{tb[-1].lineno}" if tb else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+        data = from_payload(report.data)
+    except MalformedProposalError as exc:
+        return [], False, str(exc)
+    return list(data.solutions or []), bool(data.complete), ""

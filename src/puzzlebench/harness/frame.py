@@ -4,6 +4,8 @@ One row per run. Columns are the RunRecord fields; the nested dicts stay as obje
 (``params``, ``counters``, ``budget``, ``instance``, ``versions``, ``machine``) and are also
 flattened into ``param.<name>`` and ``counter.<name>`` columns for analysis. ``params_key`` is
 the canonical JSON of the parameters, so a solver with a parameter set groups as one line.
+``success`` is the one definition of success every report uses — accepted *and* verified —
+and ``unverified`` marks accepted claims nothing could check (shown apart, never counted).
 """
 
 from __future__ import annotations
@@ -32,5 +34,12 @@ def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFr
         rows.append(d)
     frame = pd.DataFrame(rows)
     if frame.empty:
-        frame = pd.DataFrame(columns=[*RunRecord.__dataclass_fields__, "params_key"])
+        return pd.DataFrame(columns=[*RunRecord.__dataclass_fields__, "params_key", "success",
+                                     "unverified"])
+    accepted = frame["outcome"].isin(["solved", "infeasible"])
+    verified = frame["verified"] if "verified" in frame else pd.Series(True, index=frame.index)
+    frame["success"] = accepted & (verified == True)  # noqa: E712 - None/NaN are not True
+    frame["unverified"] = accepted & ~frame["success"]
+    for col in [c for c in frame.columns if c.startswith("counter.")]:
+        frame[col] = pd.to_numeric(frame[col], errors="coerce")  # old stores may hold text
     return frame

@@ -19,10 +19,22 @@ class Outcome(StrEnum):
     MEMOUT = "memout"
     CRASH = "crash"
 
+    @property
+    def success(self) -> bool:
+        """A solver's claim the harness accepted (solved, or infeasible); whether it was
+        *verified* is the record's ``verified`` field."""
+        return self in (Outcome.SOLVED, Outcome.INFEASIBLE)
+
+    @property
+    def failure(self) -> bool:
+        """A run that went wrong rather than merely ran out of budget."""
+        return self in (Outcome.WRONG, Outcome.TIMEOUT, Outcome.MEMOUT, Outcome.CRASH)
+
 
 #: Fields that differ between two otherwise identical runs (clocks, machine, stamps).
 VOLATILE_FIELDS: frozenset[str] = frozenset(
-    {"time_s", "cpu_s", "peak_rss_mb", "timestamp", "machine", "versions", "host"}
+    {"time_s", "cpu_s", "peak_rss_mb", "timestamp", "machine", "versions", "host", "warmup_s",
+     "startup_s", "rss_base_mb"}
 )
 
 
@@ -33,6 +45,12 @@ class RunRecord:
     ``answer`` holds the problem's JSON encoding (list of ints, list of [kind,row,col],
     or a UDLR string). ``counters`` are the solver's native effort counters. ``count`` and
     ``unique`` are set for counting runs (``task == "count"``).
+
+    ``verified`` is True for a success the harness checked (a valid answer, a count equal to
+    the known value, an infeasibility the rule confirms), False for a success nothing could
+    check (reported apart), None for every other outcome. ``isolated`` says the solver ran in
+    a process of its own; ``warmup_s``/``startup_s`` are the untimed set-up before ``time_s``;
+    ``log`` is the tail of what the solver printed; ``notes`` what the harness noticed.
     """
 
     problem: str
@@ -65,10 +83,25 @@ class RunRecord:
     machine: dict[str, Any] = field(default_factory=dict)
     timestamp: str = ""
     error: str = ""
+    verified: bool | None = None
+    isolated: bool = True
+    warmup_s: float = 0.0
+    startup_s: float = 0.0
+    rss_base_mb: float = 0.0
+    hard_limit: float | None = None
+    memory_limit_mb: int | None = None
+    fingerprint: str = ""
+    log: str = ""
+    notes: str = ""
 
     @property
     def solved(self) -> bool:
         return self.outcome is Outcome.SOLVED
+
+    @property
+    def verified_success(self) -> bool:
+        """The one definition of success every report uses: accepted and checked."""
+        return self.outcome.success and self.verified is True
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible dict (outcome as its string value)."""
@@ -83,8 +116,10 @@ class RunRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunRecord:
-        d = dict(data)
+        d = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         d["outcome"] = Outcome(d["outcome"])
+        if "verified" not in data and d["outcome"].success:  # records made before the field
+            d["verified"] = d["outcome"] is Outcome.SOLVED or not d.get("reason")
         return cls(**d)
 
     def stable(self) -> dict[str, Any]:

@@ -17,7 +17,7 @@ class StudyProgress:
     """Reports each finished run; ``quiet`` prints nothing."""
 
     def __init__(self, total: int, skipped: int, *, quiet: bool = False,
-                 console: Console | None = None) -> None:
+                 console: Console | None = None, unknown_total: bool = False) -> None:
         self.total, self.skipped, self.quiet = total, skipped, quiet
         self.console = console or Console(stderr=True, highlight=False)
         self.done = 0
@@ -33,7 +33,8 @@ class StudyProgress:
             self.bar = Progress(TextColumn("[bold]runs"), BarColumn(), MofNCompleteColumn(),
                                 TextColumn("{task.fields[failures]}"), TimeRemainingColumn(),
                                 console=self.console)
-            self.task = self.bar.add_task("runs", total=total, failures="")
+            self.task = self.bar.add_task("runs", total=None if unknown_total else total,
+                                          failures="")
             self.bar.start()
 
     def update(self, record: RunRecord) -> None:
@@ -46,7 +47,8 @@ class StudyProgress:
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, advance=1, failures=failures)
         else:
-            print(f"[{self.done}/{self.total}] {record.solver} {record.instance_id} "
+            of = "" if self.bar is None and not self.total else f"/{self.total}"
+            print(f"[{self.done}{of}] {record.solver} {record.instance_id} "
                   f"{record.outcome.value} {record.time_s:.3f}s", file=sys.stderr, flush=True)
 
     def close(self) -> None:

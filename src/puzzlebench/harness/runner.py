@@ -1,35 +1,31 @@
-"""The study runner: every run in a supervised worker, results into the store as they finish.
+"""The study runner: every run in a fresh process, results into the store as they finish.
 
-Local execution uses a pebble ``ProcessPool``: its workers are reused between runs (low
-overhead per run), and a run that overruns its hard limit has its worker killed and replaced
-— which concurrent.futures and multiprocessing pools cannot do. With a Dask scheduler address
-the same runs go to the cluster, each as a task that supervises a child process with the same
-limits. Runs whose keys are stored already are skipped, so an interrupted study resumes.
+Locally, runs execute in fresh processes forked by ``harness.isolation`` (at most ``workers``
+at once): no run can leave anything behind for another — a patched validator, a thread
+burning CPU, a raised memory high-water mark — and each run's memory limit and peak are its
+own. With a Dask scheduler address the same runs go to the cluster: each task spawns a fresh
+``python -m puzzlebench.harness.child`` under the same limits, judges its proposal in the Dask
+worker (a process the solver never ran in) and returns the record. Runs whose keys are stored
+already are skipped, so an interrupted study resumes; the key holds everything that changes a
+result, so a study run again under other limits or other code makes new runs.
 """
 
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, wait
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from pebble import ProcessExpired, ProcessPool
-
-from puzzlebench.harness.outcome import Outcome, RunRecord
+from puzzlebench.harness.child import Task
+from puzzlebench.harness.execute import conclude, make_task
+from puzzlebench.harness.isolation import ChildReport, run_task, run_tasks
+from puzzlebench.harness.outcome import RunRecord
 from puzzlebench.harness.progress import StudyProgress
 from puzzlebench.harness.store import Store
 from puzzlebench.harness.study import RunSpec, Study
-from puzzlebench.harness.supervisor import (
-    describe_exit,
-    execute_spec,
-    failure_record,
-    run_in_child,
-    worker_init,
-)
+from puzzlebench.registry import REGISTRY
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +37,7 @@ class StudyResult:
     db: Path
 
     def all_records(self) -> list[RunRecord]:
-        with Store(self.db) as store:
+        with Store(self.db, read_only=True) as store:
             return list(store.records())
 
 
@@ -74,48 +70,42 @@ def run_study(
             if scheduler:
                 _run_dask(todo, scheduler, finish)
             else:
-                _run_local(todo, workers or os.cpu_count() or 1, study.memory_limit_mb, finish)
+                _run_local(todo, workers or os.cpu_count() or 1, finish)
         finally:
             progress.close()
     return StudyResult(new, len(specs) - len(todo), db)
 
 
-def _run_local(todo: list[RunSpec], workers: int, memory_limit_mb: int | None,
+def _task(spec: RunSpec) -> Task:
+    from puzzlebench.contract import Budget
+
+    return make_task(REGISTRY.get(spec.solver), spec.instance(), "solve", params=spec.params,
+                     seed=spec.seed, budget=Budget(**spec.budget), hard_limit=spec.hard_limit,
+                     memory_limit_mb=spec.memory_limit_mb)
+
+
+def _record(spec: RunSpec, task: Task, report: ChildReport, workers: int) -> RunRecord:
+    record = conclude(REGISTRY.get(spec.solver), task, report, study=spec.study,
+                      repeat=spec.repeat, master_seed=spec.master_seed)
+    return record.with_(machine={**record.machine, "workers": workers})
+
+
+def _run_local(todo: list[RunSpec], workers: int,
                finish: Callable[[RunSpec, RunRecord], None]) -> None:
-    if not todo:
-        return
-    with ProcessPool(max_workers=workers, initializer=worker_init,
-                     initargs=(memory_limit_mb,)) as pool:
-        pending: dict[Future[RunRecord], tuple[RunSpec, float]] = {}
-        queue = list(reversed(todo))
-        try:
-            while queue or pending:
-                # keep a bounded number of runs in flight so start times are meaningful
-                while queue and len(pending) < 4 * workers:
-                    spec = queue.pop()
-                    fut = pool.schedule(execute_spec, (spec, workers), timeout=spec.hard_limit)
-                    pending[fut] = (spec, time.perf_counter())
-                done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-                for finished in done:
-                    spec, t0 = pending.pop(finished)
-                    finish(spec, _local_result(finished, spec, time.perf_counter() - t0, workers))
-        except BaseException:
-            pool.stop()
-            raise
+    by_task = {id(task): (spec, task) for spec in todo for task in [_task(spec)]}
+
+    def report(task: Task, child: ChildReport) -> None:
+        spec, _ = by_task[id(task)]
+        finish(spec, _record(spec, task, child, workers))
+
+    run_tasks([task for _, task in by_task.values()], workers=workers, on_report=report)
 
 
-def _local_result(fut: Future[RunRecord], spec: RunSpec, wall: float, workers: int) -> RunRecord:
-    try:
-        return fut.result()
-    except FutureTimeout:
-        return failure_record(spec, Outcome.TIMEOUT, f"killed after {spec.hard_limit:.1f} s",
-                              wall, workers)
-    except ProcessExpired as exc:
-        return failure_record(spec, Outcome.CRASH, describe_exit(exc.exitcode), wall, workers)
-    except MemoryError:
-        return failure_record(spec, Outcome.MEMOUT, "MemoryError", wall, workers)
-    except Exception as exc:  # e.g. an unpicklable result from a plugin
-        return failure_record(spec, Outcome.CRASH, f"{type(exc).__name__}: {exc}", wall, workers)
+def run_on_dask_worker(spec_json: str, workers: int) -> dict[str, Any]:
+    """A Dask task: one run in a spawned child, judged here, returned as a record dict."""
+    spec = RunSpec.from_json(spec_json)
+    task = _task(spec)
+    return _record(spec, task, run_task(task, spawn=True), workers).to_dict()
 
 
 def _run_dask(todo: list[RunSpec], scheduler: str,
@@ -127,7 +117,8 @@ def _run_dask(todo: list[RunSpec], scheduler: str,
     with Client(scheduler, timeout=30) as client:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         futures = {
-            client.submit(run_in_child, spec.to_json(), workers, pure=False, key=f"run-{i}-{spec.seed}"): spec
+            client.submit(run_on_dask_worker, spec.to_json(), workers, pure=False,
+                          key=f"run-{i}-{spec.seed}"): spec
             for i, spec in enumerate(todo)
         }
         for fut in as_completed(futures):
@@ -135,7 +126,7 @@ def _run_dask(todo: list[RunSpec], scheduler: str,
             try:
                 record = RunRecord.from_dict(fut.result())
             except Exception as exc:  # a lost worker or a failed task
-                record = failure_record(spec, Outcome.CRASH,
-                                        f"Dask task failed: {type(exc).__name__}: {exc}", 0.0,
-                                        workers)
+                task = _task(spec)
+                record = _record(spec, task, ChildReport(
+                    "died", error=f"Dask task failed: {type(exc).__name__}: {exc}"), workers)
             finish(spec, record)

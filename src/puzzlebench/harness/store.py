@@ -17,6 +17,7 @@ import pandas as pd
 
 from puzzlebench.harness.frame import records_to_frame
 from puzzlebench.harness.outcome import RunRecord, _json_default
+from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.problems.base import PuzzlebenchError
 
 SCHEMA = """
@@ -33,6 +34,12 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE INDEX IF NOT EXISTS runs_study ON runs (study);
 """
+#: Bumped when the stored shape changes; older puzzlebench stores are migrated on open for
+#: writing (their runs stay readable; their keys predate the full run key, so a resumed study
+#: makes its runs anew), anything else is refused.
+SCHEMA_VERSION = 2
+RUN_COLUMNS = {"key", "study", "problem", "size", "solver", "outcome", "time_s", "record",
+               "stored_at"}
 
 
 class StoreError(PuzzlebenchError, ValueError):
@@ -40,17 +47,50 @@ class StoreError(PuzzlebenchError, ValueError):
 
 
 class Store:
-    """A study database; safe to open from several processes (WAL, busy timeout)."""
+    """A study database; safe to open from several processes (WAL, busy timeout).
 
-    def __init__(self, path: str | Path) -> None:
+    ``read_only`` opens an existing store without writing anything (export, report, load):
+    read-only shared files work, and nothing is created. A file that is not a puzzlebench
+    store (another application's database, an empty file, a folder) is refused, never altered.
+    """
+
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        where = str(self.path)
+        if self.path.is_dir():
+            raise StoreError(f"{where!r} is a folder, not a store file")
+        if read_only and not self.path.exists():
+            raise StoreError(f"store {where!r} does not exist")
+        if self.path.exists() and self.path.stat().st_size == 0:
+            raise StoreError(f"{where!r} is an empty file, not a puzzlebench store")
+        if not self.path.exists() and not self.path.parent.is_dir():
+            raise StoreError(f"folder {str(self.path.parent)!r} does not exist")
         try:
-            self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.executescript(SCHEMA)
+            if read_only:
+                self.conn = _open_read_only(self.path)
+                self._check_schema(migrate=False)
+            else:
+                fresh = not self.path.exists()
+                self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+                if not fresh:
+                    self._check_schema(migrate=True)
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=NORMAL")
+                self.conn.executescript(SCHEMA)
+                self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot use {str(self.path)!r} as a store: {exc}") from None
+            raise StoreError(f"cannot use {where!r} as a store: {exc}") from None
+
+    def _check_schema(self, *, migrate: bool) -> None:
+        version = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(runs)")}
+        if columns != RUN_COLUMNS or version > SCHEMA_VERSION:
+            self.conn.close()
+            what = ("made by a newer puzzlebench" if columns == RUN_COLUMNS
+                    else "not a puzzlebench store")
+            raise StoreError(f"{str(self.path)!r} is {what}; refusing to use it")
+        if version < SCHEMA_VERSION and migrate:
+            self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
         self.conn.close()
@@ -63,7 +103,7 @@ class Store:
 
     def add(self, key: str, record: RunRecord) -> bool:
         """Store one finished run in its own transaction; False if the key was stored already."""
-        text = json.dumps(record.to_dict(), sort_keys=True, default=_json_default)
+        text = json.dumps(record.to_dict(), sort_keys=True, default=_json_default, allow_nan=False)
         cur = self.conn.execute(
             "INSERT OR IGNORE INTO runs (key, study, problem, size, solver, outcome, time_s, record)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -99,13 +139,40 @@ class Store:
         return int(self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
 
 
-def load(db: str | Path, study: str | None = None) -> pd.DataFrame:
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection; falls back to ``immutable`` for files on read-only media."""
+    uri = path.resolve().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30, isolation_level=None)
+    try:
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.OperationalError:
+        conn.close()
+        conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+    return conn
+
+
+def load_records(db: str | Path, study: str | None = None, *, rejudged: bool = True
+                 ) -> list[RunRecord]:
+    """The stored runs (read-only), judged against each other (``harness.rejudge``) unless
+    ``rejudged=False`` asks for them exactly as stored."""
+    from puzzlebench.registry import REGISTRY
+
+    with Store(db, read_only=True) as store:
+        records = list(store.records(study))
+    if not rejudged:
+        return records
+    return rejudge(records, exact_solvers=[s.name for s in REGISTRY.all() if s.exact])
+
+
+def load(db: str | Path, study: str | None = None, *, rejudged: bool = True) -> pd.DataFrame:
     """The stored runs as a pandas DataFrame (one row per run; see harness.frame)."""
-    path = Path(db)
-    if not path.exists():
-        raise StoreError(f"store {str(path)!r} does not exist")
-    with Store(path) as store:
-        return records_to_frame(store.records(study))
+    return records_to_frame(load_records(db, study, rejudged=rejudged))
+
+
+def studies(db: str | Path) -> list[str]:
+    """The study names a store holds."""
+    with Store(db, read_only=True) as store:
+        return [r[0] for r in store.conn.execute("SELECT DISTINCT study FROM runs ORDER BY study")]
 
 
 EXPORT_DROP = ("params", "counters", "budget", "instance", "versions", "machine")
@@ -124,7 +191,7 @@ def export(db: str | Path, fmt: str, out: str | Path | None) -> str | None:
     """Write the store as CSV or Parquet; CSV goes to the returned text when ``out`` is None."""
     if fmt not in ("csv", "parquet"):
         raise StoreError(f"export format must be csv or parquet, got {fmt!r}")
-    frame = export_frame(load(db))
+    frame = export_frame(load(db, rejudged=False))
     if fmt == "csv":
         if out is None:
             return str(frame.to_csv(index=False))

@@ -76,12 +76,18 @@ class RunSpec:
     budget: dict[str, Any]
     hard_limit: float
     memory_limit_mb: int | None
+    name: str = ""  # the solver's registered name (the reference may be a path)
+    fingerprint: str = ""
 
     @property
     def key(self) -> str:
-        """The run key: study, problem, instance, solver, parameters, seed and repeat."""
-        return run_key(self.study, self.instance_id, self.solver, self.params, self.seed,
-                       self.repeat)
+        """The run key: everything that changes a run's result — study, instance, solver name
+        and code fingerprint, the full parameter set, seed, repeat, budget and limits."""
+        return json.dumps(
+            [self.study, self.instance_id, self.name or self.solver, self.fingerprint,
+             dict(sorted(self.params.items())), self.seed, self.repeat,
+             dict(sorted(self.budget.items())), self.hard_limit, self.memory_limit_mb],
+            sort_keys=True, separators=(",", ":"), default=str)
 
     def instance(self) -> Instance:
         return get_problem(self.problem).make(self.size, **self.options)
@@ -93,12 +99,6 @@ class RunSpec:
     @classmethod
     def from_json(cls, text: str) -> RunSpec:
         return cls(**json.loads(text))
-
-
-def run_key(study: str, instance_id: str, solver: str, params: Mapping[str, Any], seed: int,
-            repeat: int) -> str:
-    return json.dumps([study, instance_id, solver, dict(sorted(params.items())), seed, repeat],
-                      sort_keys=True, separators=(",", ":"))
 
 
 def derive_seed(master_seed: int, *identity: Any) -> int:
@@ -126,7 +126,8 @@ class Study:
 
     @property
     def kill_after(self) -> float:
-        return self.hard_limit if self.hard_limit is not None else 1.5 * self.time_limit + 2.0
+        """The hard limit: as given, else the time limit plus 10 % and one second."""
+        return self.hard_limit if self.hard_limit is not None else 1.1 * self.time_limit + 1.0
 
     def budget(self) -> Budget:
         return Budget(self.time_limit, self.caps.get("max_nodes"),
@@ -160,16 +161,19 @@ class Study:
                 if problem not in solver["problems"] or not (
                         solver["min_size"] <= size <= solver["max_size"]):
                     continue
+                spec = REGISTRY.get(solver["name"])
                 for params in expand_grid(solver["params"]):
+                    full = spec.check_params(params)
                     for rep in range(self.repeats):
                         seed = derive_seed(self.master_seed, self.name, instance.instance_id,
-                                           solver["name"], params, rep)
+                                           spec.name, params, rep)
                         specs.append(RunSpec(
                             study=self.name, problem=problem, size=size, options=options,
                             instance_id=instance.instance_id, solver=solver["name"],
-                            params=params, repeat=rep, seed=seed, master_seed=self.master_seed,
+                            params=full, repeat=rep, seed=seed, master_seed=self.master_seed,
                             budget=budget, hard_limit=self.kill_after,
-                            memory_limit_mb=self.memory_limit_mb,
+                            memory_limit_mb=self.memory_limit_mb, name=spec.name,
+                            fingerprint=spec.fingerprint,
                         ))
         return specs
 
@@ -290,7 +294,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
             raise StudyError(f"{w}.params: must be a table")
         for combo in expand_grid(params):
             try:
-                spec.create(**combo)
+                spec.check_params(combo)
             except SolverConfigError as exc:
                 raise StudyError(f"{w}.params: {exc}") from None
         wanted = entry.get("problems", sorted(study_problems))

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.contract import Budget, Claim, Proposal, Solver, SolverConfigError
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.local.neighbourhoods import code
 from puzzlebench.registry import register
 
@@ -63,18 +63,12 @@ class MinConflicts(Solver):
 
     name: ClassVar[str] = "min-conflicts"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations"})
     stochastic: ClassVar[bool] = True
-    params: ClassVar[dict[str, Any]] = {"max_repairs": 100_000, "neighbourhood": "row",
-                                        "restart_after": 2_000}
-
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
-        try:
-            hood = code(str(self.config["neighbourhood"]))
-        except ValueError as exc:
-            raise SolverConfigError(str(exc)) from None
-        if hood == 0:
-            raise SolverConfigError("min-conflicts takes the row, step or swap neighbourhood")
+    params: ClassVar[dict[str, Any]] = {
+        "max_repairs": Param(100_000, 0, 10**12),
+        "neighbourhood": Param("row", choices=("row", "step", "swap")),
+        "restart_after": Param(2_000, 1, 10**12)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"

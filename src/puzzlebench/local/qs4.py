@@ -29,7 +29,7 @@ import numba
 import numpy as np
 
 from puzzlebench.compiled_clock import now
-from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.local.compiled_random import below, new_state
 from puzzlebench.registry import register
 
@@ -210,10 +210,13 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks):
 class QS4(Solver):
     """QS4-style conflict-minimising permutation search (numba, int32, O(n) memory)."""
 
+    compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
+
     name: ClassVar[str] = "qs4"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations"})
     stochastic: ClassVar[bool] = True
-    params: ClassVar[dict[str, Any]] = {"tail": 32, "max_kicks": 1000}
+    params: ClassVar[dict[str, Any]] = {"tail": Param(32, 0, 10**6), "max_kicks": Param(1000, 0, 10**9)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"

@@ -85,6 +85,11 @@ class Problem(ABC):
     def answer_from_json(self, data: Any) -> Any:
         """Inverse of ``answer_to_json``."""
 
+    def canonical_answer(self, instance: Any, answer: Any) -> Any:
+        """The JSON encoding of an answer the validator accepted (ints as ints, kinds upper
+        case): what records store and print."""
+        return self.answer_to_json(answer)
+
     def is_solvable(self, instance: Any) -> bool | None:
         """True/False where a rule decides it, None where nothing is known."""
         return None
@@ -96,6 +101,14 @@ class Problem(ABC):
     def known_optimum(self, instance: Any) -> int | None:
         """The optimal answer length where known (sliding); None elsewhere."""
         return None
+
+    def agreement_instances(self, size: int, **options: Any) -> list[Instance]:
+        """The instances ``agree`` checks at one size (options: the problem's own)."""
+        return [self.make(size)]
+
+    def warmup_instance(self) -> Instance:
+        """A small instance that exercises a solver's code paths, for untimed warm-up runs."""
+        return self.make(8)
 
     def render(self, instance: Any, answer: Any) -> str:
         """A plain-text drawing of an answer for ``--show``."""

@@ -93,6 +93,9 @@ class NQueens(Problem):
             return list(answer.tolist())
         return [int(c) for c in answer]
 
+    def canonical_answer(self, instance: QueensInstance, answer: Any) -> list[int]:
+        return self.answer_to_json(self.columns(instance, answer))
+
     def answer_from_json(self, data: Any) -> list[int]:
         return [int(c) for c in data]
 

@@ -76,8 +76,11 @@ def as_pieces(instance: QueensKnightsInstance, answer: Any) -> list[Piece]:
             raise InvalidAnswerError(f"piece {i} has a non-integer square")
         try:
             r, c = int(row), int(col)
-        except (TypeError, ValueError):
-            raise InvalidAnswerError(f"piece {i} has a non-integer square {item!r}") from None
+            integral = r == row and c == col
+        except (TypeError, ValueError, OverflowError):
+            integral = False
+        if not integral:
+            raise InvalidAnswerError(f"piece {i} has a non-integer square {item!r}")
         if r != row or c != col:
             raise InvalidAnswerError(f"piece {i} has a non-integer square {item!r}")
         if not (0 <= r < n and 0 <= c < n):
@@ -175,8 +178,19 @@ class QueensKnights(Problem):
     def answer_to_json(self, answer: Any) -> list[list[Any]]:
         return [[str(k), int(r), int(c)] for k, r, c in answer]
 
+    def canonical_answer(self, instance: QueensKnightsInstance, answer: Any) -> list[list[Any]]:
+        return self.answer_to_json(as_pieces(instance, answer))
+
     def answer_from_json(self, data: Any) -> list[Piece]:
         return [(str(k), int(r), int(c)) for k, r, c in data]
+
+    def agreement_instances(self, size: int, **options: Any) -> list[Instance]:
+        queens = options.get("queens")
+        values = range(size + 1) if queens is None else [a for a in queens if a <= size]
+        return [self.make(size, queens=a) for a in values]
+
+    def warmup_instance(self) -> QueensKnightsInstance:
+        return self.make(8, queens=2)
 
     def is_solvable(self, instance: QueensKnightsInstance) -> bool | None:
         if instance.queens == instance.n:

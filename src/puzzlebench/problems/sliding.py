@@ -7,6 +7,7 @@ moves: ``U`` moves the blank up one row, ``D`` down, ``L`` left, ``R`` right.
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -160,6 +161,31 @@ class Sliding(Problem):
         start_t = parse_state(start, cells) if isinstance(start, str) else tuple(start)
         goal_t = (parse_state(goal, cells) if isinstance(goal, str) else tuple(goal)) if goal else ()
         return SlidingInstance(rows, cols, start_t, goal_t)
+
+    def agreement_instances(self, size: int, **options: Any) -> list[Instance]:
+        """Three fixed scrambles of the default goal (seeded random walks of 12, 20 and 28
+        blank moves), the same on every machine; ``start`` gives one instance instead."""
+        if options.get("start") is not None:
+            return [self.make(size, **options)]
+        rows, cols = board_shape(size)
+        goal = SlidingInstance(rows, cols, default_goal(rows, cols), ())
+        rng = random.Random(size)  # a local generator: no global random state
+        out: list[Instance] = []
+        for length in (12, 20, 28):
+            moves = ""
+            state = goal
+            while len(moves) < length:
+                m = rng.choice("UDLR")
+                try:
+                    state = SlidingInstance(rows, cols, apply_moves(state, m), ())
+                except InvalidAnswerError:
+                    continue
+                moves += m
+            out.append(self.make(size, start=state.start))
+        return out
+
+    def warmup_instance(self) -> SlidingInstance:
+        return self.make(8, start="125408367")
 
     def validate(self, instance: SlidingInstance, answer: Any) -> Verdict:
         if not isinstance(answer, str):

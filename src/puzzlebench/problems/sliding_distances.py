@@ -97,7 +97,7 @@ def table(blank: int = 8) -> tuple[np.ndarray, np.ndarray]:
             with np.load(path) as data:
                 codes, dists = data["codes"], data["dists"]
             if codes.shape == (STATES,) and dists.shape == (STATES,):
-                return codes, dists
+                return _read_only(codes), _read_only(dists)
         except (OSError, ValueError, KeyError):
             pass
     codes, dists = build_table(blank)
@@ -108,7 +108,14 @@ def table(blank: int = 8) -> tuple[np.ndarray, np.ndarray]:
         tmp.replace(path)
     except OSError:
         pass  # a read-only home: keep the table in memory only
-    return codes, dists
+    return _read_only(codes), _read_only(dists)
+
+
+def _read_only(arr: np.ndarray) -> np.ndarray:
+    """The judge's cached tables cannot be written through (a defence against accidents; the
+    harness also judges in a process the solver never ran in)."""
+    arr.flags.writeable = False
+    return arr
 
 
 def optimal_length(start: tuple[int, ...], goal: tuple[int, ...] = STANDARD_GOAL) -> int | None:

@@ -28,6 +28,9 @@ class TorusQueens(NQueens):
     torus: ClassVar[bool] = True
     instance_type: ClassVar[type[QueensInstance]] = TorusQueensInstance
 
+    def warmup_instance(self) -> QueensInstance:
+        return self.make(7)
+
     def is_solvable(self, instance: QueensInstance) -> bool:
         return math.gcd(instance.n, 6) == 1
 

@@ -17,12 +17,14 @@ def agreement_matrix(frame: pd.DataFrame) -> pd.DataFrame:
         if len(counts):
             cells[(iid, solver)] = "#" + "/".join(str(int(c)) for c in sorted(set(counts)))
         else:
-            cells[(iid, solver)] = g["outcome"].value_counts().index[0]
+            top = g["outcome"].value_counts().index[0]
+            shy = "unverified" in g and bool(g.loc[g["outcome"] == top, "unverified"].any())
+            cells[(iid, solver)] = top + (" (unverified)" if shy else "")
     table = pd.Series(cells).unstack().sort_index().sort_index(axis=1).fillna("")
     agree = []
     for iid, row in table.iterrows():
         sub = frame[frame["instance_id"] == iid]
-        bad = sub["outcome"].isin(["wrong", "crash"]).any()
+        bad = sub["outcome"].isin(["wrong", "crash", "timeout", "memout"]).any()
         claims = set(sub.loc[sub["outcome"].isin(["solved", "infeasible"]), "outcome"])
         counts = set(sub["count"].dropna())
         agree.append("yes" if not bad and len(claims) <= 1 and len(counts) <= 1 else "NO")

@@ -36,7 +36,7 @@ def problem_figures(frame: pd.DataFrame, problem: str, out: Path) -> list[tuple[
     frame = with_labels(frame[frame["problem"] == problem])
     figs: list[tuple[str, Path]] = []
     slug = problem.replace("-", "_")
-    solved = frame[frame["outcome"].isin(["solved", "infeasible"])]
+    solved = frame[frame["success"]]
     if frame["size"].nunique() > 1:
         if not solved.empty:
             fig, ax = plt.subplots(figsize=(6, 3.6))
@@ -59,7 +59,7 @@ def problem_figures(frame: pd.DataFrame, problem: str, out: Path) -> list[tuple[
                 figs.append((f"{problem}: effort ({main.removeprefix('counter.')}) against size",
                              _save(fig, out / f"{slug}_effort.png")))
         fig, ax = plt.subplots(figsize=(6, 3.6))
-        rate = frame.assign(ok=frame["outcome"].isin(["solved", "infeasible"]).astype(float))
+        rate = frame.assign(ok=frame["success"].astype(float))
         _by_size(rate, "ok", "mean").plot(ax=ax, marker="o", ylim=(-0.05, 1.05))
         ax.set_xlabel("size n")
         ax.set_ylabel("success rate")

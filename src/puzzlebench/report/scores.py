@@ -13,7 +13,7 @@ from puzzlebench.report.summary import with_labels
 
 def run_time_or_penalty(frame: pd.DataFrame, penalty: float) -> pd.Series:
     """Wall time for solved (or correctly infeasible) runs; ``penalty`` otherwise."""
-    ok = frame["outcome"].isin(["solved", "infeasible"])
+    ok = frame["success"]
     return frame["time_s"].where(ok, penalty)
 
 
@@ -38,7 +38,7 @@ def par2(frame: pd.DataFrame) -> pd.DataFrame:
 def per_instance_times(frame: pd.DataFrame) -> pd.DataFrame:
     """Instances (instance_id, repeat) × solvers: time, or NaN when not solved."""
     frame = with_labels(frame)
-    ok = frame["outcome"].isin(["solved", "infeasible"])
+    ok = frame["success"]
     data = frame.assign(t=frame["time_s"].where(ok))
     table = data.pivot_table(index=["instance_id", "repeat"], columns="label", values="t",
                              aggfunc="first")

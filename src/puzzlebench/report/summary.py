@@ -37,15 +37,16 @@ def _iqr(values: pd.Series) -> str:
 
 
 def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per (problem, label): runs, solved %, outcome counts, median [IQR] of wall time
-    and of each native counter over all runs."""
+    """One row per (problem, label): runs, success % (verified successes only), unverified
+    successes apart, outcome counts, median [IQR] of wall time and each counter over all runs."""
     frame = with_labels(frame)
     rows = []
     for (problem, lab), group in sorted(frame.groupby(["problem", "label"]), key=lambda kv: kv[0]):
         row: dict[str, object] = {"problem": problem, "solver": lab, "runs": len(group)}
         counts = group["outcome"].value_counts()
-        row["solved %"] = round(100.0 * counts.get("solved", 0) / len(group), 1)
-        for outcome in OUTCOMES[1:]:
+        row["success %"] = round(100.0 * int(group["success"].sum()) / len(group), 1)
+        row["unverified"] = int(group["unverified"].sum())
+        for outcome in OUTCOMES:
             row[outcome] = int(counts.get(outcome, 0))
         row["time s median [IQR]"] = _iqr(group["time_s"])
         for col in counter_columns(group):

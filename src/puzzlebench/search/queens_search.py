@@ -29,6 +29,8 @@ class QueensBestFirst(Solver):
     """Shared body of the six N-Queens best-first solvers."""
 
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True
     stochastic: ClassVar[bool] = True
     state_type: ClassVar[type[ShiftState] | type[SwapState]]

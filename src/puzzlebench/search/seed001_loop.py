@@ -34,6 +34,7 @@ class Seed001Loop(Solver):
 
     name: ClassVar[str] = "seed001-loop"
     problems: ClassVar[frozenset[str]] = frozenset({"sliding"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True
 
     def solve(self, instance: SlidingInstance, budget: Budget, rng: np.random.Generator) -> Proposal:

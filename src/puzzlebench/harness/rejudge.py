@@ -1,0 +1,63 @@
+"""Judging runs against each other: what no single run can know on its own.
+
+Applied to every set of records before it is reported or turned into an exit status (a
+report, ``compare``, ``agree``), so the verdict does not depend on the order runs finished in:
+
+* an ``infeasible`` claim on an instance some run solved with a valid answer is ``wrong``;
+* a count that differs from a verified count of the same instance is ``wrong``; two
+  unverified counts that differ are both marked ``wrong`` (nothing decides between them);
+* an exact solver's answer longer than another exact solver's answer on the same instance is
+  ``wrong`` (not optimal), even where no optimum is known.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from puzzlebench.harness.outcome import Outcome, RunRecord
+
+
+def _wrong(record: RunRecord, reason: str) -> RunRecord:
+    return record.with_(outcome=Outcome.WRONG, verified=None, reason=reason)
+
+
+def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = ()) -> list[RunRecord]:
+    """The records, with claims contradicted by other runs turned ``wrong`` (same order)."""
+    records = list(records)
+    exact = set(exact_solvers)
+    by_instance: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, r in enumerate(records):
+        by_instance[(r.problem, r.instance_id)].append(i)
+    out = list(records)
+    for (_, iid), idx in by_instance.items():
+        group = [records[i] for i in idx]
+        solved = [r for r in group if r.task == "solve" and r.outcome is Outcome.SOLVED and r.valid]
+        for i in idx:
+            r = records[i]
+            if r.task == "solve" and r.outcome is Outcome.INFEASIBLE and solved:
+                out[i] = _wrong(r, f"claimed infeasible, but {solved[0].solver} found a valid "
+                                   f"answer to {iid}")
+        counted = [(i, records[i]) for i in idx
+                   if records[i].task == "count" and records[i].outcome is Outcome.SOLVED]
+        verified = {r.count for _, r in counted if r.verified and r.count is not None}
+        values = {r.count for _, r in counted if r.count is not None}
+        for i, r in counted:
+            if verified and r.count not in verified:
+                out[i] = _wrong(r, f"counted {r.count}; a verified count is {min(verified)}")
+            elif not verified and len(values) > 1:
+                others = sorted(v for v in values if v != r.count)
+                out[i] = _wrong(r, f"counted {r.count}; other counters say {others}")
+            elif solved and r.count == 0:
+                out[i] = _wrong(r, f"counted 0, but {solved[0].solver} found a valid answer")
+        lengths = [(i, records[i]) for i in idx
+                   if records[i].solver in exact and records[i].outcome is Outcome.SOLVED
+                   and records[i].answer_length is not None]
+        if lengths:
+            best = min(r.answer_length or 0 for _, r in lengths)
+            shortest = next(r for _, r in lengths if r.answer_length == best)
+            for i, r in lengths:
+                if (r.answer_length or 0) > best:
+                    out[i] = _wrong(r, f"claimed optimal with {r.answer_length} moves; "
+                                       f"{shortest.solver} found {best}")
+    return out

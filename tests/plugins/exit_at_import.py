@@ -1,0 +1,3 @@
+"""A plugin whose module raises SystemExit(0) while it is being imported."""
+
+raise SystemExit(0)
