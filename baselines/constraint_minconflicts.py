@@ -32,7 +32,7 @@ class ConstraintMinConflicts(Solver):
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         if instance.n > self.config["max_n"]:
-            return declined(instance.n, self.config["max_n"])
+            return declined(instance.n, self.config["max_n"], "iterations", "restarts")
         clock = budget.clock()
         rand = random.Random(int(rng.integers(2**63)))
         steps = int(self.config["steps"])

@@ -97,9 +97,10 @@ def build(instance: Any, solver: constraint.Solver) -> constraint.Problem:
     return queens_problem(instance.n, instance.problem == "torus-queens", solver)
 
 
-def declined(n: int, max_n: int) -> Proposal:
-    """The proposal of a solver that will not attempt a board this large."""
-    return Proposal(claim=Claim.UNKNOWN, counters={"solutions": 0},
+def declined(n: int, max_n: int, *counters: str) -> Proposal:
+    """The proposal of a solver that will not attempt a board this large (its effort
+    counters, named in ``counters``, are zero)."""
+    return Proposal(claim=Claim.UNKNOWN, counters={"solutions": 0, **dict.fromkeys(counters, 0)},
                     note=f"declined: n = {n} exceeds max_n = {max_n}")
 
 

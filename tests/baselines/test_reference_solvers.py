@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from baselines.deap_ga import cx_partially_matched, diagonal_conflicts, mut_shuffle_indexes
@@ -64,21 +63,32 @@ def test_constraint_solvers() -> None:
 @pytest.mark.covers("deap-ga")
 def test_deap_ga_is_seeded_without_global_random() -> None:
     state = random.getstate()
-    first = run_solve("deap-ga", make("nqueens", 12), seed=9, budget=Budget(time_limit=30))
+    first = run_solve("deap-ga", make("nqueens", 12), seed=9, budget=Budget(time_limit=30),
+                      isolate=False)  # in this process, so its global state can be inspected
     assert random.getstate() == state  # the global generator was never touched
     second = run_solve("deap-ga", make("nqueens", 12), seed=9, budget=Budget(time_limit=30))
-    assert first.outcome is Outcome.SOLVED and first.stable() == second.stable()
-    assert first.counters["generations"] >= 0 and first.counters["evaluations"] >= 300
+    assert first.outcome is Outcome.SOLVED
+    assert (first.answer, first.counters) == (second.answer, second.counters)
+    assert first.counters["evaluations"] >= first.params["population"]
 
 
-def test_deap_operator_ports_keep_permutations() -> None:
-    rng = random.Random(1)
-    for _ in range(200):
-        a, b = rng.sample(range(10), 10), rng.sample(range(10), 10)
-        c, d = cx_partially_matched(list(a), list(b), rng)
-        assert sorted(c) == sorted(d) == list(range(10))
-        (m,) = mut_shuffle_indexes(list(a), 0.3, rng)
-        assert sorted(m) == list(range(10))
+def test_deap_operator_ports_match_deap_on_the_same_random_stream() -> None:
+    """The seeded ports make exactly DEAP's choices: deap.tools draws from the global
+    generator, the ports from a Random seeded the same way (tests may touch global state)."""
+    from deap import tools
+
+    saved = random.getstate()
+    try:
+        rng = random.Random(1)
+        for k in range(200):
+            a, b = rng.sample(range(10), 10), rng.sample(range(10), 10)
+            random.seed(k)
+            expected = tools.cxPartialyMatched(list(a), list(b))
+            assert cx_partially_matched(list(a), list(b), random.Random(k)) == expected
+            random.seed(k)
+            (expected_m,) = tools.mutShuffleIndexes(list(a), 0.3)
+            assert mut_shuffle_indexes(list(a), 0.3, random.Random(k)) == (expected_m,)
+    finally:
+        random.setstate(saved)
     assert diagonal_conflicts([0, 1, 2, 3], False) == (6,)
     assert diagonal_conflicts([1, 3, 0, 2], False) == (0,)
-    assert np.all(np.array([1, 3, 0, 2]) >= 0)

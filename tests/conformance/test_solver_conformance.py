@@ -74,7 +74,9 @@ def test_time_limit_honoured_or_enforced(spec: SolverSpec, problem: str) -> None
         assert record.time_s <= limit
 
 
-CAP_COUNTERS = {"max_nodes": ("nodes", "nodes_expanded"), "max_iterations": ("iterations",),
+#: The counters that show each cap's effort (a generation is a GA's iteration).
+CAP_COUNTERS = {"max_nodes": ("nodes", "nodes_expanded", "nodes_generated", "nodes_examined"),
+                "max_iterations": ("iterations", "generations"),
                 "max_evaluations": ("evaluations",)}
 CAP_CASES = [pytest.param(s, p, cap, id=f"{s.name}-{p}-{cap}") for s, p in PAIRS
              for cap in sorted(s.honours - {"time_limit"})]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -50,7 +48,7 @@ def test_order_crossover_keeps_permutations_and_the_slice() -> None:
 def test_solves_and_counts_generations(solver: str) -> None:
     rec = run_solve(solver, make("nqueens", 10), seed=3, budget=Budget(time_limit=20))
     assert rec.outcome is Outcome.SOLVED
-    assert rec.counters["evaluations"] >= 100 and rec.counters["generations"] >= 0
+    assert rec.counters["evaluations"] >= rec.params["population_size"]  # the first population
     again = run_solve(solver, make("nqueens", 10), seed=3, budget=Budget(time_limit=20))
     assert rec.stable() == again.stable()
 
@@ -66,8 +64,8 @@ def test_seed_ga_parameters_are_configurable_and_time_capped() -> None:
     rec = run_solve("ga-seed002", make("nqueens", 30), seed=1,
                     params={"population_size": 20, "k": 2, "crossover_rate": 0.0,
                             "mutation_rate": 0.0, "time_cap": 0.2})
-    assert rec.outcome is Outcome.BUDGET and rec.time_s < 2
+    # stopped by its own cap (ran at least that long), not killed by the harness
+    assert rec.outcome is Outcome.BUDGET and rec.time_s >= 0.2 and not rec.error
     assert rec.params["population_size"] == 20
     # With no crossover and no mutation the population cannot change after selection.
     assert rec.counters["best_fitness"] < rec.counters["max_fitness"]
-    assert list(itertools.islice(range(3), 3)) == [0, 1, 2]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -159,3 +161,45 @@ def test_every_heuristic_pair_on_seed_input(heuristic: str) -> None:
     assert astar.answer_length == astar.optimum == 28
     assert greedy.answer_length >= astar.answer_length
     assert greedy.counters["nodes_expanded"] <= astar.counters["nodes_expanded"]
+
+
+def _fewest_removals(goals: tuple[int, ...]) -> int:
+    """Brute force: the fewest tiles to take out so the rest are in increasing goal order."""
+    k = len(goals)
+    for keep in range(k, 0, -1):
+        if any(list(c) == sorted(c) for c in itertools.combinations(goals, keep)):
+            return k - keep
+    return k
+
+
+def _greedy_removals(goals: tuple[int, ...]) -> int:
+    """The former rule: drop the most-conflicted tile until no pair conflicts."""
+    items, removed = list(goals), 0
+    while True:
+        counts = [sum(1 for j, g in enumerate(items) if (j < i and g > x) or (j > i and x > g))
+                  for i, x in enumerate(items)]
+        if not counts or max(counts) == 0:
+            return removed
+        items.pop(counts.index(max(counts)))
+        removed += 1
+
+
+@pytest.mark.parametrize("k", range(1, 8))
+def test_linear_conflict_line_term_is_the_fewest_removals(k: int) -> None:
+    """Every ordering of k tiles in a line: both implementations give 2 × the fewest removals
+    (an admissible bound), on lines longer than the 15-puzzle's too."""
+    import numpy as np
+
+    from puzzlebench.search.sliding_heuristics import line_conflict
+    from puzzlebench.search.sliding_kernels import line_extra
+
+    for goals in itertools.permutations(range(k)):
+        want = 2 * _fewest_removals(goals)
+        assert line_conflict(list(goals), list(goals)) == want
+        assert line_extra(np.array(goals, dtype=np.int64), k) == want
+
+
+def test_greedy_removal_overestimates_on_five_tile_lines() -> None:
+    """Why the rule changed: on a 5-tile line greedy removal can take out more than needed."""
+    worse = [g for g in itertools.permutations(range(5)) if _greedy_removals(g) > _fewest_removals(g)]
+    assert worse

@@ -67,7 +67,7 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
     return Task(kind=kind, solver=spec.reference or spec.name, instance=instance,
                 params=spec.check_params(params), seed=int(seed), budget=budget, unique=unique,
                 limit=limit, hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
-                factory=spec.factory if not spec.reference else None)
+                warmup=spec.compiled, factory=spec.factory if not spec.reference else None)
 
 
 def execute(task: Task, *, isolate: bool = True, spawn: bool = False) -> ChildReport:

@@ -275,6 +275,21 @@ def describe_status(code: int | None) -> str:
     return f"the run's process exited with status {code} without a result"
 
 
+_jit_ready = False
+
+
+def prepare_jit() -> None:
+    """Start numba's compiler in this process once, by calling the harness's own compiled
+    clock (no solver code), so that every forked run inherits it: a compiled solver's warm-up
+    then only loads its cached kernels (~0.03 s) instead of starting the compiler (~0.35 s)."""
+    global _jit_ready
+    if not _jit_ready:
+        from puzzlebench.compiled_clock import now
+
+        now()
+        _jit_ready = True
+
+
 def run_task(task: Task, *, spawn: bool = False) -> ChildReport:
     """Run one task in a fresh process and wait for it."""
     out: list[ChildReport] = []
@@ -291,6 +306,8 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
     """
     queue = list(tasks)
     queue.reverse()
+    if not spawn and any(t.warmup for t in queue):
+        prepare_jit()
     running: dict[int, _Run] = {}
     selector = selectors.DefaultSelector()
     try:

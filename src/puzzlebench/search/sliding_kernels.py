@@ -45,29 +45,20 @@ def unpack(code: int, cells: int, out: np.ndarray) -> None:
 
 @numba.njit(cache=True)
 def line_extra(goals: np.ndarray, k: int) -> int:
-    """2 × tiles removed until ``goals[:k]`` is increasing (greedy most-conflicts removal)."""
+    """2 × (k − LIS): the fewest tiles that must leave the line so that the rest are in goal
+    order (the longest increasing subsequence stays). Admissible on lines of any length,
+    unlike removing the most-conflicted tile greedily, which can remove more than needed."""
     if k < 2:
         return 0
-    alive = np.ones(k, np.bool_)
-    extra = 0
-    while True:
-        worst = -1
-        worst_count = 0
-        for i in range(k):
-            if not alive[i]:
-                continue
-            cnt = 0
-            for j in range(k):
-                if alive[j] and j != i and ((j > i and goals[i] > goals[j]) or
-                                            (j < i and goals[j] > goals[i])):
-                    cnt += 1
-            if cnt > worst_count:
-                worst_count = cnt
-                worst = i
-        if worst < 0:
-            return extra
-        alive[worst] = False
-        extra += 2
+    best = np.ones(k, np.int64)
+    longest = 1
+    for i in range(1, k):
+        for j in range(i):
+            if goals[j] < goals[i] and best[j] + 1 > best[i]:
+                best[i] = best[j] + 1
+        if best[i] > longest:
+            longest = best[i]
+    return 2 * (k - longest)
 
 
 @numba.njit(cache=True)
