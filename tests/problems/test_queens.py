@@ -110,3 +110,11 @@ def test_validator_takes_numpy_arrays() -> None:
     # Known valid: the torus construction 2r mod n is also valid on the plain board.
     m = 100_001  # gcd(m, 6) = 1
     assert NQ.validate(NQ.make(m), (2 * np.arange(m)) % m).valid
+
+
+def test_clashes_name_the_right_diagonal_family() -> None:
+    """↘ (row − col constant) is a diagonal, ↗ (row + col constant) an anti-diagonal."""
+    problem = get_problem("nqueens")
+    inst = problem.make(4)
+    assert problem.validate(inst, [1, 0, 2, 3]).reason.endswith("(row 1, col 0) share an anti-diagonal")
+    assert problem.validate(inst, [0, 3, 1, 2]).reason.endswith("(row 3, col 2) share a diagonal")

@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Exit as exc:
         code = exc.exit_code
     except (typer.Abort, KeyboardInterrupt):
-        print("puzzlebench: interrupted", file=sys.stderr)
+        print("puzzlebench: interrupted — finished runs are stored; run the same command to "
+              "resume", file=sys.stderr)
         code = 130
     except typer.TyperException as exc:  # Typer's usage errors (bad option, bad value)
         text = exc.format_message() if hasattr(exc, "format_message") else str(exc)

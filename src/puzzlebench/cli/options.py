@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import tempfile
 import sys
 from pathlib import Path
 from typing import Any
@@ -161,13 +162,16 @@ def parse_params(pairs: list[str] | None) -> dict[str, Any]:
 
 
 def check_out_dir(path: str) -> Path:
-    """An output folder that exists or can be made, and is writable (else CliInputError)."""
+    """An output folder, made now if needed, that can be written (else CliInputError)."""
     out = Path(path)
     if out.exists() and not out.is_dir():
         raise CliInputError(f"{path!r} is not a folder")
-    parent = out if out.exists() else next((p for p in out.parents if p.exists()), Path("."))
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise CliInputError(f"cannot write to {path!r} (no permission to create or write it)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise CliInputError(f"cannot write to folder {path!r}: {exc.strerror or exc}") from None
     return out
 
 

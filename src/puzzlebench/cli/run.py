@@ -18,6 +18,23 @@ def check_workers(workers: int | None) -> None:
         raise CliInputError(f"--workers must be at least 1, got {workers}")
 
 
+def check_scheduler(address: str) -> None:
+    """A Dask scheduler address that parses and answers within a few seconds."""
+    import re
+    import socket
+
+    match = re.fullmatch(r"(?:tcp://)?([^:/\s]+):(\d{1,5})", address.strip())
+    if match is None:
+        raise CliInputError(f"--scheduler takes tcp://HOST:PORT, got {address!r}")
+    host, port = match.group(1), int(match.group(2))
+    try:
+        with socket.create_connection((host, port), timeout=5):
+            pass
+    except OSError as exc:
+        raise CliInputError(f"cannot reach the Dask scheduler at {address}: "
+                            f"{exc.strerror or exc}") from None
+
+
 @app.command("run")
 def run_command(
     study_file: Annotated[Path, typer.Argument(help="The study TOML file.")],
@@ -31,6 +48,8 @@ def run_command(
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.study import load_study
     check_workers(workers)
+    if scheduler is not None:
+        check_scheduler(scheduler)
     study = load_study(study_file)
     target = db or study.db or f"{study.name}.sqlite"
     result = run_study(study, target, workers=workers, scheduler=scheduler, quiet=quiet)

@@ -11,7 +11,7 @@ TOML format (see ``studies/example.toml``)::
     master_seed = 2026          # default 0
     repeats = 3                 # default 1
     time_limit = 10.0           # seconds, the budget handed to the solver (default 10)
-    hard_limit = 20.0           # seconds, the run is killed after this (default 1.5×time_limit+2)
+    hard_limit = 20.0           # seconds, the run is killed after this (default 1.1×time_limit+1)
     memory_limit_mb = 2048      # per run (default: none)
     max_nodes = 1000000         # optional effort caps handed to the solver
     max_iterations = 100000
@@ -36,6 +36,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import itertools
+import math
 import json
 import tomllib
 from collections.abc import Mapping
@@ -224,7 +225,8 @@ def _number(table: Mapping[str, Any], key: str, kind: type, where: str, minimum:
     if value is None:
         return None
     ok = isinstance(value, kind) or (kind is float and isinstance(value, int))
-    if not ok or isinstance(value, bool) or value < minimum:
+    if not ok or isinstance(value, bool) or not math.isfinite(value) or value < minimum \
+            or abs(value) > 2**62:
         raise StudyError(f"{where}.{key}: expected a {kind.__name__} ≥ {minimum}, got {value!r}")
     return kind(value)
 
@@ -244,6 +246,10 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
     repeats = _number(head, "repeats", int, where, minimum=1, default=1)
     time_limit = _number(head, "time_limit", float, where, default=10.0)
     hard_limit = _number(head, "hard_limit", float, where)
+    if time_limit <= 0:
+        raise StudyError(f"{where}.time_limit: must be positive, got {time_limit}")
+    if hard_limit is not None and hard_limit < time_limit:
+        raise StudyError(f"{where}.hard_limit: {hard_limit} is below time_limit {time_limit}")
     memory = _number(head, "memory_limit_mb", int, where, minimum=16)
     caps = {k: _number(head, k, int, where) for k in ("max_nodes", "max_iterations",
                                                       "max_evaluations") if k in head}
@@ -321,10 +327,16 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
 def load_study(path: str | Path) -> Study:
     """Read and validate a study TOML file."""
     p = Path(path)
+    if p.is_dir():
+        raise StudyError(f"{str(p)!r} is a folder, not a study file")
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise StudyError(f"study file {str(p)!r} does not exist") from None
+    except UnicodeDecodeError:
+        raise StudyError(f"{p.name}: not a text file (a study is TOML)") from None
+    except OSError as exc:
+        raise StudyError(f"cannot read {str(p)!r}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{p.name}: not valid TOML ({exc})") from None
     return study_from_dict(data, p.name)

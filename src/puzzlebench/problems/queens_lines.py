@@ -47,13 +47,13 @@ def line_keys(cols: IntArray, torus: bool) -> tuple[tuple[str, IntArray, int], .
     n = cols.size
     rows = np.arange(n, dtype=np.int64)
     if torus:
-        diag = (rows + cols) % max(n, 1)
-        anti = (rows - cols) % max(n, 1)
-        return (("column", cols, n), ("diagonal", diag, n), ("anti-diagonal", anti, n))
+        anti = (rows + cols) % max(n, 1)
+        diag = (rows - cols) % max(n, 1)
+        return (("column", cols, n), ("anti-diagonal", anti, n), ("diagonal", diag, n))
     return (
         ("column", cols, n),
-        ("diagonal", rows + cols, 2 * n - 1),
-        ("anti-diagonal", rows - cols + n - 1, 2 * n - 1),
+        ("anti-diagonal", rows + cols, 2 * n - 1),  # ↗: row + col constant
+        ("diagonal", rows - cols + n - 1, 2 * n - 1),  # ↘: row − col constant
     )
 
 
@@ -96,16 +96,16 @@ def judge(cols: IntArray, torus: bool) -> Verdict:
     rows = np.arange(n, dtype=np.int64)
     buf = np.empty(n, dtype=np.int64)
     diag_size = n if torus else 2 * n - 1
-    for name in ("column", "diagonal", "anti-diagonal"):
+    for name in ("column", "anti-diagonal", "diagonal"):  # ↗ row + col, ↘ row − col
         if name == "column":
             key, size = cols, n
         else:
             size = diag_size
-            key = np.add(rows, cols, out=buf) if name == "diagonal" else np.subtract(
+            key = np.add(rows, cols, out=buf) if name == "anti-diagonal" else np.subtract(
                 rows, cols, out=buf)
             if torus:
                 np.remainder(key, max(n, 1), out=key)
-            elif name == "anti-diagonal":
+            elif name == "diagonal":
                 key += n - 1
         seen = np.zeros(max(size, 1), dtype=np.bool_)
         seen[key] = True
@@ -122,7 +122,7 @@ def _clash(name: str, key: IntArray, size: int, cols: IntArray) -> Verdict:
     return Verdict(
         False,
         f"queens at (row {r1}, col {int(cols[r1])}) and (row {r2}, col {int(cols[r2])})"
-        f" share a {name}",
+        f" share {'an' if name[0] in 'aeiou' else 'a'} {name}",
     )
 
 
