@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 

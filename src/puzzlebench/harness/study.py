@@ -36,8 +36,8 @@ from __future__ import annotations
 import difflib
 import hashlib
 import itertools
-import math
 import json
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
