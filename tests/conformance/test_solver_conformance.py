@@ -93,9 +93,8 @@ def test_declared_effort_cap_honoured(spec: SolverSpec, problem: str, cap: str) 
         record.outcome, record.reason, record.error)
     reported = [c for c in CAP_COUNTERS[cap] if c in record.counters]
     assert reported, f"{spec.name} honours {cap} but reports none of {CAP_COUNTERS[cap]}"
-    if record.outcome is Outcome.BUDGET:
-        for counter in reported:
-            assert record.counters[counter] <= 2 * value + 100, (counter, record.counters)
+    if record.outcome is Outcome.BUDGET:  # the counter it caps (e.g. expanded, not generated)
+        assert min(record.counters[c] for c in reported) <= 2 * value + 100, record.counters
 
 
 def test_every_cap_case_is_reached() -> None:

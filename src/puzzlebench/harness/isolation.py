@@ -290,6 +290,13 @@ def prepare_jit() -> None:
         _jit_ready = True
 
 
+def _drain(selector: selectors.BaseSelector, running: dict[int, _Run], timeout: float) -> None:
+    """Read every pipe that has data (waiting up to ``timeout``): messages are time-stamped
+    when read, so the harness reads as often as it can between its other work."""
+    for key, _ in selector.select(timeout=timeout):
+        running[int(key.fd)].read()
+
+
 def run_task(task: Task, *, spawn: bool = False) -> ChildReport:
     """Run one task in a fresh process and wait for it."""
     out: list[ChildReport] = []
@@ -316,10 +323,10 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
                 run = _Run(queue.pop(), spawn)
                 running[run.fd] = run
                 selector.register(run.fd, selectors.EVENT_READ)
+                _drain(selector, running, 0.0)
             now = time.perf_counter()
             timeout = max(0.0, min(r.deadline() for r in running.values()) - now)
-            for key, _ in selector.select(timeout=min(timeout, 1.0)):
-                running[int(key.fd)].read()
+            _drain(selector, running, min(timeout, 1.0))
             now = time.perf_counter()
             for fd, run in list(running.items()):
                 if not run.finished and now >= run.deadline():
@@ -331,6 +338,7 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
                     selector.unregister(fd)
                     del running[fd]
                     on_report(run.task, run.finish())
+                    _drain(selector, running, 0.0)  # stamp what arrived meanwhile
     except BaseException:
         for run in running.values():
             run.kill("interrupted")

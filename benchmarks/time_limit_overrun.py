@@ -1,0 +1,47 @@
+"""Benchmark: how far past ``--time-limit`` does each solver run? (goal: ≤ 10 % plus start-up)
+
+Every registered solver, on the hard-ish conformance instance of each problem it declares,
+with a time limit T (default 1 s) and the default hard limit (1.1 T + 1 s): prints per solver
+the worst timed phase as a multiple of T, the outcome, and the whole wall time the harness
+spent on the run (start-up and warm-up included). A solver that declares ``time_limit`` should
+stop by itself (ratio ≤ 1.1); one that does not is killed at the hard limit.
+
+    python benchmarks/time_limit_overrun.py [--limit 1.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from puzzlebench.contract import Budget  # noqa: E402
+from puzzlebench.harness.execute import run_solve  # noqa: E402
+from puzzlebench.registry import REGISTRY  # noqa: E402
+from tests.conformance.cases import HARD  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--limit", type=float, default=1.0)
+    args = ap.parse_args()
+    worst: list[tuple[float, str]] = []
+    for spec in REGISTRY.all():
+        for problem in sorted(spec.problems):
+            t0 = time.perf_counter()
+            rec = run_solve(spec, HARD[problem], budget=Budget(time_limit=args.limit))
+            whole = time.perf_counter() - t0
+            ratio = rec.time_s / args.limit
+            worst.append((ratio, spec.name))
+            honours = "honours" if "time_limit" in spec.honours else "IGNORES"
+            print(f"{spec.name:<26} {problem:<15} {honours:<8} {rec.outcome.value:<8} "
+                  f"timed {rec.time_s:7.3f} s = {ratio:5.2f} T   whole {whole:6.2f} s")
+    ratio, name = max(worst)
+    print(f"worst: {name} at {ratio:.2f} × the time limit ({args.limit:g} s)")
+
+
+if __name__ == "__main__":
+    main()
