@@ -71,3 +71,23 @@ def test_estimate_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert '"exact": 2057' in out
     assert main(["estimate", "nqueens", "31"]) == 2
     assert main(["estimate", "nqueens", "8", "--probes", "1"]) == 2
+
+
+def test_a_truncated_listing_is_not_used_as_the_solution_set(capsys) -> None:  # type: ignore[no-untyped-def]
+    """queens-knights 8 with no queens has far too many solutions to list in a second: the
+    listing says it is incomplete, and no answer is called outside it."""
+    from puzzlebench.cli import main
+
+    code = main(["agree", "queens-knights", "--sizes", "8", "--queens", "0", "--time-limit", "1",
+                 "--solver", "stochastic-hc", "--json"])
+    report = __import__("json").loads(capsys.readouterr().out)
+    assert code == 0 and report["agreed"], report["disagreements"]
+    assert any("truncated" in cell for row in report["matrix"].values() for cell in row.values())
+
+
+def test_agree_checks_sliding_scrambles(capsys) -> None:  # type: ignore[no-untyped-def]
+    from puzzlebench.cli import main
+
+    code = main(["agree", "sliding", "--time-limit", "5", "--json"])
+    report = __import__("json").loads(capsys.readouterr().out)
+    assert code == 0 and report["agreed"] and len(next(iter(report["matrix"].values()))) == 3

@@ -384,3 +384,13 @@ class LongerThanOptimal(Solver):
 
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
         return Proposal(answer="RLR", claim=Claim.SOLVED, optimal=True)
+
+
+class Allocates(_Q):
+    """Touches 300 MB, then gives up (to show that peaks and limits are per run)."""
+
+    name = "hostile-allocates"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        blob = np.ones(300 * 2**20, dtype=np.uint8)
+        return Proposal(claim=Claim.UNKNOWN, counters={"touched": int(blob.sum() > 0)})

@@ -288,3 +288,53 @@ def test_dask_judges_hostile_plugins_the_same(tmp_path: Path) -> None:
                                   host="127.0.0.1", dashboard_address=None) as cluster:
         run_study(study, tmp_path / "dask.sqlite", scheduler=cluster.scheduler_address, quiet=True)
     check_store(tmp_path / "dask.sqlite")
+
+
+# -- memory figures and limits are each run's own -------------------------------------------------
+
+def test_peak_memory_and_the_memory_limit_are_per_run(tmp_path: Path) -> None:
+    from puzzlebench.harness.runner import run_study
+    from puzzlebench.harness.study import study_from_dict
+
+    def study(name: str, limit: int | None) -> Any:
+        head: dict[str, Any] = {"name": name, "time_limit": 10.0}
+        if limit is not None:
+            head["memory_limit_mb"] = limit
+        return study_from_dict({"study": head,
+                                "problems": [{"problem": "nqueens", "sizes": [8]}],
+                                "solvers": [{"name": ref("Allocates")}, {"name": "mod12"}]})
+
+    result = run_study(study("peaks", None), tmp_path / "p.sqlite", workers=1, quiet=True)
+    peak = {r.solver: r.peak_rss_mb for r in result.new}
+    assert peak["hostile-allocates"] > 300 and peak["mod12"] < peak["hostile-allocates"] - 200
+    result = run_study(study("limits", 200), tmp_path / "l.sqlite", workers=1, quiet=True)
+    outcome = {r.solver: r.outcome for r in result.new}
+    assert outcome == {"hostile-allocates": Outcome.MEMOUT, "mod12": Outcome.SOLVED}
+
+
+def test_resume_under_other_limits_makes_new_runs(capsys, tmp_path: Path) -> None:
+    db = str(tmp_path / "r.sqlite")
+    args = ["compare", "nqueens", "--sizes", "30", "--solvers", "cpsat", "--db", db, "--json"]
+    cli(capsys, *args, "--time-limit", "0.001")
+    code, out, err = cli(capsys, *args, "--time-limit", "5")
+    assert json_lines(out)[0]["outcome"] == "solved" and "already stored" not in err
+    code, out, err = cli(capsys, *args, "--time-limit", "5")
+    assert json_lines(out)[0]["outcome"] == "solved"
+    assert len(load_records(db)) == 2  # the 0.001 s run and the 5 s run, nothing repeated
+
+
+def test_a_plugins_key_does_not_depend_on_the_path_naming_it(tmp_path: Path) -> None:
+    from puzzlebench.harness.study import study_from_dict
+
+    def keys(name: str) -> list[str]:
+        return [s.key for s in study_from_dict({
+            "study": {"name": "k"}, "problems": [{"problem": "nqueens", "sizes": [8]}],
+            "solvers": [{"name": name}]}).runs()]
+
+    other = Path(os.path.relpath(PLUGINS))
+    assert keys(f"{PLUGINS}:FloatAnswer") == keys(f"{other}:FloatAnswer")
+
+
+def test_cli_warns_about_a_cap_the_solver_ignores(capsys) -> None:
+    code, out, err = cli(capsys, "solve", "nqueens", "8", "--solver", "cpsat", "--max-nodes", "5")
+    assert code == 0 and "does not honour --max-nodes" in err
