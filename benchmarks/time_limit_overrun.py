@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from puzzlebench.contract import Budget  # noqa: E402
-from puzzlebench.harness.execute import run_solve  # noqa: E402
-from puzzlebench.registry import REGISTRY  # noqa: E402
-from tests.conformance.cases import HARD  # noqa: E402
+from puzzlebench.contract import Budget
+from puzzlebench.harness.execute import run_solve
+from puzzlebench.registry import REGISTRY
+from tests.conformance.cases import HARD
 
 
 def main() -> None:

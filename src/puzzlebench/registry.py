@@ -34,6 +34,12 @@ from typing import Any
 from puzzlebench.cache_dir import cache_dir
 from puzzlebench.code_fingerprint import fingerprint
 from puzzlebench.contract import BUDGET_FIELDS, Param, Solver, resolve_params
+from puzzlebench.external_program import (
+    is_manifest,
+    manifest_fingerprint,
+    read_manifest,
+    solver_class,
+)
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
 
@@ -232,6 +238,8 @@ class Registry:
     def get(self, name: str) -> SolverSpec:
         """A registered solver by name, or a plugin reference (``module:attr`` or
         ``file.py:attr``) described by its own process: the plugin's code never runs here."""
+        if is_manifest(name):
+            return self._external(name, load=False)
         if ":" in name and name not in self._specs:
             if name not in self._described:
                 from puzzlebench.harness.plugins import describe_reference
@@ -240,9 +248,25 @@ class Registry:
             return self._described[name]
         return self.load(name)
 
+    def _external(self, path: str, *, load: bool) -> SolverSpec:
+        """A program's spec from its manifest (data only; the class is built where it runs)."""
+        manifest = read_manifest(path)
+        where = str(Path(path).resolve())
+        digest = manifest_fingerprint(path, manifest["command"])
+        if load:
+            return replace(spec_of(solver_class(path), origin="plugin"), reference=where,
+                           fingerprint=digest)
+        if where not in self._described:
+            cls = solver_class(path)  # built from data alone: no program code runs here
+            self._described[where] = replace(spec_of(cls, origin="plugin"), factory=None,
+                                             reference=where, fingerprint=digest)
+        return self._described[where]
+
     def load(self, name: str) -> SolverSpec:
         """A solver whose code this process may run: registered, or a plugin imported here
         (only in a run's own process, or with ``isolate=False``)."""
+        if is_manifest(name):
+            return self._external(name, load=True)
         if not self._discovered and self._use_index and ":" not in name:
             module = self._indexed_module(name)
             if module is not None:

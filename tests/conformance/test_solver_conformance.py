@@ -6,6 +6,8 @@ harness (not the solver) decides each outcome.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from puzzlebench.contract import Budget
@@ -16,7 +18,10 @@ from puzzlebench.problems.nqueens import A000170
 from puzzlebench.registry import REGISTRY, SolverSpec
 from tests.conformance.cases import CAPPED, HARD, INFEASIBLE, REPRODUCIBLE, SOLVABLE, make
 
-SPECS: list[SolverSpec] = REGISTRY.all()
+#: The shipped external programs (examples/external) run through the same suite.
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "external"
+SPECS: list[SolverSpec] = [*REGISTRY.all(), REGISTRY.get(str(EXAMPLES / "c" / "solver.toml")),
+                           REGISTRY.get(str(EXAMPLES / "python" / "solver.toml"))]
 PAIRS = [(s, p) for s in SPECS for p in sorted(s.problems)]
 
 

@@ -394,3 +394,12 @@ class Allocates(_Q):
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
         blob = np.ones(300 * 2**20, dtype=np.uint8)
         return Proposal(claim=Claim.UNKNOWN, counters={"touched": int(blob.sum() > 0)})
+
+
+class CountsInSolve(_Q):
+    """Solves correctly but reports a wrong solution count on the side."""
+
+    name = "hostile-counts-in-solve"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        return Proposal(answer=mod12_like(instance.n), claim=Claim.SOLVED, count=91)

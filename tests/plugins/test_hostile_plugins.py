@@ -316,9 +316,9 @@ def test_resume_under_other_limits_makes_new_runs(capsys, tmp_path: Path) -> Non
     db = str(tmp_path / "r.sqlite")
     args = ["compare", "nqueens", "--sizes", "30", "--solvers", "cpsat", "--db", db, "--json"]
     cli(capsys, *args, "--time-limit", "0.001")
-    code, out, err = cli(capsys, *args, "--time-limit", "5")
+    _, out, err = cli(capsys, *args, "--time-limit", "5")
     assert json_lines(out)[0]["outcome"] == "solved" and "already stored" not in err
-    code, out, err = cli(capsys, *args, "--time-limit", "5")
+    _, out, err = cli(capsys, *args, "--time-limit", "5")
     assert json_lines(out)[0]["outcome"] == "solved"
     assert len(load_records(db)) == 2  # the 0.001 s run and the 5 s run, nothing repeated
 
@@ -336,5 +336,10 @@ def test_a_plugins_key_does_not_depend_on_the_path_naming_it(tmp_path: Path) -> 
 
 
 def test_cli_warns_about_a_cap_the_solver_ignores(capsys) -> None:
-    code, out, err = cli(capsys, "solve", "nqueens", "8", "--solver", "cpsat", "--max-nodes", "5")
+    code, _, err = cli(capsys, "solve", "nqueens", "8", "--solver", "cpsat", "--max-nodes", "5")
     assert code == 0 and "does not honour --max-nodes" in err
+
+
+def test_a_count_in_a_solve_proposal_is_judged(capsys) -> None:
+    code, row = solve_json(capsys, "CountsInSolve")
+    assert code == 1 and row["outcome"] == "wrong" and "92" in row["reason"]

@@ -43,6 +43,10 @@ def judge_solution(
     An ``infeasible`` claim contradicting the solvability rule is ``wrong``.
     """
     claim = proposal.claim
+    if proposal.count is not None or proposal.unique is not None:  # a count is judged anywhere
+        counted = judge_count(problem, instance, proposal, unique=proposal.unique is not None)
+        if counted.outcome is Outcome.WRONG:
+            return counted
     if proposal.answer is not None:
         verdict = problem.validate(instance, proposal.answer)
         if not verdict.valid:

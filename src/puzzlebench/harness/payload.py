@@ -69,9 +69,13 @@ def answer_data(problem: Problem, answer: Any) -> tuple[Any, bytes | None]:
     try:
         data = problem.answer_to_json(answer)
     except Exception as exc:
-        raise MalformedProposalError(
-            f"malformed proposal: the answer does not convert to the problem's encoding "
-            f"({type(exc).__name__}: {exc})") from None
+        try:  # plain data that is not the problem's encoding: the validator will say why
+            json.dumps(answer, allow_nan=False)
+        except (TypeError, ValueError):
+            raise MalformedProposalError(
+                f"malformed proposal: the answer does not convert to the problem's encoding "
+                f"({type(exc).__name__}: {exc})") from None
+        return answer, None
     _dump("the answer", data)
     return data, None
 

@@ -298,6 +298,9 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise StudyError(f"{w}.params: must be a table")
+        empty = sorted(k for k, v in params.items() if isinstance(v, list) and not v)
+        if empty:
+            raise StudyError(f"{w}.params.{empty[0]}: an empty list makes an empty grid")
         for combo in expand_grid(params):
             try:
                 spec.check_params(combo)

@@ -13,7 +13,7 @@ def agreement_matrix(frame: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     cells: dict[tuple[str, str], str] = {}
     for (iid, solver), g in frame.groupby(["instance_id", "solver"]):
-        counts = g["count"].dropna()
+        counts = g.loc[g["task"] == "count", "count"].dropna() if "task" in g else g["count"].dropna()
         if len(counts):
             cells[(iid, solver)] = "#" + "/".join(str(int(c)) for c in sorted(set(counts)))
         else:
