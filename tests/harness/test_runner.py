@@ -95,6 +95,12 @@ SLOW_PLUGIN = textwrap.dedent('''
 ''')
 
 
+def differences(a: dict[str, dict], b: dict[str, dict]) -> list[tuple[str, str, object, object]]:
+    """(run, field, left, right) for every field that differs: a readable failure message."""
+    return [(k, f, a[k].get(f), b[k].get(f)) for k in sorted(set(a) & set(b))
+            for f in sorted(set(a[k]) | set(b[k])) if a[k].get(f) != b[k].get(f)]
+
+
 def stable_rows(db: Path) -> dict[str, dict]:
     with Store(db) as store:
         out = {}
@@ -150,7 +156,8 @@ def test_sigkill_and_resume_gives_the_uninterrupted_set(tmp_path: Path) -> None:
     final = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert final.returncode == 0, final.stderr
     assert count_rows(db) == total
-    assert stable_rows(db) == stable_rows(reference)
+    assert stable_rows(db) == stable_rows(reference), differences(stable_rows(db),
+                                                                  stable_rows(reference))
 
 
 def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
@@ -170,4 +177,5 @@ def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
         result = run_study(study, dask_db, scheduler=cluster.scheduler_address, quiet=True)
     assert len(result.new) == len(study.runs()) == 5
     assert all(r.outcome is Outcome.SOLVED for r in result.new)
-    assert stable_rows(local) == stable_rows(dask_db)
+    assert stable_rows(local) == stable_rows(dask_db), differences(stable_rows(local),
+                                                                   stable_rows(dask_db))
