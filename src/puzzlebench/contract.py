@@ -158,6 +158,8 @@ class Solver(ABC):
     params: ClassVar[Mapping[str, Any]] = {}
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit"})
     compiled: ClassVar[bool] = False
+    #: Why the solver cannot run on this machine ('' when it can), e.g. a missing executable.
+    unavailable: ClassVar[str] = ""
     summary: ClassVar[str] = ""
 
     def __init__(self, **params: Any) -> None:

@@ -84,6 +84,7 @@ class SolverSpec:
     reference: str = ""
     counts_unique: bool = False
     count_max_n: int | None = None
+    unavailable: str = ""
 
     def create(self, **params: Any) -> Solver:
         """A configured solver instance (raises SolverConfigError on bad parameters)."""
@@ -115,6 +116,7 @@ class SolverSpec:
             "fingerprint": self.fingerprint,
             "counts_unique": self.counts_unique,
             "count_max_n": self.count_max_n,
+            "unavailable": self.unavailable,
         }
 
 
@@ -137,6 +139,7 @@ def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec
             fingerprint=str(data.get("fingerprint", "")), reference=reference,
             counts_unique=bool(data.get("counts_unique", False)),
             count_max_n=None if data.get("count_max_n") is None else int(data["count_max_n"]),
+            unavailable=str(data.get("unavailable", "")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RegistryError(f"solver {reference!r} describes itself badly: {exc}") from None
@@ -191,6 +194,7 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
         reference=name if origin != "plugin" else "",
         counts_unique=bool(getattr(cls, "counts_unique", False)),
         count_max_n=getattr(cls, "count_max_n", None),
+        unavailable=str(getattr(cls, "unavailable", "")),
     )
 
 
@@ -238,7 +242,7 @@ class Registry:
     def get(self, name: str) -> SolverSpec:
         """A registered solver by name, or a plugin reference (``module:attr`` or
         ``file.py:attr``) described by its own process: the plugin's code never runs here."""
-        if is_manifest(name):
+        if is_manifest(name) or name.endswith(".mzn"):
             return self._external(name, load=False)
         if ":" in name and name not in self._specs:
             if name not in self._described:
@@ -249,15 +253,21 @@ class Registry:
         return self.load(name)
 
     def _external(self, path: str, *, load: bool) -> SolverSpec:
-        """A program's spec from its manifest (data only; the class is built where it runs)."""
-        manifest = read_manifest(path)
+        """A program's spec from its manifest, or a MiniZinc model's from its file (data
+        only: the class is built from the file; the program runs only in a run's process)."""
         where = str(Path(path).resolve())
-        digest = manifest_fingerprint(path, manifest["command"])
+        if path.endswith(".mzn"):
+            from baselines.minizinc_user import model_class, model_fingerprint
+
+            build, digest = model_class, model_fingerprint(path) if Path(path).is_file() else ""
+        else:
+            manifest = read_manifest(path)
+            build, digest = solver_class, manifest_fingerprint(path, manifest["command"])
         if load:
-            return replace(spec_of(solver_class(path), origin="plugin"), reference=where,
+            return replace(spec_of(build(path), origin="plugin"), reference=where,
                            fingerprint=digest)
         if where not in self._described:
-            cls = solver_class(path)  # built from data alone: no program code runs here
+            cls = build(path)  # built from data alone: no program code runs here
             self._described[where] = replace(spec_of(cls, origin="plugin"), factory=None,
                                              reference=where, fingerprint=digest)
         return self._described[where]
@@ -265,7 +275,7 @@ class Registry:
     def load(self, name: str) -> SolverSpec:
         """A solver whose code this process may run: registered, or a plugin imported here
         (only in a run's own process, or with ``isolate=False``)."""
-        if is_manifest(name):
+        if is_manifest(name) or name.endswith(".mzn"):
             return self._external(name, load=True)
         if not self._discovered and self._use_index and ":" not in name:
             module = self._indexed_module(name)

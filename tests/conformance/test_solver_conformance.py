@@ -37,6 +37,16 @@ def cases(table: dict) -> list:
     ]
 
 
+@pytest.fixture(autouse=True)
+def _available(request: pytest.FixtureRequest) -> None:
+    """A solver that cannot run on this machine (e.g. MiniZinc absent) is skipped, and the
+    skip says why — never silently."""
+    params = getattr(request.node, "callspec", None)
+    spec = params.params.get("spec") if params is not None else None
+    if isinstance(spec, SolverSpec) and spec.unavailable:
+        pytest.skip(f"{spec.name} is unavailable here: {spec.unavailable}")
+
+
 @pytest.mark.parametrize(("spec", "instance"), cases(SOLVABLE))
 def test_valid_answer_on_solvable_instances(spec: SolverSpec, instance) -> None:
     record = run_solve(spec, instance, seed=1, budget=Budget(time_limit=20))

@@ -66,7 +66,7 @@ def agree_command(
         progress.close()
     if as_json:
         emit_json({"problem": problem, "agreed": report.agreed,
-                   "matrix": report.cells,
+                   "matrix": report.cells, "skipped": report.skipped,
                    "disagreements": [vars_of(d) for d in report.disagreements]})
     else:
         table = Table(title=f"agreement: {problem}")
@@ -76,6 +76,8 @@ def agree_command(
         for name in sorted(report.cells):
             table.add_row(name, *(report.cells[name].get(i, "-") for i in report.instances))
         console().print(table)
+        for name, why in report.skipped.items():
+            typer.echo(f"skipped {name}: {why}")
         if report.agreed:
             typer.echo("all solvers agree with the facts and with each other")
         for d in report.disagreements:

@@ -28,13 +28,18 @@ def solvers_command(
         return 0
     table = Table()
     for col in ("name", "problems", "origin", "complete", "exact", "stochastic", "counts",
-                "params"):
+                "params", "honours"):
         table.add_column(col, overflow="fold")
     for s in specs:
+        params = s.to_json()["params"]
         table.add_row(
-            s.name, ", ".join(sorted(s.problems)), s.origin,
+            s.name + (" (unavailable)" if s.unavailable else ""), ", ".join(sorted(s.problems)),
+            s.origin,
             *("yes" if f else "" for f in (s.complete, s.exact, s.stochastic, s.counts)),
-            ", ".join(f"{k}={v}" for k, v in s.params.items()),
+            ", ".join(f"{k}={v}" for k, v in params.items()), ", ".join(sorted(s.honours)),
         )
     console().print(table)
+    for s in specs:
+        if s.unavailable:
+            typer.echo(f"{s.name} is unavailable here: {s.unavailable}")
     return 0

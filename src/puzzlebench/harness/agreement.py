@@ -60,6 +60,7 @@ class AgreementReport:
     cells: dict[str, dict[str, str]] = field(default_factory=dict)
     disagreements: list[Disagreement] = field(default_factory=list)
     records: list[RunRecord] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # unavailable solver → why
 
     @property
     def agreed(self) -> bool:
@@ -116,6 +117,8 @@ def check_agreement(
     for s in specs:
         if problem not in s.problems:
             raise RegistryError(f"solver {s.name!r} does not handle {problem}")
+    missing = [s for s in specs if s.unavailable]
+    specs = [s for s in specs if not s.unavailable]
     insts = list(instances) if instances is not None else instances_for(problem, sizes, queens)
     budget = Budget(time_limit=time_limit)
     # An incomplete solver cannot prove a rule-infeasible instance so: a short look suffices
@@ -144,7 +147,8 @@ def check_agreement(
     records = rejudge(records, exact_solvers=[s.name for s in specs if s.exact])
     position = {inst.instance_id: i for i, inst in enumerate(insts)}
     records.sort(key=lambda r: (position[r.instance_id], r.solver, r.task))  # arrival order varies
-    report = AgreementReport(records=records)
+    report = AgreementReport(records=records,
+                             skipped={s.name: s.unavailable for s in missing})
     for inst in insts:
         iid = inst.instance_id
         report.instances.append(iid)

@@ -54,6 +54,8 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
             f"solver {spec.name!r} does not handle {instance.problem!r} "
             f"(it handles {', '.join(sorted(spec.problems))})"
         )
+    if spec.unavailable:
+        raise RegistryError(f"solver {spec.name!r} is unavailable here: {spec.unavailable}")
     if kind == "count" and not spec.counts:
         raise RegistryError(f"solver {spec.name!r} does not count solutions")
     if kind == "enumerate" and not spec.enumerates:

@@ -1,0 +1,158 @@
+"""A SAT encoding solved by CaDiCaL through PySAT (``python-sat``).
+
+One Boolean per square (and per piece kind for queens-knights). nqueens: exactly one queen per
+row and per column, at most one per diagonal (exactly one per wrapped diagonal on the torus),
+with PySAT's sequential-counter cardinality encodings. queens-knights: at most one piece per
+square, exactly A queens and n − A knights (sequential counters), and binary clauses forbidding
+a queen beside any piece on its lines and a knight beside any piece a knight's move away.
+The encoding's size is reported as the counters ``variables`` and ``clauses``, beside
+CaDiCaL's own ``conflicts`` and ``decisions``.
+
+Time: CaDiCaL cannot be interrupted through PySAT, so ``solve`` reads no budget — the
+harness's hard limit stops it (``honours`` is empty). Counting and listing add one blocking
+clause per model and check the clock between models.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+import numpy as np
+
+from puzzlebench.contract import Budget, Claim, Enumeration, Proposal, Solver
+from puzzlebench.problems.queens_knights import KNIGHT_STEPS
+from puzzlebench.registry import register
+
+ENGINE = "cadical195"
+
+
+class Encoding:
+    """The CNF of one instance and how to read an answer from a model."""
+
+    def __init__(self, instance: Any) -> None:
+        from pysat.card import CardEnc, EncType
+        from pysat.formula import IDPool
+
+        self.instance, n = instance, instance.n
+        self.pool = IDPool()
+        self.clauses: list[list[int]] = []
+        kinds = "QN" if instance.problem == "queens-knights" else "Q"
+        self.var = {(k, r, c): self.pool.id((k, r, c)) for k in kinds
+                    for r in range(n) for c in range(n)}
+
+        def card(lits: list[int], bound: int, exact: bool) -> None:
+            build = CardEnc.equals if exact else CardEnc.atmost
+            self.clauses.extend(build(lits=lits, bound=bound, vpool=self.pool,
+                                      encoding=EncType.seqcounter).clauses)
+
+        if instance.problem == "queens-knights":
+            self._queens_knights(n, instance.queens, card)
+            return
+        torus = instance.problem == "torus-queens"
+        q = {(r, c): self.var["Q", r, c] for r in range(n) for c in range(n)}
+        for k in range(n):
+            card([q[k, c] for c in range(n)], 1, True)
+            card([q[r, k] for r in range(n)], 1, True)
+        if torus:
+            for k in range(n):
+                card([q[r, (k - r) % n] for r in range(n)], 1, True)
+                card([q[r, (r - k) % n] for r in range(n)], 1, True)
+        else:
+            for d in range(-n + 1, n):
+                cells = [q[r, r - d] for r in range(n) if 0 <= r - d < n]
+                if len(cells) > 1:
+                    card(cells, 1, False)
+            for s in range(2 * n - 1):
+                cells = [q[r, s - r] for r in range(n) if 0 <= s - r < n]
+                if len(cells) > 1:
+                    card(cells, 1, False)
+
+    def _queens_knights(self, n: int, queens: int, card: Any) -> None:
+        v = self.var
+        squares = [(r, c) for r in range(n) for c in range(n)]
+        for r, c in squares:
+            self.clauses.append([-v["Q", r, c], -v["N", r, c]])
+        card([v["Q", r, c] for r, c in squares], queens, True)
+        card([v["N", r, c] for r, c in squares], n - queens, True)
+        for r, c in squares:
+            for i, j in squares:
+                if (i, j) != (r, c) and (i == r or j == c or abs(i - r) == abs(j - c)):
+                    self.clauses.append([-v["Q", r, c], -v["Q", i, j]])
+                    self.clauses.append([-v["Q", r, c], -v["N", i, j]])
+            for dr, dc in KNIGHT_STEPS:
+                i, j = r + dr, c + dc
+                if 0 <= i < n and 0 <= j < n:
+                    self.clauses.append([-v["N", r, c], -v["Q", i, j]])
+                    self.clauses.append([-v["N", r, c], -v["N", i, j]])
+
+    def answer(self, model: list[int]) -> Any:
+        true = {lit for lit in model if lit > 0}
+        n = self.instance.n
+        if self.instance.problem == "queens-knights":
+            return [(k, r, c) for (k, r, c), x in self.var.items() if x in true]
+        cols = [0] * n
+        for (_, r, c), x in self.var.items():
+            if x in true:
+                cols[r] = c
+        return cols
+
+    def blocking(self, model: list[int]) -> list[int]:
+        """The clause that forbids this placement again."""
+        true = {lit for lit in model if lit > 0}
+        return [-x if x in true else x for x in self.var.values()]
+
+    def counters(self, sat: Any) -> dict[str, int]:
+        stats = sat.accum_stats() or {}
+        return {"variables": self.pool.top, "clauses": len(self.clauses),
+                **{k: int(stats[k]) for k in ("conflicts", "decisions") if k in stats}}
+
+
+@register
+class SatCadical(Solver):
+    """SAT encoding (cardinality constraints, binary conflict clauses) solved by CaDiCaL."""
+
+    name: ClassVar[str] = "sat-cadical"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
+    complete: ClassVar[bool] = True
+    counts: ClassVar[bool] = True
+    honours: ClassVar[frozenset[str]] = frozenset()  # CaDiCaL cannot be interrupted: hard kill
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        from pysat.solvers import Solver as SatSolver
+
+        enc = Encoding(instance)
+        with SatSolver(name=ENGINE, bootstrap_with=enc.clauses) as sat:
+            if sat.solve():
+                return Proposal(answer=enc.answer(sat.get_model()), claim=Claim.SOLVED,
+                                counters=enc.counters(sat))
+            return Proposal(claim=Claim.INFEASIBLE, counters=enc.counters(sat))
+
+    def _models(self, instance: Any, budget: Budget, limit: int | None
+                ) -> tuple[list[Any], bool, dict[str, int]]:
+        from pysat.solvers import Solver as SatSolver
+
+        enc = Encoding(instance)
+        end = budget.clock().end
+        found: list[Any] = []
+        with SatSolver(name=ENGINE, bootstrap_with=enc.clauses) as sat:
+            while sat.solve():
+                model = sat.get_model()
+                found.append(enc.answer(model))
+                sat.add_clause(enc.blocking(model))
+                if (limit is not None and len(found) >= limit) or time.perf_counter() >= end:
+                    return found, False, enc.counters(sat)
+            return found, True, enc.counters(sat)
+
+    def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
+        if unique:
+            raise ValueError("sat-cadical counts all solutions, not unique ones")
+        found, complete, counters = self._models(instance, budget, None)
+        if not complete:
+            return Proposal(counters=counters, note=f"stopped after {len(found)} solutions")
+        return Proposal(claim=Claim.SOLVED if found else Claim.INFEASIBLE, count=len(found),
+                        counters=counters)
+
+    def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> Enumeration:
+        found, complete, _ = self._models(instance, budget, limit)
+        return Enumeration(found, complete=complete and (limit is None or len(found) < limit))
