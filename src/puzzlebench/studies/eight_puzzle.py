@@ -52,7 +52,7 @@ def narrative(frame: pd.DataFrame) -> list[str]:
              f"{loop['answer_length'].mean():.1f} moves long on average where the optimum "
              f"averages {table['optimum'].mean():.1f} ({longer:.1f} moves too many per input)."]
     exact = frame[frame["solver"].str.startswith(("astar", "idastar"))]
-    wrong = int((exact["outcome"] != "solved").sum())
+    wrong = int((~exact["success"]).sum())
     lines.append(f"Every A*/IDA* answer was checked against the BFS distance table: "
                  f"{len(exact) - wrong} of {len(exact)} optimal.")
     lines.append(f"A* with linear conflict takes {opt['time_s'].sum() * 1000:.1f} ms for the nine "

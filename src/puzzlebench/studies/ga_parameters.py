@@ -35,7 +35,7 @@ def effect(frame: pd.DataFrame, param: str) -> pd.DataFrame:
     sub = frame[mask]
     if sub.empty:
         return pd.DataFrame()
-    solved = sub.assign(ok=sub["outcome"].eq("solved"))
+    solved = sub.assign(ok=sub["success"])
     out = solved.groupby(["size", col]).agg(
         runs=("ok", "size"), solved=("ok", "mean"),
         median_generations=("counter.generations", "median"),

@@ -18,12 +18,12 @@ def _grid(sizes: str, repeats: int, limit: float) -> dict:
 
 
 def steps_table(frame: pd.DataFrame) -> pd.DataFrame:
-    solved = frame[frame["outcome"] == "solved"]
+    solved = frame[frame["success"]]
     mean_steps = solved.pivot_table(index="size", columns="solver", values="counter.steps",
                                     aggfunc="mean").round(1)
     mean_time = frame.pivot_table(index="size", columns="solver", values="time_s",
                                   aggfunc="mean").round(4)
-    rate = frame.assign(ok=frame["outcome"].eq("solved")).pivot_table(
+    rate = frame.assign(ok=frame["success"]).pivot_table(
         index="size", columns="solver", values="ok", aggfunc="mean")
     out = pd.concat({"mean steps": mean_steps, "mean time s": mean_time, "solved": rate}, axis=1)
     out.columns = [f"{a}: {b}" for a, b in out.columns]
@@ -31,8 +31,8 @@ def steps_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def narrative(frame: pd.DataFrame) -> list[str]:
-    solved = frame[frame["outcome"] == "solved"]
-    rate = frame.groupby("solver")["outcome"].apply(lambda s: (s == "solved").mean())
+    solved = frame[frame["success"]]
+    rate = frame.groupby("solver")["success"].mean()
     t = solved.groupby("solver")["time_s"].mean()
     fastest = t.idxmin() if len(t) else "-"
     lines = [f"{len(frame)} runs over n = {frame['size'].min()}..{frame['size'].max()}; "
