@@ -58,6 +58,7 @@ class Task:
     hard_limit: float | None = None
     memory_limit_mb: int | None = None
     warmup: bool = True
+    compiled: bool = False  # the harness starts numba once before forking such runs
     #: The solver class itself, when the caller holds one (an API user's class, a test's);
     #: reaches a forked child through memory, never a spawned one (use a reference there).
     factory: type | None = None
@@ -86,7 +87,7 @@ def perform(task: Task, on_ready: Callable[[float], None] | None = None
         return {"claim": "unknown", "spec": spec.to_json()}, None
     problem = problem_of(task.instance)
     warmup_s = 0.0
-    if task.warmup and spec.compiled:
+    if task.warmup:
         t0 = time.perf_counter()
         with contextlib.suppress(Exception):
             _run(spec.create(**task.params), task, problem.warmup_instance(), WARMUP_BUDGET)

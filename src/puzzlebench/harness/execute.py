@@ -69,7 +69,15 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
     return Task(kind=kind, solver=spec.reference or spec.name, instance=instance,
                 params=spec.check_params(params), seed=int(seed), budget=budget, unique=unique,
                 limit=limit, hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
-                warmup=spec.compiled, factory=spec.factory if not spec.reference else None)
+                warmup=warms(spec), compiled=spec.compiled,
+                factory=spec.factory if not spec.reference else None)
+
+
+def warms(spec: SolverSpec) -> bool:
+    """Whether a run warms the solver first: every project solver (a fresh process pays its
+    first-touch costs — JIT caches, lazy imports, copy-on-write pages — there, untimed) and
+    plugins that declare ``compiled``. Other plugins are not run beyond their own run."""
+    return spec.compiled or spec.origin in ("handwritten", "baseline")
 
 
 def execute(task: Task, *, isolate: bool = True, spawn: bool = False) -> ChildReport:

@@ -313,7 +313,7 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
     """
     queue = list(tasks)
     queue.reverse()
-    if not spawn and any(t.warmup for t in queue):
+    if not spawn and any(t.compiled for t in queue):
         prepare_jit()
     running: dict[int, _Run] = {}
     selector = selectors.DefaultSelector()
