@@ -42,11 +42,13 @@ def test_solvers_lists_a_manifest_and_params_override(capsys) -> None:  # type: 
     assert row["outcome"] == "budget" and row["params"] == {"max_steps": 0}
 
 
-def test_agree_runs_the_c_program_beside_every_baseline(capsys) -> None:  # type: ignore[no-untyped-def]
-    code = main(["agree", "nqueens", "--sizes", "4..8", "--solver", C, "--json",
+def test_agree_runs_both_examples_beside_every_baseline(capsys) -> None:  # type: ignore[no-untyped-def]
+    code = main(["agree", "nqueens", "--sizes", "4..8", "--solver", C, "--solver", PY, "--json",
                  "--time-limit", "5"])
     report = json.loads(capsys.readouterr().out)
-    assert code == 0 and report["agreed"] and "c-bitboard" in report["matrix"]
+    assert code == 0 and report["agreed"], report["disagreements"]
+    assert {"c-bitboard", "python-min-conflicts", "mzn-gecode", "choco", "sat-cadical"} <= set(
+        report["matrix"]) | set(report["skipped"])
 
 
 def manifest(tmp_path: Path, script: str, **flags: object) -> str:
