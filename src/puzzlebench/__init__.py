@@ -24,7 +24,7 @@ def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: fl
           params: dict[str, Any] | None = None, isolate: bool = True, **options: Any) -> Any:
     """Build an instance, run one solver on it and return the judged RunRecord.
 
-    The solver runs in a process of its own (killed at 1.1 × ``time_limit`` + 1 s) and is
+    The solver runs in a process of its own (killed at 1.1 × ``time_limit`` + 0.5 s) and is
     judged here; ``isolate=False`` runs it in this process for debugging, and the record says
     so (``isolated: False``).
     """

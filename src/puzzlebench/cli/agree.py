@@ -27,7 +27,7 @@ def agree_command(
         help="Solver(s) to check beside every baseline (repeatable; module:attr allowed).")] = None,
     queens: Annotated[str | None, typer.Option(help="queens-knights A values (default 0..n).")] = None,
     time_limit: Annotated[float, typer.Option(
-        help="Per-run budget (s); each run is killed at 1.1×+1 s.")] = 10.0,
+        help="Per-run budget (s); each run is killed at 1.1×+0.5 s.")] = 10.0,
     start: Annotated[str | None, typer.Option(
         help="sliding: one start state (default: three fixed scrambles per size).")] = None,
     workers: Annotated[int | None, typer.Option(help="Runs at once (default: cores).")] = None,

@@ -42,7 +42,7 @@ def compare_command(
     solvers: Annotated[str | None, typer.Option(help="Comma-separated solver names.")] = None,
     repeats: Annotated[int, typer.Option(help="Runs per solver and size.")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
-    time_limit: Annotated[float, typer.Option(help="Per-run budget (s); killed at 1.1×+1 s.")] = 10.0,
+    time_limit: Annotated[float, typer.Option(help="Per-run budget (s); killed at 1.1×+0.5 s.")] = 10.0,
     queens: Annotated[str | None, typer.Option(help="Queens A (queens-knights), e.g. 2 or 0,2,4.")] = None,
     start: Annotated[str | None, typer.Option(help="Sliding start states, ';'-separated.")] = None,
     goal: Annotated[str | None, typer.Option(help="Sliding goal state.")] = None,

@@ -30,7 +30,7 @@ def count_command(
     solver: Annotated[str, typer.Option("--solver", "-s", help="A counting solver.")] = "bitboard",
     queens: Annotated[int | None, typer.Option(help="Queens A (queens-knights).")] = None,
     time_limit: Annotated[float, typer.Option(
-        help="Wall-clock budget in seconds; the run is killed at 1.1×+1 s.")] = DEFAULT_TIME_LIMIT,
+        help="Wall-clock budget in seconds; the run is killed at 1.1×+0.5 s.")] = DEFAULT_TIME_LIMIT,
     param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
 ) -> int:

@@ -1,7 +1,7 @@
 """``puzzlebench solve``: one judged run of one solver on one instance.
 
 The run executes in a process of its own under a hard limit (the time limit plus 10 % and
-one second); the harness validates its answer here. Exit status: 0 when the run is
+half a second); the harness validates its answer here. Exit status: 0 when the run is
 ``solved`` or ``infeasible``, 1 for any other outcome (``wrong``, ``budget``, ``timeout``,
 ``crash``, ...), 2 for bad input.
 """
@@ -37,7 +37,7 @@ def solve_command(
     solver: SolverOpt,
     seed: Annotated[int, typer.Option(help="Seed of the solver's random generator.")] = 0,
     time_limit: Annotated[float, typer.Option(
-        help="Wall-clock budget in seconds; the run is killed at 1.1×+1 s.")] = DEFAULT_TIME_LIMIT,
+        help="Wall-clock budget in seconds; the run is killed at 1.1×+0.5 s.")] = DEFAULT_TIME_LIMIT,
     max_nodes: Annotated[int | None, typer.Option(help="Node budget.")] = None,
     max_iterations: Annotated[int | None, typer.Option(help="Iteration budget.")] = None,
     max_evaluations: Annotated[int | None, typer.Option(help="Evaluation budget.")] = None,

@@ -34,8 +34,8 @@ from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 
 #: Budget of the untimed warm-up run of a compiled solver.
-WARMUP_BUDGET = Budget(time_limit=2.0, max_nodes=200_000, max_evaluations=200_000,
-                       max_iterations=200_000)
+WARMUP_BUDGET = Budget(time_limit=0.5, max_nodes=20_000, max_evaluations=20_000,
+                       max_iterations=20_000)
 #: Cap on what a run may write to its log (RLIMIT_FSIZE; beyond it the process dies).
 LOG_LIMIT_BYTES = 1 << 30
 

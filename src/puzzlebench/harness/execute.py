@@ -30,8 +30,8 @@ from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
 
-#: Default hard limit: the time limit plus 10 % and one second of grace.
-GRACE_FACTOR, GRACE_S = 1.1, 1.0
+#: Default hard limit: the time limit plus 10 % and half a second of grace.
+GRACE_FACTOR, GRACE_S = 1.1, 0.5
 
 
 def resolve(solver: str | SolverSpec) -> SolverSpec:

@@ -11,7 +11,7 @@ TOML format (see ``studies/example.toml``)::
     master_seed = 2026          # default 0
     repeats = 3                 # default 1
     time_limit = 10.0           # seconds, the budget handed to the solver (default 10)
-    hard_limit = 20.0           # seconds, the run is killed after this (default 1.1×time_limit+1)
+    hard_limit = 20.0           # seconds, the run is killed after this (default 1.1×time_limit+0.5)
     memory_limit_mb = 2048      # per run (default: none)
     max_nodes = 1000000         # optional effort caps handed to the solver
     max_iterations = 100000
@@ -127,8 +127,8 @@ class Study:
 
     @property
     def kill_after(self) -> float:
-        """The hard limit: as given, else the time limit plus 10 % and one second."""
-        return self.hard_limit if self.hard_limit is not None else 1.1 * self.time_limit + 1.0
+        """The hard limit: as given, else the time limit plus 10 % and half a second."""
+        return self.hard_limit if self.hard_limit is not None else 1.1 * self.time_limit + 0.5
 
     def budget(self) -> Budget:
         return Budget(self.time_limit, self.caps.get("max_nodes"),
