@@ -117,7 +117,7 @@ def test_a_sleeper_is_killed_at_the_hard_limit(capsys) -> None:
 
 def test_work_in_the_constructor_is_timed(capsys) -> None:
     _code, row = solve_json(capsys, "SlowInit")
-    assert row["outcome"] == "solved" and row["time_s"] >= 1.5  # slept 1.5 s in __init__
+    assert row["outcome"] == "solved" and row["time_s"] > 1.0  # slept 1.5 s in __init__ (was ~0)
 
 
 # -- 4. forged output ----------------------------------------------------------------------------
