@@ -28,6 +28,8 @@ def agree_command(
     queens: Annotated[str | None, typer.Option(help="queens-knights A values (default 0..n).")] = None,
     time_limit: Annotated[float, typer.Option(
         help="Per-run budget (s); each run is killed at 1.1×+0.5 s.")] = 10.0,
+    count_time_limit: Annotated[float | None, typer.Option(
+        help="Budget of each count (s; default: --time-limit); counting is exhaustive.")] = None,
     start: Annotated[str | None, typer.Option(
         help="sliding: one start state (default: three fixed scrambles per size).")] = None,
     workers: Annotated[int | None, typer.Option(help="Runs at once (default: cores).")] = None,
@@ -42,6 +44,7 @@ def agree_command(
 
     prob = get_problem(problem)
     check_limit(time_limit)
+    check_limit(count_time_limit, "--count-time-limit")  # None passes
     check_workers(workers)
     queens_list = None
     if queens is not None:
@@ -60,6 +63,7 @@ def agree_command(
     progress = StudyProgress(0, 0, quiet=as_json, unknown_total=True)
     try:
         report = check_agreement(problem, size_list, solver or None, time_limit=time_limit,
+                                 count_time_limit=count_time_limit,
                                  count_up_to=count_up_to, enumerate_up_to=enumerate_up_to,
                                  instances=insts, workers=workers, progress=progress.update)
     finally:

@@ -99,6 +99,7 @@ def check_agreement(
     *,
     queens: Sequence[int] | None = None,
     time_limit: float = 10.0,
+    count_time_limit: float | None = None,
     count_up_to: int = 10,
     enumerate_up_to: int = 8,
     seed: int = 0,
@@ -107,7 +108,8 @@ def check_agreement(
     instances: Sequence[Instance] | None = None,
 ) -> AgreementReport:
     """Run every applicable solver (all registered ones, or the named ones beside every
-    baseline) on each instance and cross-check everything."""
+    baseline) on each instance and cross-check everything. Counts (exhaustive work) get
+    ``count_time_limit`` (default: ``time_limit``), answers and listings ``time_limit``."""
     specs: list[SolverSpec] = [s for s in REGISTRY.all(problem) if s.origin == "baseline"]
     if solvers:
         named = [REGISTRY.get(name) for name in solvers]
@@ -133,7 +135,8 @@ def check_agreement(
             n = getattr(inst, "n", inst.size)
             if s.counts and n <= count_up_to and (s.count_max_n is None or n <= s.count_max_n):
                 unique = s.counts_unique and get_problem(problem).known_count(inst, True) is not None
-                jobs.append((s, make_task(s, inst, "count", budget=budget, unique=unique)))
+                jobs.append((s, make_task(s, inst, "count", unique=unique,
+                                          budget=Budget(time_limit=count_time_limit or time_limit))))
     spec_of_task = {id(t): s for s, t in jobs}
     records: list[RunRecord] = []
 
