@@ -31,6 +31,8 @@ from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
 from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
 
+#: Most solutions a listing collects for the membership check (beyond: truncated).
+LISTING_CAP = 100_000
 #: Seconds an incomplete solver gets on an instance the rule says has no solution.
 INCOMPLETE_ON_INFEASIBLE_S = 0.5
 
@@ -191,7 +193,11 @@ def _check_membership(report: AgreementReport, problem: str, inst: Instance,
     if not enumerators:
         return
     lister = enumerators[0]
-    solutions, complete, error = run_enumerate(lister, inst, budget=Budget(time_limit=time_limit))
+    solutions, complete, error = run_enumerate(lister, inst, budget=Budget(time_limit=time_limit),
+                                               limit=LISTING_CAP)
+    if error.startswith("killed"):  # no reference set within the limit: nothing to compare
+        report.note(lister.name, iid, "list:timeout")
+        return
     if error:
         report.note(lister.name, iid, "list:CRASH")
         report.disagree(lister.name, iid, "a listing of every solution", error)
