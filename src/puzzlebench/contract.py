@@ -143,8 +143,9 @@ class Solver(ABC):
     can count solutions distinct up to symmetry, ``count_max_n`` the largest n it can count
     (larger requests are refused as bad input before anything runs). ``honours`` names the
     budget fields the solver checks (the conformance suite tests each; the CLI warns when a
-    user sets one the solver ignores). ``compiled`` solvers (numba and the like) are warmed on
-    a small instance, untimed, in each run's process before the timed run.
+    user sets one the solver ignores). ``compiled`` (numba, a native library loaded on first
+    use) makes the harness start numba before forking and, for a plugin, warm it on a small
+    instance, untimed, before the timed run (project solvers are always warmed).
     """
 
     name: ClassVar[str]

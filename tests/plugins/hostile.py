@@ -403,3 +403,18 @@ class CountsInSolve(_Q):
 
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
         return Proposal(answer=mod12_like(instance.n), claim=Claim.SOLVED, count=91)
+
+
+class HugeFrame(_Q):
+    """Writes a frame header announcing 2^60 bytes on the harness's own channel."""
+
+    name = "hostile-huge-frame"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        import struct
+
+        for fd in range(3, 64):  # find the result pipe (it is the run's only other fd)
+            with contextlib.suppress(OSError):
+                os.write(fd, struct.pack("<Q", 1 << 60))
+        time.sleep(30)
+        return Proposal(claim=Claim.UNKNOWN)

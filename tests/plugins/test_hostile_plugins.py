@@ -343,3 +343,8 @@ def test_cli_warns_about_a_cap_the_solver_ignores(capsys) -> None:
 def test_a_count_in_a_solve_proposal_is_judged(capsys) -> None:
     code, row = solve_json(capsys, "CountsInSolve")
     assert code == 1 and row["outcome"] == "wrong" and "92" in row["reason"]
+
+
+def test_a_huge_frame_on_the_harness_channel_is_a_crash(capsys) -> None:
+    code, row = solve_json(capsys, "HugeFrame", "--time-limit", "20")
+    assert code == 1 and row["outcome"] == "crash" and "frame" in row["error"]

@@ -10,7 +10,6 @@ import typer
 from puzzlebench.cli.app import app
 from puzzlebench.cli.options import CliInputError
 from puzzlebench.cli.output import console
-from puzzlebench.harness.outcome import Outcome
 
 
 def check_workers(workers: int | None) -> None:
@@ -43,9 +42,11 @@ def run_command(
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler, tcp://HOST:PORT.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
 ) -> int:
-    """Run every not-yet-stored run of a study; exit 1 if any run is wrong or crashed."""
+    """Run every not-yet-stored run of a study; exit 1 if any run is wrong, crashed or was
+    killed (judged against the study's other runs too)."""
     from puzzlebench.harness.progress import summary_table
     from puzzlebench.harness.runner import run_study
+    from puzzlebench.harness.store import load_records
     from puzzlebench.harness.study import load_study
     check_workers(workers)
     if scheduler is not None:
@@ -53,8 +54,7 @@ def run_command(
     study = load_study(study_file)
     target = db or study.db or f"{study.name}.sqlite"
     result = run_study(study, target, workers=workers, scheduler=scheduler, quiet=quiet)
-    records = [r for r in result.all_records() if r.study == study.name]
+    records = load_records(target, study.name)  # rejudged against each other
     console().print(summary_table(records))
     typer.echo(f"{len(result.new)} runs made, {result.skipped} already stored, store: {target}")
-    bad = [r for r in records if r.outcome in (Outcome.WRONG, Outcome.CRASH)]
-    return 1 if bad else 0
+    return 1 if any(r.outcome.failure for r in records) else 0

@@ -169,7 +169,7 @@ def _check_runs(report: AgreementReport, iid: str, runs: list[RunRecord]) -> Non
     for rec in runs:
         text = SYMBOL[rec.outcome] + ("?" if rec.outcome.success and rec.verified is False else "")
         report.note(rec.solver, iid, text)
-        if rec.outcome in (Outcome.WRONG, Outcome.CRASH, Outcome.TIMEOUT, Outcome.MEMOUT):
+        if rec.outcome.failure:
             report.disagree(rec.solver, iid, _claim_text(rec), rec.reason or rec.error)
 
 

@@ -33,7 +33,7 @@ from puzzlebench.harness.payload import MalformedProposalError, answer_data, to_
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 
-#: Budget of the untimed warm-up run of a compiled solver.
+#: Budget of the untimed warm-up run (project solvers, and plugins declaring ``compiled``).
 WARMUP_BUDGET = Budget(time_limit=0.5, max_nodes=20_000, max_evaluations=20_000,
                        max_iterations=20_000)
 #: Cap on what a run may write to its log (RLIMIT_FSIZE; beyond it the process dies).
@@ -73,7 +73,7 @@ class Task:
 
 def perform(task: Task, on_ready: Callable[[float], None] | None = None
             ) -> tuple[dict[str, Any], bytes | None]:
-    """Load and (if compiled) warm the solver, then run the task: the proposal as data.
+    """Load and (if ``task.warmup``) warm the solver, then run the task: the proposal as data.
 
     ``on_ready(warmup_s)`` is called just before the timed phase, which includes the solver's
     construction. Raises whatever the solver raises, or MalformedProposalError.
@@ -167,10 +167,8 @@ def child_main(task: Task, result_fd: int, log_fd: int) -> NoReturn:
     try:
         os.dup2(log_fd, 1)
         os.dup2(log_fd, 2)
-        for fd in (log_fd,):
-            if fd > 2 and fd != result_fd:
-                os.close(fd)
-        os.closerange(3, result_fd)  # inherited stores and sockets are not the solver's
+        # every other inherited descriptor (the log's own, stores, sockets) is not the solver's
+        os.closerange(3, result_fd)
         os.closerange(result_fd + 1, 65536)
         sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - fresh locks
         sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115

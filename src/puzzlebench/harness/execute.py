@@ -8,8 +8,9 @@ crosses back as data and is judged in this process with the problem's validator.
 profiler); its record says ``isolated: false``.
 
 Time: ``time_s`` is the timed phase (the solver's construction and its run), measured by the
-harness. Compiled solvers are warmed first, untimed (``warmup_s``). An answer that arrives
-after the run's time limit is never a success within it: such a run is a ``timeout``.
+harness. Project solvers (and plugins declaring ``compiled``) are warmed first, untimed
+(``warmup_s``; see ``warms``). An answer that arrives after the run's time limit is never a
+success within it: such a run is a ``timeout``.
 """
 
 from __future__ import annotations

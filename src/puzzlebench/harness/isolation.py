@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from puzzlebench.harness.child import Task, child_main
+from puzzlebench.harness.payload import MAX_FRAME_BYTES
 
 #: Seconds a run may spend starting and warming up before its timed phase.
 STARTUP_LIMIT = 120.0
@@ -118,6 +119,7 @@ class _Run:
         self.pending_raw: dict[str, Any] | None = None
         self.eof = False
         self.killed = ""
+        self.kill_is_crash = False
 
     # -- reading -------------------------------------------------------------------------
     def read(self) -> None:
@@ -138,6 +140,12 @@ class _Run:
     def _parse(self) -> None:
         while len(self.buffer) >= 8:
             (size,) = struct.unpack_from("<Q", self.buffer)
+            if size > MAX_FRAME_BYTES:  # a run cannot make the judge hold what it likes
+                self.buffer.clear()
+                self._take({"event": "garbage"}, None)
+                self.kill(f"the run sent a {size:,}-byte frame (at most {MAX_FRAME_BYTES:,})",
+                          crash=True)
+                return
             if len(self.buffer) < 8 + size:
                 return
             body = bytes(self.buffer[8:8 + size])
@@ -184,8 +192,9 @@ class _Run:
         return self.t_ready + self.task.hard_limit
 
     # -- ending --------------------------------------------------------------------------
-    def kill(self, why: str) -> None:
-        self.killed = why
+    def kill(self, why: str, *, crash: bool = False) -> None:
+        """Kill the run's group: at a limit (a timeout), or for breaking the protocol (crash)."""
+        self.killed, self.kill_is_crash = why, crash
         _kill_group(self.pid)
 
     def finish(self) -> ChildReport:
@@ -210,6 +219,8 @@ class _Run:
             "peak_rss_mb": rusage.ru_maxrss / 1024 if rusage is not None else 0.0,
             "log": log,
         }
+        if self.killed and self.kill_is_crash:
+            return ChildReport("error", error=self.killed, error_kind="crash", **common)
         if self.killed:
             kind = "startup" if self.t_ready is None else "timeout"
             return ChildReport(kind, error=self.killed, **common)

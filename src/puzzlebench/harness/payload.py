@@ -25,8 +25,8 @@ import numpy as np
 from puzzlebench.contract import Claim, Proposal
 from puzzlebench.problems.base import Problem, PuzzlebenchError
 
-#: Largest JSON text accepted for one proposal's header (answers beyond it go as bytes).
-MAX_HEADER_BYTES = 512 * 1024 * 1024
+#: Largest frame the judge accepts from a run (a 10^8-queen answer is 800 MB of int64).
+MAX_FRAME_BYTES = 1 << 30
 
 
 class MalformedProposalError(PuzzlebenchError, ValueError):

@@ -36,10 +36,6 @@ class StudyResult:
     skipped: int
     db: Path
 
-    def all_records(self) -> list[RunRecord]:
-        with Store(self.db, read_only=True) as store:
-            return list(store.records())
-
 
 def run_study(
     study: Study,
