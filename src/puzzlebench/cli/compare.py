@@ -26,7 +26,6 @@ from puzzlebench.cli.output import console, emit_json, record_json, runs_table
 from puzzlebench.cli.run import check_workers
 from puzzlebench.harness.outcome import RunRecord
 from puzzlebench.harness.progress import summary_table
-from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.problems import get_problem
 from puzzlebench.registry import REGISTRY
 
@@ -54,7 +53,7 @@ def compare_command(
 ) -> int:
     """Compare solvers: exit 1 if any run is wrong, crashed or was killed."""
     from puzzlebench.harness.runner import run_study
-    from puzzlebench.harness.store import Store
+    from puzzlebench.harness.store import load_records
     from puzzlebench.harness.study import study_from_dict
     if repeats < 1:
         raise CliInputError(f"--repeats must be at least 1, got {repeats}")
@@ -104,10 +103,8 @@ def compare_command(
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(db) if db else Path(tmp) / "compare.sqlite"
         run_study(study, target, workers=workers, quiet=as_json)
-        with Store(target, read_only=True) as store:
-            records = store.records_for(s.key for s in runs)
         exact = [spec.name for spec in map(REGISTRY.get, names) if spec.exact]
-        records = rejudge(records, exact_solvers=exact)
+        records = load_records(target, keys=[s.key for s in runs], exact_solvers=exact)
         records.sort(key=lambda r: (r.solver, r.size, r.instance_id, r.repeat))
         if as_json:
             for rec in records:

@@ -54,7 +54,8 @@ def run_command(
     study = load_study(study_file)
     target = db or study.db or f"{study.name}.sqlite"
     result = run_study(study, target, workers=workers, scheduler=scheduler, quiet=quiet)
-    records = load_records(target, study.name)  # rejudged against each other
+    # this definition's runs (not earlier ones under other limits), judged against each other
+    records = load_records(target, keys=[s.key for s in study.runs()])
     console().print(summary_table(records))
     typer.echo(f"{len(result.new)} runs made, {result.skipped} already stored, store: {target}")
     return 1 if any(r.outcome.failure for r in records) else 0

@@ -38,8 +38,9 @@ def study_command(
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
 ) -> int:
     """Run a built-in study (resumable) and write its report."""
+    from puzzlebench.harness.frame import records_to_frame
     from puzzlebench.harness.runner import run_study
-    from puzzlebench.harness.store import load
+    from puzzlebench.harness.store import load_records
     from puzzlebench.harness.study import study_from_dict
     from puzzlebench.report import write_report
     from puzzlebench.studies import get_study
@@ -53,7 +54,7 @@ def study_command(
                             "pass --force to replace it, or choose another --out")
     folder.mkdir(parents=True, exist_ok=True)
     run_study(study, store, workers=workers, quiet=quiet)
-    frame = load(store, study.name)
+    frame = records_to_frame(load_records(store, keys=[s.key for s in study.runs()]))
     paths = write_report(
         frame, folder, title=f"Study '{name}' (seed {builtin.seed})" + (" — quick" if quick else ""),
         description=builtin.description, narrative=builtin.narrative(frame),

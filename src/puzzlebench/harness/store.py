@@ -151,17 +151,20 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def load_records(db: str | Path, study: str | None = None, *, rejudged: bool = True
-                 ) -> list[RunRecord]:
-    """The stored runs (read-only), judged against each other (``harness.rejudge``) unless
-    ``rejudged=False`` asks for them exactly as stored."""
+def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str] | None = None,
+                 exact_solvers: Iterable[str] = (), rejudged: bool = True) -> list[RunRecord]:
+    """The stored runs (read-only) — of one study, or exactly those with the given run keys (a
+    study's current definition, not runs made earlier under other conditions) — judged against
+    each other (``harness.rejudge``; exact solvers: the registered ones and ``exact_solvers``)
+    unless ``rejudged=False`` asks for them exactly as stored."""
     from puzzlebench.registry import REGISTRY
 
     with Store(db, read_only=True) as store:
-        records = list(store.records(study))
+        records = store.records_for(keys) if keys is not None else list(store.records(study))
     if not rejudged:
         return records
-    return rejudge(records, exact_solvers=[s.name for s in REGISTRY.all() if s.exact])
+    exact = {s.name for s in REGISTRY.all() if s.exact} | set(exact_solvers)
+    return rejudge(records, exact_solvers=exact)
 
 
 def load(db: str | Path, study: str | None = None, *, rejudged: bool = True) -> pd.DataFrame:
