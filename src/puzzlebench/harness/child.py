@@ -90,7 +90,8 @@ def perform(task: Task, on_ready: Callable[[float], None] | None = None
     if task.warmup:
         t0 = time.perf_counter()
         with contextlib.suppress(Exception):
-            _run(spec.create(**task.params), task, problem.warmup_instance(), WARMUP_BUDGET)
+            _run(spec.create(**task.params), task, problem.warmup_like(task.instance),
+                     WARMUP_BUDGET)
         warmup_s = time.perf_counter() - t0
     if on_ready is not None:
         on_ready(warmup_s)

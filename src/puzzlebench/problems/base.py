@@ -110,6 +110,13 @@ class Problem(ABC):
         """A small instance that exercises a solver's code paths, for untimed warm-up runs."""
         return self.make(8)
 
+    def warmup_like(self, instance: Any) -> Instance:
+        """The warm-up instance for a run on ``instance``: by default the fixed small one. A
+        problem may return one that shares what a solver's one-time set-up depends on (the
+        sliding board and goal, for pattern databases) but never the instance's own question,
+        so that the untimed warm-up cannot solve the timed run ahead of time."""
+        return self.warmup_instance()
+
     def render(self, instance: Any, answer: Any) -> str:
         """A plain-text drawing of an answer for ``--show``."""
         return str(self.answer_to_json(answer))

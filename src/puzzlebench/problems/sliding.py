@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem, Verdict
+from puzzlebench.problems.korf_instances import KORF_GOAL, korf_instance, published_optimum
 
 MOVES: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 
@@ -157,6 +158,10 @@ class Sliding(Problem):
         if start is None:
             raise InvalidInstanceError("a sliding instance needs a start state (--start)")
         goal = options.get("goal")
+        if isinstance(start, str) and start.strip().lower().startswith("korf"):
+            if (rows, cols) != (4, 4):
+                raise InvalidInstanceError(f"Korf's instances are 15-puzzles (4x4), not {rows}x{cols}")
+            start, goal = _korf_start(start), goal or KORF_GOAL
         cells = rows * cols
         start_t = parse_state(start, cells) if isinstance(start, str) else tuple(start)
         goal_t = (parse_state(goal, cells) if isinstance(goal, str) else tuple(goal)) if goal else ()
@@ -186,6 +191,20 @@ class Sliding(Problem):
 
     def warmup_instance(self) -> SlidingInstance:
         return self.make(8, start="125408367")
+
+    def warmup_like(self, instance: SlidingInstance) -> SlidingInstance:
+        """The run's board and goal, started two blank moves from the goal: what a solver's
+        tables depend on (the goal), never the run's own start."""
+        goal = SlidingInstance(instance.rows, instance.cols, instance.goal, instance.goal)
+        for first in "UDLR":
+            for second in "UDLR":
+                try:
+                    start = apply_moves(goal, first + second)
+                except InvalidAnswerError:
+                    continue
+                if start != instance.goal:
+                    return SlidingInstance(instance.rows, instance.cols, start, instance.goal)
+        return goal
 
     def validate(self, instance: SlidingInstance, answer: Any) -> Verdict:
         if not isinstance(answer, str):
@@ -240,11 +259,14 @@ class Sliding(Problem):
         return permutation_parity(perm) == dist % 2
 
     def known_optimum(self, instance: SlidingInstance) -> int | None:
-        """Exact for 3×3 boards (the BFS table); unknown elsewhere."""
+        """Exact for 3×3 boards (the BFS table) and for Korf's 100 15-puzzles (the published
+        lengths); unknown elsewhere."""
         if (instance.rows, instance.cols) == (3, 3):
             from puzzlebench.problems.sliding_distances import optimal_length
 
             return optimal_length(instance.start, instance.goal)
+        if (instance.rows, instance.cols) == (4, 4):
+            return published_optimum(instance.start, instance.goal)
         return None
 
     def render(self, instance: SlidingInstance, answer: Any) -> str:
@@ -255,6 +277,16 @@ class Sliding(Problem):
             row = end[r * instance.cols : (r + 1) * instance.cols]
             lines.append(" ".join(str(t).rjust(width) if t else " " * width for t in row))
         return "\n".join(lines)
+
+
+def _korf_start(text: str) -> tuple[int, ...]:
+    number = text.strip().lower().removeprefix("korf").lstrip(":#")
+    if not number.isdigit():
+        raise InvalidInstanceError(f"a Korf instance is named korf:N (N = 1..100), got {text!r}")
+    try:
+        return korf_instance(int(number)).start
+    except ValueError as exc:
+        raise InvalidInstanceError(str(exc)) from None
 
 
 def _parse_shape(shape: Any) -> tuple[int, int]:

@@ -1,0 +1,66 @@
+"""``puzzlebench pdb build``: build (or check) the pattern databases ``idastar-pdb`` uses."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from puzzlebench.cli.app import app
+from puzzlebench.cli.options import CliInputError
+from puzzlebench.cli.output import emit_json
+from puzzlebench.problems.base import InvalidInstanceError
+from puzzlebench.problems.sliding import SlidingInstance, _parse_shape, default_goal, parse_state
+
+pdb_app = typer.Typer(help="Pattern databases of the sliding puzzle (idastar-pdb).",
+                      no_args_is_help=True)
+app.add_typer(pdb_app, name="pdb")
+
+
+@pdb_app.command("build")
+def build_command(
+    shape: Annotated[str, typer.Option(help="Board ROWSxCOLS, at most 16 cells.")] = "4x4",
+    goal: Annotated[str | None, typer.Option(
+        help="Goal state (default: 1..N then the blank). Goals with the blank in a corner share "
+             "one set of databases.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Rebuild even when a sound copy is cached.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> int:
+    """Build the databases for a board and goal, cache them, and print their size and build time."""
+    from puzzlebench.search.idastar_pdb import MAX_CELLS, partition, relabel
+    from puzzlebench.search.pattern_database_files import load_or_build
+
+    try:
+        rows, cols = _parse_shape(shape)
+        if rows < 1 or cols < 1 or rows * cols < 2 or rows * cols > MAX_CELLS:
+            raise CliInputError(f"--shape must have 2..{MAX_CELLS} cells, got {shape!r}")
+        goal_t = parse_state(goal, rows * cols) if goal else default_goal(rows, cols)
+        instance = SlidingInstance(rows, cols, goal_t, goal_t)
+    except InvalidInstanceError as exc:
+        raise CliInputError(str(exc)) from None
+    rel = relabel(instance)
+    rows_out = []
+    for cells in partition(rel.rows, rel.cols, rel.blank_goal):
+        db = load_or_build(cells, rel.rows, rel.cols, rebuild=force)
+        rows_out.append({"cells": list(db.cells), "entries": int(db.table.size), "bytes": db.nbytes,
+                         "abstract_states": db.states, "build_s": round(db.build_s, 3),
+                         "built_now": db.built_now, "seconds_now": round(db.load_s, 3),
+                         "path": str(db.path) if db.path else None})
+    if as_json:
+        emit_json({"shape": f"{rows}x{cols}", "goal": list(goal_t), "databases": rows_out})
+        return 0
+    total = sum(r["bytes"] for r in rows_out)
+    typer.echo(f"{rows}x{cols} board, goal {','.join(map(str, goal_t))}: {len(rows_out)} additive "
+               f"pattern databases, {total / 2**20:.1f} MiB (patterns named by goal cells after relabelling: "
+               "blank on cell 0 when the goal has it in a corner)")
+    for r in rows_out:
+        how = (f"built in {r['build_s']:.2f} s" if r["built_now"]
+               else f"cached (built in {r['build_s']:.2f} s; checked in {r['seconds_now']:.3f} s)")
+        typer.echo(f"  tiles of goal cells {' '.join(map(str, r['cells'])):<20} "
+                   f"{r['entries']:>12,} entries {r['bytes'] / 2**20:7.1f} MiB "
+                   f"{r['abstract_states']:>12,} states  {how}")
+        if r["path"]:
+            typer.echo(f"    {r['path']}")
+    if not all(r["path"] for r in rows_out):
+        typer.echo("  (the cache directory is not writable: the databases were not saved)")
+    return 0

@@ -1,0 +1,114 @@
+"""Pattern databases on disk: built once, cached under ``$PUZZLEBENCH_CACHE/pdb``, memory-mapped.
+
+A file is a 4096-byte header (magic, then JSON: board, pattern cells, entries, build time,
+abstract states reached, CRC-32 of the table) followed by the one-byte table. Every load checks
+the header against the pattern asked for and the CRC against the bytes, and rebuilds a missing,
+foreign or corrupt file (written to a temporary name, then renamed: concurrent builders never
+see half a file). A cache that cannot be written only costs a rebuild in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from puzzlebench.cache_dir import cache_dir
+from puzzlebench.search.pattern_database import build_kernel
+
+MAGIC = b"puzzlebench-pdb-1\n"
+HEADER_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class StoredDatabase:
+    """One pattern's table and where it came from."""
+
+    cells: tuple[int, ...]
+    rows: int
+    cols: int
+    table: np.ndarray  # read-only uint8 (a memory map when it came from the cache)
+    path: Path | None
+    build_s: float  # time of the breadth-first search that made it (whenever that was)
+    states: int  # abstract states the search reached
+    built_now: bool  # built by this call (not read from the cache)
+    load_s: float  # time this call took (loading + checking, or building)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.table.nbytes)
+
+
+def database_path(cells: tuple[int, ...], rows: int, cols: int) -> Path:
+    return cache_dir() / "pdb" / f"{rows}x{cols}-{'.'.join(map(str, cells))}.pdb"
+
+
+def _header(cells: tuple[int, ...], rows: int, cols: int, table: np.ndarray, build_s: float,
+            states: int) -> bytes:
+    meta = {"rows": rows, "cols": cols, "cells": list(cells), "entries": int(table.size),
+            "build_s": round(build_s, 3), "states": int(states),
+            "crc32": zlib.crc32(memoryview(table)) & 0xFFFFFFFF}
+    head = MAGIC + json.dumps(meta, sort_keys=True).encode() + b"\n"
+    return head.ljust(HEADER_BYTES, b"\0")
+
+
+def read_database(path: Path, cells: tuple[int, ...], rows: int, cols: int) -> tuple[np.ndarray, dict] | None:
+    """The table and header of a cached file, or None when it is missing, foreign or corrupt."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(HEADER_BYTES)
+        if not head.startswith(MAGIC):
+            return None
+        meta = json.loads(head[len(MAGIC):].split(b"\n", 1)[0])
+        if (meta["rows"], meta["cols"], tuple(meta["cells"])) != (rows, cols, cells) or \
+                path.stat().st_size != HEADER_BYTES + meta["entries"]:
+            return None
+        table = np.memmap(path, np.uint8, mode="r", offset=HEADER_BYTES, shape=(meta["entries"],))
+        if zlib.crc32(memoryview(table)) & 0xFFFFFFFF != meta["crc32"]:
+            return None
+        return table, meta
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def build_database(cells: tuple[int, ...], rows: int, cols: int) -> tuple[np.ndarray, float, int]:
+    """(table, seconds, abstract states reached) — the breadth-first search itself."""
+    t0 = time.perf_counter()
+    table, states = build_kernel(np.asarray(cells, np.int64), rows, cols)
+    return table, time.perf_counter() - t0, int(states)
+
+
+def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool = False) -> StoredDatabase:
+    """The pattern's table: from the cache when a sound copy is there, else built (and cached)."""
+    cells = tuple(int(c) for c in cells)
+    path = database_path(cells, rows, cols)
+    t0 = time.perf_counter()
+    found = None if rebuild else read_database(path, cells, rows, cols)
+    if found is not None:
+        table, meta = found
+        return StoredDatabase(cells, rows, cols, table, path, float(meta["build_s"]),
+                              int(meta["states"]), False, time.perf_counter() - t0)
+    table, build_s, states = build_database(cells, rows, cols)
+    table.flags.writeable = False
+    written = _write(path, _header(cells, rows, cols, table, build_s, states), table)
+    return StoredDatabase(cells, rows, cols, table, path if written else None, build_s, states,
+                          True, time.perf_counter() - t0)
+
+
+def _write(path: Path, header: bytes, table: np.ndarray) -> bool:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(header)
+            fh.write(memoryview(table))
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        return False
