@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -39,7 +39,7 @@ def build_command(
     except InvalidInstanceError as exc:
         raise CliInputError(str(exc)) from None
     rel = relabel(instance)
-    rows_out = []
+    rows_out: list[dict[str, Any]] = []
     for cells in partition(rel.rows, rel.cols, rel.blank_goal):
         db = load_or_build(cells, rel.rows, rel.cols, rebuild=force)
         rows_out.append({"cells": list(db.cells), "entries": int(db.table.size), "bytes": db.nbytes,

@@ -1,4 +1,4 @@
-# mypy: disable-error-code="assignment,index,arg-type"
+# mypy: disable-error-code="assignment,index,arg-type,return-value"
 """Additive pattern databases for sliding-tile boards of up to 16 cells, built by a compiled
 breadth-first search.
 

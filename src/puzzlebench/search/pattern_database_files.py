@@ -53,7 +53,7 @@ def _header(cells: tuple[int, ...], rows: int, cols: int, table: np.ndarray, bui
             states: int) -> bytes:
     meta = {"rows": rows, "cols": cols, "cells": list(cells), "entries": int(table.size),
             "build_s": round(build_s, 3), "states": int(states),
-            "crc32": zlib.crc32(memoryview(table)) & 0xFFFFFFFF}
+            "crc32": zlib.crc32(table.data) & 0xFFFFFFFF}
     head = MAGIC + json.dumps(meta, sort_keys=True).encode() + b"\n"
     return head.ljust(HEADER_BYTES, b"\0")
 
@@ -70,7 +70,7 @@ def read_database(path: Path, cells: tuple[int, ...], rows: int, cols: int) -> t
                 path.stat().st_size != HEADER_BYTES + meta["entries"]:
             return None
         table = np.memmap(path, np.uint8, mode="r", offset=HEADER_BYTES, shape=(meta["entries"],))
-        if zlib.crc32(memoryview(table)) & 0xFFFFFFFF != meta["crc32"]:
+        if zlib.crc32(table.data) & 0xFFFFFFFF != meta["crc32"]:
             return None
         return table, meta
     except (OSError, ValueError, KeyError, TypeError):
@@ -107,7 +107,7 @@ def _write(path: Path, header: bytes, table: np.ndarray) -> bool:
         fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
             fh.write(header)
-            fh.write(memoryview(table))
+            fh.write(table.data)
         os.replace(tmp, path)
         return True
     except OSError:
