@@ -123,8 +123,12 @@ class RunRecord:
         return cls(**d)
 
     def stable(self) -> dict[str, Any]:
-        """The record without volatile fields: equal for two runs of the same seed."""
-        return {k: v for k, v in self.to_dict().items() if k not in VOLATILE_FIELDS}
+        """The record without volatile fields: equal for two runs of the same seed. Counters
+        named ``*_s`` are seconds a solver measured itself (e.g. ``first_solution_s``,
+        ``pdb_load_s``) and are volatile too."""
+        out = {k: v for k, v in self.to_dict().items() if k not in VOLATILE_FIELDS}
+        out["counters"] = {k: v for k, v in self.counters.items() if not k.endswith("_s")}
+        return out
 
     def with_(self, **changes: Any) -> RunRecord:
         """A copy with some fields changed (records themselves never change)."""
