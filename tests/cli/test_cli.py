@@ -150,3 +150,27 @@ def test_console_script_output_is_whole_and_exit_codes_hold() -> None:
     proc = subprocess.run([*cmd, "solve", "nqueens", "0", "--solver", "mod12"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+
+def test_pdb_build_then_cached(capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("PUZZLEBENCH_CACHE", str(tmp_path))
+    code, out, _ = run(capsys, "pdb", "build", "--shape", "3x3", "--json")
+    first = json.loads(out)
+    assert code == 0 and [d["built_now"] for d in first["databases"]] == [True, True]
+    assert sum(len(d["cells"]) for d in first["databases"]) == 8
+    code, out, _ = run(capsys, "pdb", "build", "--shape", "3x3", "--goal", "012345678")
+    assert code == 0 and out.count("cached (built in") == 2  # a corner goal shares the tables
+    assert all((tmp_path / "pdb" / p.split("/")[-1]).exists()
+               for p in (d["path"] for d in first["databases"]))
+
+
+def test_solve_korf_instance_judged_against_the_published_length(capsys: pytest.CaptureFixture[str]) -> None:
+    start = "0,1,9,7,11,13,5,3,14,12,4,2,8,6,10,15"  # Korf's #79, 42 moves
+    code, out, _ = run(capsys, "solve", "sliding", "15", "--start", start, "--goal",
+                       ",".join(map(str, range(16))), "--solver", "idastar-pdb", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["outcome"] == "solved" and data["valid"] is True
+    assert len(data["answer"]) == 42 and data["counters"]["pdb_bytes"] > 0
+    code, out, _ = run(capsys, "solve", "sliding", "15", "--start", "korf:79", "--solver",
+                       "idastar-pdb", "--json")
+    assert json.loads(out)["answer"] == data["answer"]

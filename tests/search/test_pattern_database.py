@@ -20,6 +20,7 @@ from puzzlebench.problems.korf_instances import KORF_GOAL, korf100, korf_instanc
 from puzzlebench.problems.sliding import SlidingInstance, apply_moves
 from puzzlebench.problems.sliding_distances import optimal_length
 from puzzlebench.search import pattern_database_files as files
+from puzzlebench.search.idastar import IDAStarLinearConflict
 from puzzlebench.search.idastar_pdb import (
     IDAStarPDB,
     board_symmetries,
@@ -29,7 +30,6 @@ from puzzlebench.search.idastar_pdb import (
     partition,
     relabel,
 )
-from puzzlebench.search.idastar import IDAStarLinearConflict
 from puzzlebench.search.pattern_database import build_table
 
 SL = get_problem("sliding")
@@ -144,7 +144,7 @@ def test_blank_compressed_databases_are_not_consistent() -> None:
     goal = tuple(range(9))
     near, far = (0, 5, 1, 3, 4, 2, 6, 7, 8), (5, 0, 1, 3, 4, 2, 6, 7, 8)
     assert far in neighbours(near, 3, 3)
-    tiles, rel = relabelled_rows([near, far], goal, 3, 3)
+    tiles, _ = relabelled_rows([near, far], goal, 3, 3)
     look = lookup(databases(3, 3, 0), 3, 3, False)
     h = estimates(tiles, look.tables, look.offset, look.pattern_of, look.weight, look.reflect)
     assert list(h) == [6, 9]
@@ -249,7 +249,7 @@ def test_korf_table_transcription() -> None:
         md = sum(abs(p // 4 - t // 4) + abs(p % 4 - t % 4) for p, t in enumerate(k.start) if t)
         assert md <= k.optimal and (k.optimal - md) % 2 == 0
         assert SL.known_optimum(inst) == k.optimal
-    assert published_optimum(table[0].start, tuple(range(1, 16)) + (0,)) is None
+    assert published_optimum(table[0].start, (*range(1, 16), 0)) is None
     assert korf_instance(88).optimal == 65
 
 
@@ -354,3 +354,9 @@ def test_budget_stops_the_search() -> None:
     p = IDAStarPDB().solve(inst, Budget(max_nodes=50_000), np.random.default_rng(0))
     assert p.answer is None and p.counters["nodes_generated"] >= 50_000
     assert p.counters["nodes_generated"] < 50_000 + 100
+
+
+def test_boards_beyond_16_cells_are_declined() -> None:
+    inst = SL.make(24, start=",".join(map(str, [*range(1, 24), 24, 0])))
+    p = IDAStarPDB().solve(inst, Budget(time_limit=1), np.random.default_rng(0))
+    assert p.answer is None and p.claim.value == "unknown" and "declined" in p.note

@@ -338,8 +338,9 @@ class IDAStarPDB(Solver):
     def solve(self, instance: SlidingInstance, budget: Budget, rng: np.random.Generator) -> Proposal:
         if not solvable(instance):
             return Proposal(claim=Claim.INFEASIBLE, counters={"nodes_generated": 0})
-        if instance.rows * instance.cols > MAX_CELLS:
-            raise ValueError(f"idastar-pdb handles boards of ≤ {MAX_CELLS} cells")
+        if instance.rows * instance.cols > MAX_CELLS:  # declined, like other bounded solvers
+            return Proposal(claim=Claim.UNKNOWN, counters={"nodes_generated": 0},
+                            note=f"declined: idastar-pdb handles boards of at most {MAX_CELLS} cells")
         rel = relabel(instance)
         dbs = databases(rel.rows, rel.cols, rel.blank_goal)
         look = lookup(dbs, rel.rows, rel.cols, bool(self.config["reflect"]) and rel.reflects)

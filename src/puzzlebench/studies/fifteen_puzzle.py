@@ -74,7 +74,7 @@ def totals(frame: pd.DataFrame) -> pd.DataFrame:
             continue
         nodes = runs["counters"].apply(lambda c: int(c.get("nodes_generated", 0)))
         solved = runs[runs["success"]]
-        out.append({"search": solver, "instances": len(runs), "verified optimal": int(len(solved)),
+        out.append({"search": solver, "instances": len(runs), "verified optimal": len(solved),
                     "total nodes": int(nodes.sum()), "total s": round(float(runs["time_s"].sum()), 2),
                     "nodes/s": f"{nodes.sum() / max(runs['time_s'].sum(), 1e-9):,.0f}",
                     "hardest s": round(float(runs["time_s"].max()), 3)})
