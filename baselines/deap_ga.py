@@ -23,6 +23,7 @@ from deap import base, creator, tools
 
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.registry import register
+from puzzlebench.trace import Trace
 
 if not hasattr(creator, "PuzzlebenchFitnessMin"):
     creator.create("PuzzlebenchFitnessMin", base.Fitness, weights=(-1.0,))
@@ -93,12 +94,14 @@ class DeapGA(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
+    traces: ClassVar[bool] = True  # evaluation = one individual's fitness
     params: ClassVar[dict[str, Any]] = {
         "population": Param(300, 2, 10**6), "cxpb": Param(0.5, 0.0, 1.0),
         "mutpb": Param(0.2, 0.0, 1.0), "tournsize": Param(3, 1, 10**4),
         "generations": Param(1000, 0, 10**9)}
 
-    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
+              trace: Trace | None = None) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"
         cfg = self.config
         clock = budget.clock()
@@ -125,6 +128,8 @@ class DeapGA(Solver):
         logbook.record(gen=0, evals=len(pop), **stats.compile(pop))
         while True:
             best = min(pop, key=lambda ind: ind.fitness.values[0])
+            if trace is not None:
+                trace.improve(evaluations, int(best.fitness.values[0]))
             counters = {"generations": generation, "evaluations": evaluations,
                         "best_conflicts": int(best.fitness.values[0])}
             if best.fitness.values[0] == 0:

@@ -18,7 +18,7 @@ def report_command(
     title: Annotated[str, typer.Option(help="Report title.")] = "puzzlebench report",
 ) -> int:
     """Write report.md, report.html (self-contained), figures and CSV tables."""
-    from puzzlebench.harness.store import load, studies
+    from puzzlebench.harness.store import load, load_traces, studies
     from puzzlebench.report import write_report
     held = studies(db)
     if study is None and len(held) > 1:
@@ -28,6 +28,6 @@ def report_command(
     frame = load(db, study)
     if frame.empty:
         raise CliInputError(f"no runs stored in {db}" + (f" for study {study!r}" if study else ""))
-    paths = write_report(frame, out, title=title)
+    paths = write_report(frame, out, title=title, traces=load_traces(db, study))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

@@ -40,7 +40,7 @@ def study_command(
     """Run a built-in study (resumable) and write its report."""
     from puzzlebench.harness.frame import records_to_frame
     from puzzlebench.harness.runner import run_study
-    from puzzlebench.harness.store import load_records
+    from puzzlebench.harness.store import load_records, load_traces
     from puzzlebench.harness.study import study_from_dict
     from puzzlebench.report import write_report
     from puzzlebench.studies import get_study
@@ -54,10 +54,11 @@ def study_command(
                             "pass --force to replace it, or choose another --out")
     folder.mkdir(parents=True, exist_ok=True)
     run_study(study, store, workers=workers, quiet=quiet)
-    frame = records_to_frame(load_records(store, keys=[s.key for s in study.runs()]))
+    keys = [s.key for s in study.runs()]
+    frame = records_to_frame(load_records(store, keys=keys))
     paths = write_report(
         frame, folder, title=f"Study '{name}' (seed {builtin.seed})" + (" — quick" if quick else ""),
         description=builtin.description, narrative=builtin.narrative(frame),
-        extras=builtin.extras(frame))
+        extras=builtin.extras(frame), traces=load_traces(store, study.name), trace_keys=set(keys))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

@@ -17,6 +17,7 @@ import numpy as np
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.registry import register
+from puzzlebench.trace import Trace
 
 
 @numba.njit(cache=True)
@@ -54,12 +55,14 @@ class PermutationGA(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
+    traces: ClassVar[bool] = True  # evaluation = one individual's cost
     params: ClassVar[dict[str, Any]] = {
         "population_size": Param(100, 2, 10**6), "tournament": Param(3, 1, 10**4),
         "crossover_rate": Param(0.7, 0.0, 1.0), "mutation_rate": Param(0.9, 0.0, 1.0),
         "elite": Param(2, 0, 10**6), "max_generations": Param(1_000_000, 0, 10**12)}
 
-    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
+              trace: Trace | None = None) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"
         cfg = self.config
         m, k, elite = int(cfg["population_size"]), int(cfg["tournament"]), int(cfg["elite"])
@@ -70,6 +73,8 @@ class PermutationGA(Solver):
         rows = np.arange(m)
         while True:
             best = int(np.argmin(cost))
+            if trace is not None:
+                trace.improve(evaluations, int(cost[best]))
             counters = {"generations": generations, "evaluations": evaluations,
                         "best_conflicts": int(cost[best])}
             if cost[best] == 0:

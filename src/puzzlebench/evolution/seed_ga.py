@@ -22,6 +22,7 @@ import numpy as np
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.registry import register
+from puzzlebench.trace import Trace
 
 
 @register
@@ -32,12 +33,14 @@ class SeedGA(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
+    traces: ClassVar[bool] = True  # evaluation = one individual's fitness
     params: ClassVar[dict[str, Any]] = {
         "population_size": Param(100, 2, 10**6), "k": Param(3, 1, 10**4),
         "crossover_rate": Param(0.9, 0.0, 1.0), "mutation_rate": Param(0.8, 0.0, 1.0),
         "time_cap": Param(20.0, 0.0, 10**6)}
 
-    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
+              trace: Trace | None = None) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"
         cfg = self.config
         size, k = int(cfg["population_size"]), int(cfg["k"])
@@ -52,6 +55,8 @@ class SeedGA(Solver):
         generations, evaluations = 0, size
         while True:
             best = int(np.argmax(fit))
+            if trace is not None:  # the objective: attacking pairs = max fitness - fitness
+                trace.improve(evaluations, max_fitness - int(fit[best]))
             counters = {"generations": generations, "evaluations": evaluations,
                         "best_fitness": int(fit[best]), "max_fitness": max_fitness}
             if fit[best] == max_fitness:

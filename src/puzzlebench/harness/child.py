@@ -32,6 +32,7 @@ from puzzlebench.contract import Budget, Enumeration
 from puzzlebench.harness.payload import MalformedProposalError, answer_data, to_payload
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
+from puzzlebench.trace import Trace
 
 #: Budget of the untimed warm-up run (project solvers, and plugins declaring ``compiled``).
 WARMUP_BUDGET = Budget(time_limit=0.5, max_nodes=20_000, max_evaluations=20_000,
@@ -90,13 +91,15 @@ def perform(task: Task, on_ready: Callable[[float], None] | None = None
     if task.warmup:
         t0 = time.perf_counter()
         with contextlib.suppress(Exception):
-            _run(spec.create(**task.params), task, problem.warmup_like(task.instance),
-                     WARMUP_BUDGET)
+            warm = spec.create(**task.params)
+            _run(warm, task, problem.warmup_like(task.instance), WARMUP_BUDGET,
+                 Trace() if task.kind == "solve" and getattr(type(warm), "traces", False) else None)
         warmup_s = time.perf_counter() - t0
     if on_ready is not None:
         on_ready(warmup_s)
     solver = spec.create(**task.params)
-    result = _run(solver, task, task.instance, task.budget)
+    sink = Trace() if task.kind == "solve" and getattr(type(solver), "traces", False) else None
+    result = _run(solver, task, task.instance, task.budget, sink)
     if task.kind == "enumerate":
         if isinstance(result, Enumeration):
             solutions, complete = list(result.solutions), bool(result.complete)
@@ -107,12 +110,19 @@ def perform(task: Task, on_ready: Callable[[float], None] | None = None
             data, raw = answer_data(problem, s)
             answers.append(np.frombuffer(raw, "<i8").tolist() if raw is not None else data)
         return {"claim": "unknown", "solutions": answers, "complete": complete}, None
-    return to_payload(problem, result)
+    data, raw = to_payload(problem, result)
+    if sink is not None:
+        data["trace"] = sink.points()
+    return data, raw
 
 
-def _run(solver: Any, task: Task, instance: Instance | None, budget: Budget) -> Any:
+def _run(solver: Any, task: Task, instance: Instance | None, budget: Budget,
+         sink: Trace | None = None) -> Any:
     if task.kind == "solve":
-        return solver.solve(instance, budget, np.random.default_rng(task.seed))
+        rng = np.random.default_rng(task.seed)
+        if sink is not None:
+            return solver.solve(instance, budget, rng, trace=sink)
+        return solver.solve(instance, budget, rng)
     if task.kind == "count":
         return solver.count(instance, budget, unique=task.unique)
     if task.kind == "enumerate":

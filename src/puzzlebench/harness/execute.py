@@ -30,6 +30,7 @@ from puzzlebench.harness.payload import MalformedProposalError, ProposalData, fr
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
+from puzzlebench.trace import check_points
 
 #: Default hard limit: the time limit plus 10 % and half a second of grace.
 GRACE_FACTOR, GRACE_S = 1.1, 0.5
@@ -143,6 +144,12 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
     notes = []
     if report.mutated:
         notes.append("the solver changed its copy of the instance; judged on the original")
+    trace = report.data.get("trace") if report.status == "done" and isinstance(report.data, dict) else None
+    if trace is not None:
+        why = check_points(trace, solved=judgement.outcome is Outcome.SOLVED and judgement.verified is True)
+        if why:
+            notes.append(f"trace dropped: {why}")
+            trace = None
     return RunRecord(
         problem=instance.problem,
         size=instance.size,
@@ -180,6 +187,7 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         memory_limit_mb=task.memory_limit_mb,
         fingerprint=spec.fingerprint,
         log=report.log,
+        trace=trace,
         notes="; ".join(notes),
         **meta,
     )

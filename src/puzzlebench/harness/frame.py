@@ -43,3 +43,17 @@ def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFr
     for col in [c for c in frame.columns if c.startswith("counter.")]:
         frame[col] = pd.to_numeric(frame[col], errors="coerce")  # old stores may hold text
     return frame
+
+
+def config_labels(traces: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """A short label per (solver, params JSON): the solver's name, followed by the parameters
+    that differ between that solver's parameter sets in the data (``ga-permutation {elite=0}``)."""
+    labels = {}
+    for solver, sub in traces.groupby("solver", sort=True):
+        sets = {p: json.loads(p) for p in sub["params"].unique()}
+        varying = sorted({k for d in sets.values() for k in d
+                          if len({json.dumps(x.get(k), sort_keys=True) for x in sets.values()}) > 1})
+        for text, d in sets.items():
+            shown = ", ".join(f"{k}={d.get(k)}" for k in varying)
+            labels[(solver, text)] = f"{solver} {{{shown}}}" if shown else str(solver)
+    return labels

@@ -93,6 +93,10 @@ class RunRecord:
     fingerprint: str = ""
     log: str = ""
     notes: str = ""
+    #: The anytime trace ``[[evaluations, best, seconds], ...]`` of a tracing solver's run, as
+    #: the harness accepted it (``puzzlebench.trace``); stored in the ``traces`` table, not in
+    #: the record's JSON.
+    trace: list[list[float]] | None = None
 
     @property
     def solved(self) -> bool:
@@ -105,7 +109,7 @@ class RunRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible dict (outcome as its string value)."""
-        d = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        d = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "trace"}
         for name in ("params", "counters", "budget", "instance", "versions", "machine"):
             d[name] = dict(d[name])
         d["outcome"] = self.outcome.value

@@ -33,11 +33,19 @@ CREATE TABLE IF NOT EXISTS runs (
     stored_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 CREATE INDEX IF NOT EXISTS runs_study ON runs (study);
+CREATE TABLE IF NOT EXISTS traces (
+    key          TEXT NOT NULL REFERENCES runs (key),
+    point        INTEGER NOT NULL,
+    evaluations  INTEGER NOT NULL,
+    time_s       REAL NOT NULL,
+    best         INTEGER NOT NULL,
+    PRIMARY KEY (key, point)
+);
 """
 #: Bumped when the stored shape changes; older puzzlebench stores are migrated on open for
 #: writing (their runs stay readable; their keys predate the full run key, so a resumed study
 #: makes its runs anew), anything else is refused.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: the traces table (anytime traces, one row per improvement)
 RUN_COLUMNS = {"key", "study", "problem", "size", "solver", "outcome", "time_s", "record",
                "stored_at"}
 
@@ -102,15 +110,27 @@ class Store:
         self.close()
 
     def add(self, key: str, record: RunRecord) -> bool:
-        """Store one finished run in its own transaction; False if the key was stored already."""
+        """Store one finished run — its record and its trace — in one transaction; False if
+        the key was stored already."""
         text = json.dumps(record.to_dict(), sort_keys=True, default=_json_default, allow_nan=False)
-        cur = self.conn.execute(
-            "INSERT OR IGNORE INTO runs (key, study, problem, size, solver, outcome, time_s, record)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (key, record.study, record.problem, record.size, record.solver,
-             record.outcome.value, record.time_s, text),
-        )
-        return cur.rowcount == 1
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO runs (key, study, problem, size, solver, outcome, time_s, record)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, record.study, record.problem, record.size, record.solver,
+                 record.outcome.value, record.time_s, text),
+            )
+            added = cur.rowcount == 1
+            if added and record.trace:
+                self.conn.executemany(
+                    "INSERT INTO traces (key, point, evaluations, time_s, best) VALUES (?, ?, ?, ?, ?)",
+                    [(key, i, int(e), float(t), int(b)) for i, (e, b, t) in enumerate(record.trace)])
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return added
 
     def keys(self, study: str | None = None) -> set[str]:
         """Run keys already stored (for one study, if given)."""
@@ -172,6 +192,38 @@ def load(db: str | Path, study: str | None = None, *, rejudged: bool = True) -> 
     return records_to_frame(load_records(db, study, rejudged=rejudged))
 
 
+TRACE_KEY_COLUMNS = ("study", "problem", "size", "instance_id", "solver", "params", "seed", "repeat")
+
+
+def load_traces(db: str | Path, study: str | None = None) -> pd.DataFrame:
+    """Every stored trace point (read-only): the run's identifying columns (``key``, study,
+    problem, size, instance_id, solver, params as JSON text, seed, repeat, outcome), its whole
+    effort (``run_evaluations`` — the solver's ``evaluations`` counter, empty when it has none —
+    and ``run_time_s``) beside ``evaluations``, ``time_s`` and ``best``; one row per
+    improvement, in order."""
+    columns = ["key", *TRACE_KEY_COLUMNS, "outcome", "run_evaluations", "run_time_s", "point",
+               "evaluations", "time_s", "best"]
+    with Store(db, read_only=True) as store:
+        try:
+            rows = store.conn.execute(
+                "SELECT t.key, r.record, t.point, t.evaluations, t.time_s, t.best FROM traces t "
+                "JOIN runs r ON r.key = t.key" + (" WHERE r.study = ?" if study else "")
+                + " ORDER BY r.rowid, t.point", (study,) if study else ()).fetchall()
+        except sqlite3.OperationalError:  # a store made before traces existed
+            rows = []
+    out = []
+    records: dict[str, dict] = {}
+    for key, text, point, evaluations, time_s, best in rows:
+        if key not in records:
+            records[key] = json.loads(text)
+        rec = records[key]
+        out.append([key, rec.get("study", ""), rec["problem"], rec["size"], rec["instance_id"],
+                    rec["solver"], json.dumps(rec.get("params", {}), sort_keys=True), rec["seed"],
+                    rec.get("repeat", 0), rec["outcome"], (rec.get("counters") or {}).get("evaluations"),
+                    rec["time_s"], point, evaluations, time_s, best])
+    return pd.DataFrame(out, columns=columns)
+
+
 def studies(db: str | Path) -> list[str]:
     """The study names a store holds."""
     with Store(db, read_only=True) as store:
@@ -190,11 +242,19 @@ def export_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def export_traces(db: str | Path, fmt: str, out: str | Path | None, study: str | None = None) -> str | None:
+    """Write the traces table (``load_traces``) as CSV or Parquet."""
+    return _write_frame(load_traces(db, study), fmt, out)
+
+
 def export(db: str | Path, fmt: str, out: str | Path | None) -> str | None:
     """Write the store as CSV or Parquet; CSV goes to the returned text when ``out`` is None."""
+    return _write_frame(export_frame(load(db, rejudged=False)), fmt, out)
+
+
+def _write_frame(frame: pd.DataFrame, fmt: str, out: str | Path | None) -> str | None:
     if fmt not in ("csv", "parquet"):
-        raise StoreError(f"export format must be csv or parquet, got {fmt!r}")
-    frame = export_frame(load(db, rejudged=False))
+        raise StoreError(f"export format must be csv, parquet or ioh, got {fmt!r}")
     if fmt == "csv":
         if out is None:
             return str(frame.to_csv(index=False))

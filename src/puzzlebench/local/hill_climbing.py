@@ -33,6 +33,7 @@ from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.local.compiled_random import below, new_state
 from puzzlebench.local.neighbourhoods import NEIGHBOURHOODS, code
 from puzzlebench.registry import register
+from puzzlebench.trace import CAP, Trace, buffers, trace_point
 
 DR = np.array([-1, -1, -1, 0, 0, 1, 1, 1], np.int64)
 DC = np.array([-1, 0, 1, -1, 1, -1, 0, 1], np.int64)
@@ -141,8 +142,21 @@ def candidate(n, hood, p, k, pr, pc) -> tuple:
 
 
 @numba.njit(cache=True)
+def objective(cnt: np.ndarray, h: int, pairs: bool) -> int:
+    """The traced objective: attacking pairs (nqueens) or pieces in conflict (queens-knights)."""
+    if not pairs:
+        return h
+    total = 0
+    for i in range(cnt.shape[0]):
+        total += cnt[i]
+    return total // 2
+
+
+@numba.njit(cache=True)
 def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int,
-                 max_evals: int, deadline: float, state: np.ndarray):
+                 max_evals: int, deadline: float, state: np.ndarray, pairs: bool,
+                 tr_e: np.ndarray, tr_b: np.ndarray, tr_t: np.ndarray):
+    tn = 0  # trace points recorded (improvements of the best objective)
     queen = np.zeros(n, np.bool_)
     pr = np.zeros(n, np.int64)
     pc = np.zeros(n, np.int64)
@@ -160,6 +174,7 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
     ncand = n * n if hood == 0 else (n if hood == 2 else (8 if hood == 3 else n))
     random_placement(n, queens, state, queen, pr, pc, occ, hood == 1 or hood == 2)
     h = recount(queen, pr, pc, cnt)
+    tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
     stopped = False
     while iterations < max_iter and not stopped:
         iterations += 1
@@ -229,6 +244,7 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
                     if cnt[i] > 0:
                         h += 1
             moves += 1
+            tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
         if h < best_h:
             best_h = h
             best_q[:] = queen
@@ -240,7 +256,8 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
             restarts += 1
             random_placement(n, queens, state, queen, pr, pc, occ, hood == 1 or hood == 2)
             h = recount(queen, pr, pc, cnt)
-    return best_h, best_q, best_r, best_c, iterations, moves, evals, restarts
+            tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
+    return best_h, best_q, best_r, best_c, iterations, moves, evals, restarts, tn
 
 
 class HillClimbing(Solver):
@@ -252,12 +269,14 @@ class HillClimbing(Solver):
 
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
+    traces: ClassVar[bool] = True  # evaluation = one candidate move scored
     params: ClassVar[dict[str, Any]] = {
         "max_iter": Param(180, 0, 10**12),
         "neighbourhood": Param("any", choices=tuple(NEIGHBOURHOODS))}
     variant_stochastic: ClassVar[bool]
 
-    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
+              trace: Trace | None = None) -> Proposal:
         n = instance.n
         queens = instance.queens if instance.problem == "queens-knights" else n
         hood = code(str(self.config["neighbourhood"]))
@@ -265,10 +284,14 @@ class HillClimbing(Solver):
         if budget.max_iterations is not None:
             max_iter = min(max_iter, budget.max_iterations)
         clock = budget.clock()
-        best_h, q, r, c, iterations, moves, evals, restarts = climb_kernel(
+        tr_e, tr_b, tr_t = buffers(CAP if trace is not None else 0)
+        best_h, q, r, c, iterations, moves, evals, restarts, tn = climb_kernel(
             n, queens, self.variant_stochastic, hood, max_iter,
             -1 if budget.max_evaluations is None else budget.max_evaluations,
-            clock.end if budget.time_limit is not None else np.inf, new_state(rng))
+            clock.end if budget.time_limit is not None else np.inf, new_state(rng),
+            instance.problem != "queens-knights", tr_e, tr_b, tr_t)
+        if trace is not None:
+            trace.extend(tr_e, tr_b, tr_t, tn)
         counters = {"iterations": int(iterations), "moves": int(moves),
                     "evaluations": int(evals), "restarts": int(restarts),
                     "best_conflicts": int(best_h)}

@@ -21,6 +21,7 @@ import numpy as np
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.local.neighbourhoods import code
 from puzzlebench.registry import register
+from puzzlebench.trace import Trace
 
 
 class Lines:
@@ -41,12 +42,26 @@ class Lines:
     def k2(self, r: Any, c: Any) -> Any:
         return (r - c) % self.n if self.torus else r - c + self.n - 1
 
-    def move(self, r: int, old: int, new: int) -> None:
-        """Row r's queen moves from column old to new."""
+    def move(self, r: int, old: int, new: int) -> int:
+        """Row r's queen moves from column old to new; returns the change in attacking pairs
+        (counted per line: a pair sharing both diagonals of an even torus counts twice)."""
+        delta = 0
         for arr, a, b in ((self.col, old, new), (self.d1, self.k1(r, old), self.k1(r, new)),
                           (self.d2, self.k2(r, old), self.k2(r, new))):
             arr[a] -= 1
+            delta -= int(arr[a])
+            delta += int(arr[b])
             arr[b] += 1
+        return delta
+
+    def pairs(self, cols: np.ndarray) -> int:
+        """Attacking pairs (the problem's conflict count; a pair sharing both diagonals of an
+        even torus counted once)."""
+        total = sum(int((a * (a - 1) // 2).sum()) for a in (self.col, self.d1, self.d2))
+        if self.torus and self.n % 2 == 0:
+            both = np.bincount(self.k1(self.rows, cols) * self.n + self.k2(self.rows, cols))
+            total -= int((both * (both - 1) // 2).sum())
+        return total
 
     def conflicts_at(self, r: int, cols: Any) -> Any:
         """Queens (other than row r's own) attacking (r, c) for each c in ``cols``."""
@@ -65,12 +80,14 @@ class MinConflicts(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations"})
     stochastic: ClassVar[bool] = True
+    traces: ClassVar[bool] = True  # evaluation = one repair (a row's candidates scored at once)
     params: ClassVar[dict[str, Any]] = {
         "max_repairs": Param(100_000, 0, 10**12),
         "neighbourhood": Param("row", choices=("row", "step", "swap")),
         "restart_after": Param(2_000, 1, 10**12)}
 
-    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
+              trace: Trace | None = None) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"
         hood = code(str(self.config["neighbourhood"]))
         clock = budget.clock()
@@ -81,22 +98,29 @@ class MinConflicts(Solver):
         repairs = restarts = since_restart = 0
         all_cols = np.arange(n)
         cols, lines = self._start(n, torus, hood, rng)
+        exact_pairs = torus and n % 2 == 0  # the per-line count would double-count there
+        pairs = lines.pairs(cols) if trace is not None else 0
         while True:
             bad = np.flatnonzero(lines.attacked(cols))
-            counters = {"repairs": repairs, "iterations": repairs, "restarts": restarts}
+            if trace is not None:
+                trace.improve(repairs, 0 if bad.size == 0 else
+                              lines.pairs(cols) if exact_pairs else pairs)
+            counters = {"repairs": repairs, "iterations": repairs, "restarts": restarts,
+                        "evaluations": repairs}
             if bad.size == 0:
                 return Proposal(answer=cols.tolist(), claim=Claim.SOLVED, counters=counters)
             if repairs >= cap or (repairs % 64 == 0 and clock.expired()):
                 return Proposal(counters=counters, note=f"{bad.size} queens still attacked")
             if since_restart >= restart_after:
                 cols, lines = self._start(n, torus, hood, rng)
+                pairs = lines.pairs(cols) if trace is not None else 0
                 restarts += 1
                 since_restart = 0
                 continue
             r = int(bad[rng.integers(bad.size)])
             old = int(cols[r])
             if hood == 1:  # swap with another row: choose the exchange of least conflict
-                self._swap(cols, lines, r, rng)
+                pairs += self._swap(cols, lines, r, rng)
             else:
                 lines.col[old] -= 1  # take the queen off its square
                 lines.d1[lines.k1(r, old)] -= 1
@@ -106,6 +130,7 @@ class MinConflicts(Solver):
                 scores = lines.conflicts_at(r, choices)
                 best = np.flatnonzero(scores == scores.min())
                 new = int(choices[best[rng.integers(best.size)]])
+                pairs += int(scores[best[0]]) - int(lines.conflicts_at(r, old))
                 cols[r] = new
                 lines.col[new] += 1
                 lines.d1[lines.k1(r, new)] += 1
@@ -121,16 +146,17 @@ class MinConflicts(Solver):
         return cols, Lines(cols, torus)
 
     @staticmethod
-    def _swap(cols: np.ndarray, lines: Lines, r: int, rng: np.random.Generator) -> None:
-        """Exchange row r's column with the row whose exchange leaves r least attacked."""
+    def _swap(cols: np.ndarray, lines: Lines, r: int, rng: np.random.Generator) -> int:
+        """Exchange row r's column with the row whose exchange leaves r least attacked;
+        returns the change in attacking pairs."""
         n = cols.size
         others = np.flatnonzero(np.arange(n) != r)
         if others.size == 0:
-            return
+            return 0
         scores = lines.d1[lines.k1(r, cols[others])] + lines.d2[lines.k2(r, cols[others])]
         best = np.flatnonzero(scores == scores.min())
         s = int(others[best[rng.integers(best.size)]])
         a, b = int(cols[r]), int(cols[s])
-        lines.move(r, a, b)
-        lines.move(s, b, a)
+        delta = lines.move(r, a, b) + lines.move(s, b, a)
         cols[r], cols[s] = b, a
+        return delta

@@ -32,6 +32,7 @@ from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.local.compiled_random import below, new_state
 from puzzlebench.registry import register
+from puzzlebench.trace import CAP, Trace, buffers, trace_point
 
 
 @numba.njit(cache=True, inline="always")
@@ -83,7 +84,7 @@ def _collided_rows(cols, d1, d2, n, torus, out):
 
 
 @numba.njit(cache=True)
-def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks):
+def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr_b, tr_t):
     cols = np.arange(n).astype(np.int32)
     for i in range(n - 1, 0, -1):  # Fisher–Yates: independent iterations, so memory loads overlap
         j = below(state, i + 1)
@@ -115,9 +116,12 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks):
         d1[a] += 1
         d2[b] += 1
     total = 0
+    pairs = 0  # the traced objective: attacking pairs, Σ k(k−1)/2 over both diagonal families
     for k in range(size):
         total += cost(d1[k]) + cost(d2[k])
+        pairs += d1[k] * (d1[k] - 1) // 2 + d2[k] * (d2[k] - 1) // 2
     initial = total
+    tn = trace_point(tr_e, tr_b, tr_t, 0, 0, pairs)
     swaps = 0
     tries = 0
     passes = 0
@@ -145,18 +149,27 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks):
                 na, nb = keys(i, cols[j], n, torus)
                 ma, mb = keys(j, cols[i], n, torus)
                 delta = _family_delta(d1, a, aj, na, ma) + _family_delta(d2, b, bj, nb, mb)
-                if delta < 0:
+                if delta < 0:  # each step below also moves the pair count exactly
                     d1[a] -= 1
+                    pairs -= d1[a]
                     d1[aj] -= 1
+                    pairs -= d1[aj]
                     d2[b] -= 1
+                    pairs -= d2[b]
                     d2[bj] -= 1
+                    pairs -= d2[bj]
+                    pairs += d1[na]
                     d1[na] += 1
+                    pairs += d1[ma]
                     d1[ma] += 1
+                    pairs += d2[nb]
                     d2[nb] += 1
+                    pairs += d2[mb]
                     d2[mb] += 1
                     cols[i], cols[j] = cols[j], cols[i]
                     total += delta
                     swaps += 1
+                    tn = trace_point(tr_e, tr_b, tr_t, tn, tries, pairs)
                     improved = moved = True
                     if (d1[ma] > 1 or d2[mb] > 1) and m < n:
                         nxt[m] = j
@@ -167,9 +180,9 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks):
                 nxt[m] = i
                 m += 1
             if (tries & 65535) == 0 and now() >= deadline:
-                return cols, total, initial, swaps, tries, passes
+                return cols, total, initial, swaps, tries, passes, tn, pairs
             if max_tries >= 0 and tries >= max_tries:
-                return cols, total, initial, swaps, tries, passes
+                return cols, total, initial, swaps, tries, passes, tn, pairs
             if total == 0:
                 break
         work, nxt = nxt, work
@@ -200,10 +213,12 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks):
                 d1[aj] += 1
                 d2[bj] += 1
             total = 0
+            pairs = 0
             for k in range(size):
                 total += cost(d1[k]) + cost(d2[k])
+                pairs += d1[k] * (d1[k] - 1) // 2 + d2[k] * (d2[k] - 1) // 2
             count = _collided_rows(cols, d1, d2, n, torus, work)
-    return cols, total, initial, swaps, tries, passes
+    return cols, total, initial, swaps, tries, passes, tn, pairs
 
 
 @register
@@ -216,19 +231,25 @@ class QS4(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations"})
     stochastic: ClassVar[bool] = True
+    traces: ClassVar[bool] = True  # evaluation = one swap tried
     params: ClassVar[dict[str, Any]] = {"tail": Param(32, 0, 10**6), "max_kicks": Param(1000, 0, 10**9)}
 
-    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
+              trace: Trace | None = None) -> Proposal:
         n, torus = instance.n, instance.problem == "torus-queens"
         clock = budget.clock()
         tail = min(int(self.config["tail"]), n)
-        cols, total, initial, swaps, tries, passes = qs4_kernel(
+        tr_e, tr_b, tr_t = buffers(CAP if trace is not None else 0)
+        cols, total, initial, swaps, tries, passes, tn, _ = qs4_kernel(
             n, torus, tail, new_state(rng),
             clock.end if budget.time_limit is not None else np.inf,
             -1 if budget.max_iterations is None else budget.max_iterations,
-            int(self.config["max_kicks"]))
+            int(self.config["max_kicks"]), tr_e, tr_b, tr_t)
+        if trace is not None:
+            trace.extend(tr_e, tr_b, tr_t, tn)
         counters = {"swaps": int(swaps), "tries": int(tries), "passes": int(passes),
-                    "initial_collisions": int(initial), "iterations": int(tries)}
+                    "initial_collisions": int(initial), "iterations": int(tries),
+                    "evaluations": int(tries)}
         if total == 0:
             return Proposal(answer=cols, claim=Claim.SOLVED, counters=counters)
         return Proposal(counters=counters, note=f"{int(total)} diagonal collisions left")

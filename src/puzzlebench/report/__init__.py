@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from puzzlebench.report.agreement_matrix import agreement_matrix
+from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.figures import problem_figures
 from puzzlebench.report.render import inline_png, render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
@@ -47,8 +48,11 @@ def manifest(frame: pd.DataFrame) -> pd.DataFrame:
 
 def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzzlebench report",
                  description: str = "", narrative: list[str] | None = None,
-                 extras: list[tuple[str, pd.DataFrame]] | None = None) -> dict[str, Path]:
-    """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``."""
+                 extras: list[tuple[str, pd.DataFrame]] | None = None,
+                 traces: pd.DataFrame | None = None, trace_keys: set[str] | None = None
+                 ) -> dict[str, Path]:
+    """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
+    (``load_traces`` rows, restricted to ``trace_keys`` when given) an anytime section too."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
@@ -72,8 +76,20 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     for i, (extra_title, table) in enumerate(extras or []):
         table.to_csv(out / f"extra_{i + 1}.csv", index=False)
         extra_tables.append({"title": extra_title, "table": table_rows(table)})
+    anytime = []
+    narrative = list(narrative or [])
+    if traces is not None and len(traces):
+        sections, anytime_tables, sentences = anytime_sections(traces, out, trace_keys)
+        narrative += sentences
+        for name, table in anytime_tables:
+            table.to_csv(out / f"{name}.csv", index=False)
+        for sec in sections:
+            anytime.append({**sec, "ert": table_rows(sec["ert"]), "scores": table_rows(sec["scores"]),
+                            "figures": [{"caption": cap, "file": path.name, "data": inline_png(path)}
+                                        for cap, path in sec["figures"]]})
     context = {"title": title, "description": description, "narrative": narrative or [],
-               "problems": problems, "manifest": table_rows(man), "extras": extra_tables}
+               "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
+               "anytime": anytime}
     md, html = out / "report.md", out / "report.html"
     md.write_text(render("report.md.j2", context), encoding="utf-8")
     html.write_text(render("report.html.j2", context), encoding="utf-8")

@@ -1,0 +1,88 @@
+"""Stored traces in the IOHprofiler format, for IOHanalyzer and iohinspector.
+
+One folder per algorithm (the solver, followed by the parameters that differ between its
+parameter sets in the store; the full parameters are in the meta file's ``info``) holding, per
+problem, a meta file ``IOHprofiler_f<F>_<problem>.json`` and ``data_f<F>_<problem>/IOHprofiler_f<F>_DIM<n>.dat``.
+Function F = the problem (its index in ``PROBLEMS`` + 1), dimension = n, instance = the
+instance's index among that problem's and size's stored instances (from 1; listed in
+``instances.csv``), minimisation of the conflict count, one IOH run per stored traced run.
+
+Each ``.dat`` block starts with the header ``evaluations raw_y`` and holds the run's
+improvements. The format marks a new run by an evaluation count of 1, so every block's first
+row is written at evaluation 1 with the run's first traced value (for a population-based solver
+that value is the best of its first evaluated population — the earliest best the trace knows);
+later rows keep the trace's counts (at least 2). The meta file's ``evals`` is the run's whole
+effort (its ``evaluations`` counter, or its last trace point) and ``best`` its last improvement.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from puzzlebench.harness.frame import config_labels
+from puzzlebench.problems import PROBLEMS
+from puzzlebench.problems.base import PuzzlebenchError
+
+FORMAT_VERSION = "0.3.5"
+
+
+def function_id(problem: str) -> int:
+    return sorted(PROBLEMS).index(problem) + 1
+
+
+def algorithm_name(label: str) -> str:
+    """A folder-safe algorithm name from a short label (``ga-permutation {elite=0}``)."""
+    return re.sub(r"[^A-Za-z0-9_.=+-]", "_", label.replace(" {", "_").replace("}", "").replace(", ", "_"))
+
+
+def export_ioh(traces: pd.DataFrame, out: str | Path) -> dict[str, int]:
+    """Write ``traces`` (``load_traces`` rows) under ``out``; returns counts of what was written."""
+    if traces.empty:
+        raise PuzzlebenchError("the store holds no traces (only tracing solvers record them)")
+    root = Path(out)
+    root.mkdir(parents=True, exist_ok=True)
+    instances: dict[tuple[str, int], list[str]] = {}
+    for (problem, size), sub in traces.groupby(["problem", "size"], sort=True):
+        instances[(problem, int(size))] = sorted(sub["instance_id"].unique())
+    pd.DataFrame([{"problem": p, "size": n, "instance": i + 1, "instance_id": iid}
+                  for (p, n), ids in instances.items() for i, iid in enumerate(ids)]
+                 ).to_csv(root / "instances.csv", index=False)
+    runs_written = 0
+    labels = config_labels(traces)
+    for (solver, params, problem), sub in traces.groupby(["solver", "params", "problem"], sort=True):
+        algo = algorithm_name(labels[(solver, params)])
+        fid = function_id(problem)
+        folder = root / algo
+        data_dir = folder / f"data_f{fid}_{problem}"
+        data_dir.mkdir(parents=True, exist_ok=True)
+        scenarios = []
+        for size, by_size in sub.groupby("size", sort=True):
+            rel = f"data_f{fid}_{problem}/IOHprofiler_f{fid}_DIM{int(size)}.dat"
+            blocks, runs = [], []
+            for _, run in by_size.groupby("key", sort=False):
+                run = run.sort_values("point")
+                rows = ["evaluations raw_y"]
+                for i, (e, b) in enumerate(zip(run["evaluations"], run["best"], strict=True)):
+                    rows.append(f"{1 if i == 0 else max(int(e), 2)} {int(b)}")
+                blocks.append("\n".join(rows))
+                last = run.iloc[-1]
+                total = last["run_evaluations"]
+                evals = int(max(last["evaluations"], 0 if pd.isna(total) else total, 1))
+                runs.append({"instance": instances[(problem, int(size))].index(last["instance_id"]) + 1,
+                             "evals": evals,
+                             "best": {"evals": max(int(last["evaluations"]), 1), "y": float(last["best"]),
+                                      "x": []}})
+            (folder / rel).write_text("\n".join(blocks) + "\n", encoding="utf-8")
+            scenarios.append({"dimension": int(size), "path": rel, "runs": runs})
+            runs_written += len(runs)
+        meta = {"version": FORMAT_VERSION, "suite": "puzzlebench", "function_id": fid,
+                "function_name": problem, "maximization": False,
+                "algorithm": {"name": algo, "info": f"puzzlebench solver {solver}, parameters {params}"},
+                "attributes": ["evaluations", "raw_y"], "scenarios": scenarios}
+        (folder / f"IOHprofiler_f{fid}_{problem}.json").write_text(json.dumps(meta, indent=1),
+                                                                    encoding="utf-8")
+    return {"runs": runs_written, "algorithms": traces.groupby(["solver", "params"]).ngroups}

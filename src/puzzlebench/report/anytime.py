@@ -1,0 +1,272 @@
+"""Anytime analysis of stored traces: fixed-target (ERT), fixed-budget and run-length ECDFs.
+
+Definitions (COCO / IOHprofiler conventions, minimisation of the conflict count):
+
+* A run *hits* target t at the first trace point whose best is ≤ t (evaluations and seconds
+  read from that point). A run that never hits t spent its whole effort: its final evaluation
+  count (the ``evaluations`` counter, or its last trace point) and its run time.
+* ERT(t) = (effort of all runs until they hit t or ended) / (number of runs that hit t) —
+  Hansen et al.'s expected running time; ∞ when no run hit t.
+* Fixed budget: the best-so-far value of each run at an evaluation budget (median and IQR over
+  runs; a run not yet evaluated at that budget has no value).
+* ECDF: the fraction of (run, target) pairs hit within a budget (COCO's aggregated run-length
+  distribution), over targets from the best start value of the group down to 0. Its area on
+  a log₁₀ budget axis, normalised to [0, 1] over the plotted budget range, is the anytime
+  score: 1 = every target hit at the smallest budget.
+
+Groups are (problem, size); within a group one curve per solver and parameter set.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from puzzlebench.harness.frame import config_labels
+
+MAX_TARGETS = 40
+
+
+@dataclass(frozen=True)
+class RunTrace:
+    """One run's improvements and its total effort."""
+
+    config: str
+    evals: np.ndarray
+    best: np.ndarray
+    times: np.ndarray
+    total_evals: float
+    total_time: float
+
+    def hit(self, target: float) -> tuple[float, float] | None:
+        """(evaluations, seconds) at which the run first reached ``target``, or None."""
+        idx = np.flatnonzero(self.best <= target)
+        if idx.size == 0:
+            return None
+        return float(self.evals[idx[0]]), float(self.times[idx[0]])
+
+    def value_at(self, budget: float) -> float:
+        idx = np.flatnonzero(self.evals <= budget)
+        return float(self.best[idx[-1]]) if idx.size else math.nan
+
+
+def group_runs(traces: pd.DataFrame, keys: set[str] | None = None) -> dict[tuple[str, int], list[RunTrace]]:
+    """Runs with traces (``load_traces`` rows; only ``keys`` when given), by (problem, size)."""
+    out: dict[tuple[str, int], list[RunTrace]] = {}
+    labels = config_labels(traces)
+    for key, t in traces.groupby("key", sort=False):
+        if keys is not None and key not in keys:
+            continue
+        t = t.sort_values("point")
+        evals = t["evaluations"].to_numpy(float)
+        first = t.iloc[0]
+        total_e = None if pd.isna(first["run_evaluations"]) else float(first["run_evaluations"])
+        total_t = float(first["run_time_s"])
+        run = RunTrace(labels[(first["solver"], first["params"])], evals,
+                       t["best"].to_numpy(float), t["time_s"].to_numpy(float),
+                       float(max(total_e if total_e is not None else 0, evals[-1])),
+                       max(total_t, float(t["time_s"].iloc[-1])))
+        out.setdefault((first["problem"], int(first["size"])), []).append(run)
+    return out
+
+
+def targets_of(runs: list[RunTrace]) -> list[int]:
+    """Targets from the best start value of the group down to 0 (at most MAX_TARGETS, spread
+    evenly on a log scale of t + 1, always including 0 and 1)."""
+    start = int(min(r.best[0] for r in runs))
+    if start + 1 <= MAX_TARGETS:
+        return list(range(start, -1, -1))
+    grid = np.unique(np.round(np.geomspace(1, start + 1, MAX_TARGETS)).astype(int) - 1)
+    return sorted({*grid.tolist(), 0, 1}, reverse=True)
+
+
+def ert_table(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
+    """ERT in evaluations and seconds per configuration and target (∞ shown as 'inf')."""
+    rows = []
+    for config in sorted({r.config for r in runs}):
+        mine = [r for r in runs if r.config == config]
+        for t in targets:
+            hits = [r.hit(t) for r in mine]
+            n_hit = sum(h is not None for h in hits)
+            effort_e = sum(h[0] if h else r.total_evals for h, r in zip(hits, mine, strict=True))
+            effort_s = sum(h[1] if h else r.total_time for h, r in zip(hits, mine, strict=True))
+            rows.append({"solver": config, "target": t, "runs": len(mine), "hits": n_hit,
+                         "ERT evaluations": effort_e / n_hit if n_hit else math.inf,
+                         "ERT s": effort_s / n_hit if n_hit else math.inf})
+    return pd.DataFrame(rows)
+
+
+def budgets_of(runs: list[RunTrace]) -> np.ndarray:
+    hi = max(max(r.total_evals, 1.0) for r in runs)
+    return np.unique(np.geomspace(1, hi, 60))
+
+
+def ecdf(runs: list[RunTrace], targets: list[int], budgets: np.ndarray, *,
+         seconds: bool = False) -> np.ndarray:
+    """Fraction of (run, target) pairs hit within each budget."""
+    hits = []
+    for r in runs:
+        for t in targets:
+            h = r.hit(t)
+            hits.append(math.inf if h is None else h[1 if seconds else 0])
+    arr = np.sort(np.asarray(hits))
+    return np.searchsorted(arr, budgets, side="right") / max(len(arr), 1)
+
+
+def auc(values: np.ndarray, budgets: np.ndarray) -> float:
+    """Area under an ECDF on a log budget axis, normalised to [0, 1]."""
+    x = np.log10(budgets)
+    if x[-1] <= x[0]:
+        return float(values[-1])
+    return float(np.sum((values[1:] + values[:-1]) / 2 * np.diff(x)) / (x[-1] - x[0]))
+
+
+def anytime_scores(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
+    """Per configuration: the ECDF area (anytime score), its rank, and the share of
+    (run, target) pairs ever hit."""
+    budgets = budgets_of(runs)
+    rows = []
+    for config in sorted({r.config for r in runs}):
+        mine = [r for r in runs if r.config == config]
+        curve = ecdf(mine, targets, budgets)
+        rows.append({"solver": config, "runs": len(mine),
+                     "anytime score (ECDF area)": round(auc(curve, budgets), 4),
+                     "pairs hit": round(float(curve[-1]), 4),
+                     "solved": sum(r.best[-1] == 0 for r in mine)})
+    table = pd.DataFrame(rows).sort_values("anytime score (ECDF area)", ascending=False, kind="stable")
+    table.insert(0, "rank", range(1, len(table) + 1))
+    return table.reset_index(drop=True)
+
+
+def _style(i: int) -> dict:
+    markers = "osD^vP*Xh<>p"
+    return {"color": plt.get_cmap("tab10")(i % 10), "marker": markers[i % len(markers)],
+            "linestyle": ("-", "--", ":", "-.")[(i // 10) % 4], "markevery": 0.1, "markersize": 4}
+
+
+def figures(runs: list[RunTrace], targets: list[int], problem: str, size: int,
+            out: Path) -> list[tuple[str, Path]]:
+    """The fixed-target, fixed-budget and ECDF figures of one group, as PNG files."""
+    configs = sorted({r.config for r in runs})
+    budgets = budgets_of(runs)
+    slug = f"anytime_{problem.replace('-', '_')}_{size}"
+    made = []
+
+    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=130)
+    table = ert_table(runs, targets)
+    for i, config in enumerate(configs):
+        sub = table[(table["solver"] == config) & np.isfinite(table["ERT evaluations"])]
+        ax.plot(sub["target"], sub["ERT evaluations"], label=config, **_style(i))
+    ax.set(xlabel="target (conflicts, ≤)", ylabel="ERT (evaluations)", yscale="log",
+           title=f"{problem} n={size}: expected running time to reach each target")
+    ax.invert_xaxis()
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    made.append((f"{problem} n={size} — fixed target: ERT in evaluations per target (lower is "
+                 "better; a missing point means no run reached that target).",
+                 _save(fig, out / f"{slug}_ert.png")))
+
+    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=130)
+    for i, config in enumerate(configs):
+        mine = [r for r in runs if r.config == config]
+        vals = np.array([[r.value_at(b) for b in budgets] for r in mine])
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns before a run starts
+            med = np.nanmedian(vals, axis=0)
+            lo, hi = np.nanpercentile(vals, 25, axis=0), np.nanpercentile(vals, 75, axis=0)
+        style = _style(i)
+        ax.plot(budgets, med, label=config, **style)
+        ax.fill_between(budgets, lo, hi, color=style["color"], alpha=0.15)
+    ax.set(xscale="log", yscale="symlog", xlabel="evaluations", ylabel="best conflicts so far",
+           title=f"{problem} n={size}: best-so-far against budget (median, IQR)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    made.append((f"{problem} n={size} — fixed budget: median best conflict count after each number "
+                 "of evaluations, with the interquartile range shaded.",
+                 _save(fig, out / f"{slug}_budget.png")))
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), dpi=130)
+    times = np.unique(np.geomspace(max(min(float(r.times[0]) for r in runs), 1e-5),
+                                   max(max(r.total_time for r in runs), 1e-4), 60))
+    for i, config in enumerate(configs):
+        mine = [r for r in runs if r.config == config]
+        axes[0].step(budgets, ecdf(mine, targets, budgets), where="post", label=config, **_style(i))
+        axes[1].step(times, ecdf(mine, targets, times, seconds=True), where="post", **_style(i))
+    axes[0].set(xscale="log", xlabel="evaluations", ylabel="fraction of (run, target) pairs hit",
+                ylim=(-0.02, 1.02))
+    axes[1].set(xscale="log", xlabel="seconds", ylim=(-0.02, 1.02))
+    fig.suptitle(f"{problem} n={size}: run-length ECDF over {len(targets)} targets")
+    axes[1].legend(*axes[0].get_legend_handles_labels(), fontsize=7, loc="upper left",
+                   bbox_to_anchor=(1.01, 1))
+    made.append((f"{problem} n={size} — ECDF: the share of (run, target) pairs reached within a budget "
+                 "of evaluations (left) or seconds (right); higher and further left is better.",
+                 _save(fig, out / f"{slug}_ecdf.png")))
+    return made
+
+
+def _save(fig: plt.Figure, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+def ert_display(table: pd.DataFrame, targets: list[int]) -> pd.DataFrame:
+    """The ERT table as the report shows it: one row per solver, one column per shown target."""
+    shown = sorted({targets[0], *[t for t in targets if t in (0, 1, 2, 5, 10, 20, 50, 100)]},
+                   reverse=True)
+    out = table[table["target"].isin(shown)].copy()
+    out["ERT evaluations"] = out.apply(
+        lambda r: "inf" if not math.isfinite(r["ERT evaluations"]) else
+        f"{r['ERT evaluations']:,.0f} ({r['ERT s']:.3g} s, {r['hits']}/{r['runs']})", axis=1)
+    wide = out.pivot(index="solver", columns="target", values="ERT evaluations")
+    wide = wide[sorted(wide.columns, reverse=True)]
+    wide.columns = [f"≤ {c}" for c in wide.columns]
+    return wide.reset_index()
+
+
+def headline(runs: list[RunTrace], problem: str, size: int) -> list[str]:
+    """Generated sentences: who reaches 0 with the fewest evaluations; who stalls."""
+    table = ert_table(runs, [0])
+    finite = table[np.isfinite(table["ERT evaluations"])].sort_values("ERT evaluations")
+    lines = []
+    if len(finite):
+        best = finite.iloc[0]
+        lines.append(f"{problem} n={size}: {best['solver']} reaches 0 conflicts with the fewest "
+                     f"evaluations (ERT {best['ERT evaluations']:,.0f}, {best['hits']} of "
+                     f"{best['runs']} runs).")
+    for _, r in table[table["hits"] == 0].iterrows():
+        mine = [x for x in runs if x.config == r["solver"]]
+        final = sorted(int(x.best[-1]) for x in mine)
+        lines.append(f"{problem} n={size}: {r['solver']} stalls — no run reached 0 conflicts "
+                     f"(final best: median {final[len(final) // 2]}, range {final[0]}–{final[-1]}).")
+    return lines
+
+
+def anytime_sections(traces: pd.DataFrame, out: Path, keys: set[str] | None = None
+                     ) -> tuple[list[dict], list[tuple[str, pd.DataFrame]], list[str]]:
+    """Per (problem, size) with traced runs: (section data for the templates, tables to write
+    as CSV, headline sentences)."""
+    sections: list[dict] = []
+    tables: list[tuple[str, pd.DataFrame]] = []
+    sentences: list[str] = []
+    for (problem, size), runs in sorted(group_runs(traces, keys).items()):
+        targets = targets_of(runs)
+        ert = ert_table(runs, targets)
+        scores = anytime_scores(runs, targets)
+        name = f"{problem.replace('-', '_')}_{size}"
+        tables += [(f"anytime_{name}_ert", ert), (f"anytime_{name}_scores", scores)]
+        sections.append({
+            "title": f"{problem}, n = {size}",
+            "targets": f"{len(targets)} targets from {targets[0]} down to 0 conflicts",
+            "ert": ert_display(ert, targets), "scores": scores,
+            "figures": figures(runs, targets, problem, size, out)})
+        sentences += headline(runs, problem, size)
+    return sections, tables, sentences

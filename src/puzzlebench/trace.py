@@ -1,0 +1,129 @@
+# mypy: disable-error-code="assignment,index,arg-type,no-untyped-def"
+"""Anytime traces: each improvement of a run's best objective, with the effort spent so far.
+
+A solver that declares ``traces = True`` receives a :class:`Trace` as the keyword argument
+``trace`` of ``solve`` and calls ``trace.improve(evaluations, best)`` whenever its best
+objective improves; the sink stamps the wall time itself (seconds since the timed phase began).
+The objective is the problem's own conflict count (``Problem.anytime_objective``): attacking
+pairs for the queens problems, pieces in conflict for queens-and-knights, so curves of different
+solvers on one instance are comparable. What one *evaluation* is stays the solver's to say
+(README lists it per solver).
+
+Compiled kernels record into preallocated arrays with :func:`trace_point` (improvement-only,
+stamped with the compiled clock) and hand them over with :meth:`Trace.extend`. A trace holds at
+most ``cap`` points: when a run improves more often, the points are thinned to log-spaced
+evaluation counts (the first point of each bucket, buckets made coarser until half the cap is
+free), always keeping the first and the last point.
+
+The harness checks a trace before storing it (non-decreasing effort and time, strictly
+decreasing best, a best of 0 only for a run whose answer the judge accepted, and a verified
+solution ending at 0) and drops one that fails, saying why in the record's notes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numba
+import numpy as np
+
+from puzzlebench.compiled_clock import now
+
+CAP = 2048
+
+
+@numba.njit(cache=True)
+def thin(evals: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int) -> int:
+    """Keep log-spaced points (by evaluations) in place until at most half the buffer is used."""
+    cap = evals.shape[0]
+    per_octave = 64.0
+    while count > cap // 2 and per_octave >= 1.0 / 64:
+        kept = 1
+        last_bucket = math.floor(math.log2(evals[0] + 1.0) * per_octave)
+        for i in range(1, count - 1):
+            bucket = math.floor(math.log2(evals[i] + 1.0) * per_octave)
+            if bucket != last_bucket:
+                evals[kept], best[kept], stamps[kept] = evals[i], best[i], stamps[i]
+                kept += 1
+                last_bucket = bucket
+        if count > 1:
+            evals[kept], best[kept], stamps[kept] = evals[count - 1], best[count - 1], stamps[count - 1]
+            kept += 1
+        count = kept
+        per_octave /= 2.0
+    return count
+
+
+@numba.njit(cache=True)
+def trace_point(evals: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int,
+                evaluations: int, value: int) -> int:
+    """Record an improvement from compiled code; returns the new point count (buffers of
+    length 0 turn tracing off)."""
+    if evals.shape[0] == 0 or (count > 0 and value >= best[count - 1]):
+        return count
+    if count == evals.shape[0]:
+        count = thin(evals, best, stamps, count)
+    evals[count] = evaluations
+    best[count] = value
+    stamps[count] = now()
+    return count + 1
+
+
+def buffers(cap: int = CAP) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Empty arrays for a compiled kernel's trace: evaluations, best, clock stamps."""
+    return np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.float64)
+
+
+class Trace:
+    """The sink a tracing solver reports its improvements to."""
+
+    def __init__(self, cap: int = CAP) -> None:
+        self.start = time.perf_counter()
+        self._evals, self._best, self._stamps = buffers(max(4, cap))
+        self._count = 0
+
+    def improve(self, evaluations: int, best: int) -> None:
+        """The best objective is now ``best`` after ``evaluations`` (ignored if no better)."""
+        self._count = trace_point(self._evals, self._best, self._stamps, self._count,
+                                  int(evaluations), int(best))
+
+    def extend(self, evaluations: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int) -> None:
+        """Points a compiled kernel recorded (stamps from the compiled clock)."""
+        for i in range(int(count)):
+            if self._count and best[i] >= self._best[self._count - 1]:
+                continue
+            if self._count == self._evals.shape[0]:
+                self._count = thin(self._evals, self._best, self._stamps, self._count)
+            self._evals[self._count] = evaluations[i]
+            self._best[self._count] = best[i]
+            self._stamps[self._count] = stamps[i]
+            self._count += 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    def points(self) -> list[list[float]]:
+        """``[evaluations, best, seconds since the start]`` per point, as plain data."""
+        return [[int(self._evals[i]), int(self._best[i]), max(0.0, float(self._stamps[i]) - self.start)]
+                for i in range(self._count)]
+
+
+def check_points(points: object, solved: bool) -> str:
+    """Why a trace cannot be stored ('' when it can): the harness's check of the solver's data."""
+    if not isinstance(points, list):
+        return "a trace is a list of [evaluations, best, seconds]"
+    prev_e, prev_b, prev_t = -1, None, -1.0
+    for p in points:
+        if not (isinstance(p, list) and len(p) == 3 and all(
+                isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in p)):
+            return "a trace point is [evaluations, best, seconds] of finite numbers"
+        e, b, t = p
+        if e < prev_e or t < prev_t or e < 0 or b < 0 or t < 0 or (prev_b is not None and b >= prev_b):
+            return "trace points must improve the best (strictly) at non-decreasing effort and time"
+        prev_e, prev_b, prev_t = e, b, t
+    if prev_b == 0 and not solved:
+        return "the trace reaches 0 conflicts but the run has no accepted answer"
+    if solved and points and prev_b != 0:
+        return "the run was solved but its trace does not end at 0 conflicts"
+    return ""

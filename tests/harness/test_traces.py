@@ -1,0 +1,320 @@
+"""Anytime traces: the sink, the harness's check, every tracing solver, the store, the
+analysis, and the IOHprofiler export read back by iohinspector."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from puzzlebench.cli import main
+from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.evolution.population_fitness import attacking_pairs
+from puzzlebench.harness.execute import run_solve
+from puzzlebench.harness.frame import records_to_frame
+from puzzlebench.harness.ioh_export import export_ioh
+from puzzlebench.harness.outcome import Outcome
+from puzzlebench.harness.runner import run_study
+from puzzlebench.harness.store import Store, load_records, load_traces
+from puzzlebench.harness.study import study_from_dict
+from puzzlebench.local.compiled_random import new_state
+from puzzlebench.local.hill_climbing import objective, random_placement, recount
+from puzzlebench.local.min_conflicts import Lines
+from puzzlebench.local.qs4 import qs4_kernel
+from puzzlebench.problems import get_problem
+from puzzlebench.registry import REGISTRY, spec_of
+from puzzlebench.report import write_report
+from puzzlebench.report.anytime import RunTrace, anytime_scores, auc, ecdf, ert_table
+from puzzlebench.trace import Trace, buffers, check_points, thin, trace_point
+
+TRACING = sorted(s.name for s in REGISTRY.all()
+                 if s.factory is not None and getattr(s.factory, "traces", False))
+
+
+def test_the_expected_solvers_trace() -> None:
+    assert set(TRACING) == {"ga-seed002", "ga-permutation", "deap-ga", "first-choice-hc",
+                            "stochastic-hc", "min-conflicts", "qs4", "constraint-minconflicts"}
+
+
+# --- the sink ------------------------------------------------------------------------------
+
+def test_sink_keeps_improvements_only_and_stamps_time() -> None:
+    t = Trace()
+    for e, b in [(1, 10), (2, 10), (3, 12), (4, 7), (9, 7), (10, 0)]:
+        t.improve(e, b)
+    pts = t.points()
+    assert [(p[0], p[1]) for p in pts] == [(1, 10), (4, 7), (10, 0)]
+    assert all(b[2] >= a[2] >= 0 for a, b in itertools.pairwise(pts))
+
+
+def test_thinning_keeps_first_last_and_log_spacing() -> None:
+    e, b, s = buffers(64)
+    n = 0
+    for i in range(10_000):
+        n = trace_point(e, b, s, n, i, 10_000 - i)
+    assert n <= 64
+    assert b[0] == 10_000 and b[n - 1] == 1 and e[n - 1] == 9_999
+    assert np.all(np.diff(e[:n]) > 0) and np.all(np.diff(b[:n]) < 0)
+    # log-spaced: the thinned points are not crowded at the end
+    assert (e[:n] < 100).sum() >= 5
+    assert thin(e, b, s, n) <= n
+
+
+@pytest.mark.parametrize(("points", "solved", "ok"), [
+    ([[1, 5, 0.1], [4, 2, 0.2], [9, 0, 0.3]], True, True),
+    ([[1, 5, 0.1], [4, 2, 0.2]], False, True),
+    ([], False, True),
+    ([[1, 5, 0.1], [4, 0, 0.2]], False, False),  # claims 0 without an accepted answer
+    ([[1, 5, 0.1], [4, 2, 0.2]], True, False),  # solved but the trace does not end at 0
+    ([[4, 5, 0.1], [1, 2, 0.2]], False, False),  # effort goes backwards
+    ([[1, 5, 0.1], [4, 5, 0.2]], False, False),  # not an improvement
+    ([[1, 5, 0.3], [4, 2, 0.2]], False, False),  # time goes backwards
+    ([[1, -1, 0.1]], False, False),
+    ([[1, float("nan"), 0.1]], False, False),
+    ([[1, 5]], False, False),
+    ("nonsense", False, False),
+])
+def test_the_harness_check_of_a_trace(points: Any, solved: bool, ok: bool) -> None:
+    assert (check_points(points, solved) == "") is ok
+
+
+# --- the solvers -----------------------------------------------------------------------------
+
+def _instance_for(name: str):
+    spec = REGISTRY.get(name)
+    problem = "nqueens" if "nqueens" in spec.problems else sorted(spec.problems)[0]
+    return get_problem(problem).make(12)
+
+
+@pytest.mark.parametrize("name", TRACING)
+def test_every_tracing_solver_records_a_checked_trace(name: str) -> None:
+    instance = _instance_for(name)
+    record = run_solve(name, instance, seed=7, budget=Budget(time_limit=10, max_evaluations=200_000,
+                                                               max_iterations=200_000))
+    assert "trace dropped" not in record.notes, record.notes
+    assert record.trace, f"{name} recorded no trace"
+    assert check_points(record.trace, record.outcome is Outcome.SOLVED) == ""
+    if record.outcome is Outcome.SOLVED:
+        assert record.trace[-1][1] == 0
+    else:
+        assert record.trace[-1][1] > 0
+    assert record.trace[-1][0] <= record.counters["evaluations"]
+    if name != "constraint-minconflicts":  # the library shows only its solution
+        assert len(record.trace) >= 2 or record.trace[0][1] == 0
+
+
+@pytest.mark.parametrize("name", ["ga-permutation", "min-conflicts", "qs4", "first-choice-hc", "deap-ga"])
+def test_same_seed_same_trace_apart_from_times(name: str) -> None:
+    instance = _instance_for(name)
+    budget = Budget(max_evaluations=5_000, max_iterations=5_000)
+    a = run_solve(name, instance, seed=3, budget=budget).trace
+    b = run_solve(name, instance, seed=3, budget=budget).trace
+    assert a and [p[:2] for p in a] == [p[:2] for p in b]
+
+
+def test_untraced_solvers_still_work_and_store_no_trace() -> None:
+    record = run_solve("backtracking", get_problem("nqueens").make(8))
+    assert record.outcome is Outcome.SOLVED and record.trace is None
+
+
+def test_min_conflicts_pair_bookkeeping_is_exact() -> None:
+    rng = np.random.default_rng(1)
+    for torus, n in ((False, 9), (True, 7)):
+        cols = rng.integers(0, n, n)
+        lines = Lines(cols, torus)
+        pairs = lines.pairs(cols)
+        assert pairs == attacking_pairs(cols[None, :], torus)[0]
+        for _ in range(300):
+            r, new = int(rng.integers(n)), int(rng.integers(n))
+            pairs += lines.move(r, int(cols[r]), new)
+            cols[r] = new
+            assert pairs == attacking_pairs(cols[None, :], torus)[0]
+
+
+def test_hill_climbing_objective_is_attacking_pairs_on_nqueens() -> None:
+    n = 10
+    state = new_state(np.random.default_rng(2))
+    queen, pr, pc = np.zeros(n, np.bool_), np.zeros(n, np.int64), np.zeros(n, np.int64)
+    occ, cnt = np.full(n * n, -1, np.int64), np.zeros(n, np.int64)
+    for _ in range(20):
+        random_placement(n, n, state, queen, pr, pc, occ, True)
+        h = recount(queen, pr, pc, cnt)
+        cols = np.zeros(n, np.int64)
+        cols[pr] = pc
+        assert objective(cnt, h, True) == attacking_pairs(cols[None, :], False)[0]
+        assert objective(cnt, h, False) == h
+
+
+def test_qs4_pair_bookkeeping_is_exact() -> None:
+    for torus, n in ((False, 200), (True, 35)):
+        for tries in (0, 50, 500, 5000):
+            e, b, s = buffers()
+            cols, _total, *_, pairs = qs4_kernel(n, torus, 32, new_state(np.random.default_rng(tries)),
+                                                math.inf, tries, 3, e, b, s)
+            assert pairs == attacking_pairs(np.asarray(cols, np.int64)[None, :], torus)[0]
+
+
+class LyingTracer(Solver):
+    """Claims 0 conflicts in its trace but returns nothing."""
+
+    name: ClassVar[str] = "lying-tracer"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens"})
+    traces: ClassVar[bool] = True
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator, trace: Trace | None = None
+              ) -> Proposal:
+        if trace is not None:
+            trace.improve(1, 3)
+            trace.improve(2, 0)
+        return Proposal(claim=Claim.UNKNOWN, counters={"evaluations": 2})
+
+
+def test_a_lying_trace_is_dropped_with_a_note() -> None:
+    record = run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8))
+    assert record.trace is None and "trace dropped" in record.notes
+
+
+# --- store, export, analysis -------------------------------------------------------------------
+
+STUDY = {"study": {"name": "tiny-anytime", "repeats": 3, "time_limit": 5.0,
+                   "max_evaluations": 3000, "max_iterations": 3000},
+         "problems": [{"problem": "nqueens", "sizes": [8, 12]}],
+         "solvers": [{"name": "ga-permutation"}, {"name": "min-conflicts"},
+                     {"name": "backtracking"}]}
+
+
+@pytest.fixture(scope="module")
+def traced_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("traces") / "t.sqlite"
+    run_study(study_from_dict(STUDY, "test"), db, workers=2, quiet=True)
+    return db
+
+
+def test_traces_are_stored_with_their_runs(traced_store: Path) -> None:
+    traces = load_traces(traced_store)
+    records = {r.solver: r for r in load_records(traced_store, rejudged=False)}
+    assert set(traces["solver"]) == {"ga-permutation", "min-conflicts"}  # backtracking: none
+    assert traces.groupby("key").ngroups == 2 * 2 * 3
+    for col in ("study", "problem", "size", "instance_id", "solver", "params", "seed", "repeat",
+                "evaluations", "time_s", "best", "run_evaluations", "run_time_s"):
+        assert col in traces.columns
+    for _, run in traces.groupby("key"):
+        assert run["best"].is_monotonic_decreasing and run["evaluations"].is_monotonic_increasing
+    assert records  # the runs themselves are there too
+    with Store(traced_store) as store:  # one transaction per run: counts agree
+        keys_with = {k for (k,) in store.conn.execute("SELECT DISTINCT key FROM traces")}
+        assert keys_with <= store.keys()
+
+
+def test_resume_does_not_duplicate_traces(traced_store: Path) -> None:
+    before = len(load_traces(traced_store))
+    run_study(study_from_dict(STUDY, "test"), traced_store, workers=2, quiet=True)
+    assert len(load_traces(traced_store)) == before
+
+
+def test_export_traces_csv(traced_store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "traces.csv"
+    assert main(["export", "--db", str(traced_store), "--traces", "--out", str(out)]) == 0
+    frame = pd.read_csv(out)
+    assert len(frame) == len(load_traces(traced_store)) and "best" in frame.columns
+    assert main(["export", "--db", str(traced_store), "--format", "ioh"]) == 2
+
+
+def test_ioh_export_reads_back_in_iohinspector(traced_store: Path, tmp_path: Path) -> None:
+    import iohinspector
+
+    traces = load_traces(traced_store)
+    out = tmp_path / "ioh"
+    assert main(["export", "--db", str(traced_store), "--format", "ioh", "--out", str(out)]) == 0
+    dm = iohinspector.DataManager()
+    dm.add_folder(str(out))
+    overview = dm.overview.to_pandas()
+    runs = traces.groupby("key").agg(solver=("solver", "first"), size=("size", "first"),
+                                     best=("best", "last"), evals=("evaluations", "last"),
+                                     total=("run_evaluations", "first"))
+    assert len(overview) == len(runs)
+    assert sorted(overview["best_y"]) == sorted(runs["best"].astype(float))
+    expected = sorted(int(max(r.evals, r.total, 1)) for r in runs.itertuples())
+    assert sorted(overview["evals"].astype(int)) == expected
+    assert set(overview["algorithm_name"]) == {"ga-permutation", "min-conflicts"}
+    assert set(overview["dimension"]) == {8, 12}
+    data = dm.load(monotonic=True).to_pandas()
+    assert data.groupby("data_id").ngroups == len(runs)
+    final = data.sort_values("evaluations").groupby("data_id")["raw_y"].last()
+    assert sorted(final) == sorted(runs["best"].astype(float))
+
+
+def test_report_has_the_anytime_section(traced_store: Path, tmp_path: Path) -> None:
+    frame = records_to_frame(load_records(traced_store))
+    write_report(frame, tmp_path, traces=load_traces(traced_store))
+    md = (tmp_path / "report.md").read_text()
+    assert "Anytime performance" in md and "ERT per target" in md and "Anytime ranking" in md
+    for n in (8, 12):
+        for kind in ("ert", "budget", "ecdf"):
+            assert (tmp_path / f"anytime_nqueens_{n}_{kind}.png").exists()
+    assert "reaches 0 conflicts with the fewest evaluations" in md
+
+
+def _run(best: list[int], evals: list[int], total: float) -> RunTrace:
+    return RunTrace("s", np.array(evals, float), np.array(best, float),
+                    np.array(evals, float) / 100, total, total / 100)
+
+
+def test_ert_is_hansens_definition() -> None:
+    runs = [_run([5, 2, 0], [1, 10, 40], 40), _run([6, 3], [1, 20], 100), _run([4, 0], [1, 5], 5)]
+    table = ert_table(runs, [0, 3]).set_index("target")
+    # target 0: hit by runs 1 (40) and 3 (5); run 2 spent 100 → (40 + 100 + 5) / 2
+    assert table.loc[0, "ERT evaluations"] == pytest.approx(72.5)
+    assert table.loc[0, "hits"] == 2
+    # target 3: hit at 10, 20 and 5 (run 3's 4 at evaluation 1 is not ≤ 3) → 35 / 3
+    assert table.loc[3, "ERT evaluations"] == pytest.approx(35 / 3)
+    assert math.isinf(ert_table([_run([5], [1], 9)], [0])["ERT evaluations"].iloc[0])
+
+
+def test_ecdf_and_its_area() -> None:
+    runs = [_run([2, 0], [1, 10], 10), _run([2, 1], [1, 100], 100)]
+    budgets = np.array([1.0, 10.0, 100.0])
+    values = ecdf(runs, [2, 1, 0], budgets)
+    assert list(values) == [pytest.approx(2 / 6), pytest.approx(4 / 6), pytest.approx(5 / 6)]
+    assert auc(np.ones(3), budgets) == pytest.approx(1.0)
+    assert 0 < auc(values, budgets) < 1
+    scores = anytime_scores(runs, [2, 1, 0])
+    assert list(scores["rank"]) == [1] and scores["solved"].iloc[0] == 1
+
+
+def test_old_stores_gain_the_traces_table(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "old.sqlite"
+    with Store(db):
+        pass
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE traces")
+    conn.execute("PRAGMA user_version=2")
+    conn.commit()
+    conn.close()
+    assert load_traces(db).empty  # read-only: no table, no error
+    with Store(db) as store:  # opened for writing: migrated
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        store.conn.execute("SELECT COUNT(*) FROM traces").fetchone()
+
+
+def test_export_ioh_needs_traces(tmp_path: Path) -> None:
+    from puzzlebench.problems.base import PuzzlebenchError
+    with pytest.raises(PuzzlebenchError):
+        export_ioh(load_traces_empty(), tmp_path / "x")
+
+
+def load_traces_empty() -> pd.DataFrame:
+    return pd.DataFrame(columns=["key", "solver", "params", "problem", "size"])
+
+
+def test_trace_json_round_trip_through_the_payload() -> None:
+    record = run_solve("min-conflicts", get_problem("nqueens").make(10), seed=1)
+    assert json.loads(json.dumps(record.trace)) == record.trace
