@@ -3,7 +3,8 @@
 The data flow is instance → solver → harness → record → store → report. Public entry points:
 ``puzzlebench.problems`` (instances, validators, facts), ``puzzlebench.contract`` (the solver
 contract), ``puzzlebench.registry`` (the solver registry), ``puzzlebench.harness.execute``
-(one judged run) and ``puzzlebench.load`` (a store as a pandas DataFrame).
+(one judged run), ``puzzlebench.load`` (a store as a pandas DataFrame) and
+``puzzlebench.load_traces`` (its anytime traces, one row per improvement).
 """
 
 from __future__ import annotations
@@ -18,6 +19,14 @@ def load(db: str) -> Any:
     from puzzlebench.harness.store import load as _load
 
     return _load(db)
+
+
+def load_traces(db: str, study: str | None = None) -> Any:
+    """The anytime traces stored in a study database, as a pandas DataFrame: run key columns,
+    ``evaluations``, ``time_s`` and ``best`` (one row per improvement)."""
+    from puzzlebench.harness.store import load_traces as _load_traces
+
+    return _load_traces(db, study)
 
 
 def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: float | None = 60.0,
@@ -37,4 +46,4 @@ def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: fl
                      isolate=isolate)
 
 
-__all__ = ["__version__", "load", "solve"]
+__all__ = ["__version__", "load", "load_traces", "solve"]

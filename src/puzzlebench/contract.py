@@ -161,6 +161,9 @@ class Solver(ABC):
     compiled: ClassVar[bool] = False
     #: Why the solver cannot run on this machine ('' when it can), e.g. a missing executable.
     unavailable: ClassVar[str] = ""
+    #: The solver reports anytime traces: the harness hands ``solve`` a ``trace=`` keyword
+    #: argument (a ``puzzlebench.trace.Trace``) to call ``trace.improve(evaluations, best)`` on.
+    traces: ClassVar[bool] = False
     summary: ClassVar[str] = ""
 
     def __init__(self, **params: Any) -> None:

@@ -85,6 +85,7 @@ class SolverSpec:
     counts_unique: bool = False
     count_max_n: int | None = None
     unavailable: str = ""
+    traces: bool = False
 
     def create(self, **params: Any) -> Solver:
         """A configured solver instance (raises SolverConfigError on bad parameters)."""
@@ -117,6 +118,7 @@ class SolverSpec:
             "counts_unique": self.counts_unique,
             "count_max_n": self.count_max_n,
             "unavailable": self.unavailable,
+            "traces": self.traces,
         }
 
 
@@ -140,6 +142,7 @@ def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec
             counts_unique=bool(data.get("counts_unique", False)),
             count_max_n=None if data.get("count_max_n") is None else int(data["count_max_n"]),
             unavailable=str(data.get("unavailable", "")),
+            traces=bool(data.get("traces", False)),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RegistryError(f"solver {reference!r} describes itself badly: {exc}") from None
@@ -195,6 +198,7 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
         counts_unique=bool(getattr(cls, "counts_unique", False)),
         count_max_n=getattr(cls, "count_max_n", None),
         unavailable=str(getattr(cls, "unavailable", "")),
+        traces=bool(getattr(cls, "traces", False)),
     )
 
 

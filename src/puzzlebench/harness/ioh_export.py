@@ -2,7 +2,8 @@
 
 One folder per algorithm (the solver, followed by the parameters that differ between its
 parameter sets in the store; the full parameters are in the meta file's ``info``) holding, per
-problem, a meta file ``IOHprofiler_f<F>_<problem>.json`` and ``data_f<F>_<problem>/IOHprofiler_f<F>_DIM<n>.dat``.
+problem, a meta file ``IOHprofiler_f<F>_<problem>.json`` and
+``data_f<F>_<problem>/IOHprofiler_f<F>_DIM<n>.dat``.
 Function F = the problem (its index in ``PROBLEMS`` + 1), dimension = n, instance = the
 instance's index among that problem's and size's stored instances (from 1; listed in
 ``instances.csv``), minimisation of the conflict count, one IOH run per stored traced run.
