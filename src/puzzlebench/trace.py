@@ -4,9 +4,10 @@
 A solver that declares ``traces = True`` receives a :class:`Trace` as the keyword argument
 ``trace`` of ``solve`` and calls ``trace.improve(evaluations, best)`` whenever its best
 objective improves; the sink stamps the wall time itself (seconds since the timed phase began).
-The objective is the problem's own conflict count (``Problem.anytime_objective``): attacking
-pairs for the queens problems, pieces in conflict for queens-and-knights, so curves of different
-solvers on one instance are comparable. What one *evaluation* is stays the solver's to say
+The objective is the problem's own conflict count: attacking pairs for the queens problems
+(``Problem.conflicts``), pieces in conflict for queens-and-knights
+(``QueensKnights.pieces_in_conflict``, seed 004's heuristic), so curves of different solvers on
+one instance are comparable. What one *evaluation* is stays the solver's to say
 (README lists it per solver).
 
 Compiled kernels record into preallocated arrays with :func:`trace_point` (improvement-only,
@@ -35,21 +36,18 @@ CAP = 2048
 
 @numba.njit(cache=True)
 def thin(evals: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int) -> int:
-    """Keep log-spaced points (by evaluations) in place until at most half the buffer is used."""
+    """Keep log-spaced points (by evaluations) in place until at most half the buffer is used:
+    the first point, then the last improvement of each bucket (the best reached within it)."""
     cap = evals.shape[0]
     per_octave = 64.0
     while count > cap // 2 and per_octave >= 1.0 / 64:
         kept = 1
-        last_bucket = math.floor(math.log2(evals[0] + 1.0) * per_octave)
-        for i in range(1, count - 1):
+        for i in range(1, count):
             bucket = math.floor(math.log2(evals[i] + 1.0) * per_octave)
-            if bucket != last_bucket:
+            last = i == count - 1 or math.floor(math.log2(evals[i + 1] + 1.0) * per_octave) != bucket
+            if last:
                 evals[kept], best[kept], stamps[kept] = evals[i], best[i], stamps[i]
                 kept += 1
-                last_bucket = bucket
-        if count > 1:
-            evals[kept], best[kept], stamps[kept] = evals[count - 1], best[count - 1], stamps[count - 1]
-            kept += 1
         count = kept
         per_octave /= 2.0
     return count
@@ -89,15 +87,18 @@ class Trace:
                                   int(evaluations), int(best))
 
     def extend(self, evaluations: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int) -> None:
-        """Points a compiled kernel recorded (stamps from the compiled clock)."""
+        """Points a compiled kernel recorded (stamps from the compiled clock, kept within
+        [previous stamp, now]: a kernel cannot date an improvement before or after its time)."""
+        latest = time.perf_counter()
         for i in range(int(count)):
             if self._count and best[i] >= self._best[self._count - 1]:
                 continue
             if self._count == self._evals.shape[0]:
                 self._count = thin(self._evals, self._best, self._stamps, self._count)
+            floor = self._stamps[self._count - 1] if self._count else self.start
             self._evals[self._count] = evaluations[i]
             self._best[self._count] = best[i]
-            self._stamps[self._count] = stamps[i]
+            self._stamps[self._count] = min(max(float(stamps[i]), floor), latest)
             self._count += 1
 
     def __len__(self) -> int:
@@ -109,16 +110,22 @@ class Trace:
                 for i in range(self._count)]
 
 
-def check_points(points: object, solved: bool) -> str:
-    """Why a trace cannot be stored ('' when it can): the harness's check of the solver's data."""
+def check_points(points: object, solved: bool, wall_s: float | None = None) -> str:
+    """Why a trace cannot be stored ('' when it can): the harness's check of the solver's data.
+    ``wall_s`` is the run's time as the harness measured it (no point may come later)."""
     if not isinstance(points, list):
         return "a trace is a list of [evaluations, best, seconds]"
+    if len(points) > CAP:
+        return f"a trace holds at most {CAP} points, got {len(points)}"
     prev_e, prev_b, prev_t = -1, None, -1.0
     for p in points:
-        if not (isinstance(p, list) and len(p) == 3 and all(
-                isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in p)):
-            return "a trace point is [evaluations, best, seconds] of finite numbers"
+        if not (isinstance(p, list) and len(p) == 3
+                and all(type(v) is int and 0 <= v < 2**63 for v in p[:2])
+                and type(p[2]) in (int, float) and math.isfinite(p[2])):
+            return "a trace point is [evaluations, best, seconds]: two integers in [0, 2^63) and a time"
         e, b, t = p
+        if wall_s is not None and t > wall_s + 1.0:
+            return f"a trace point at {t:.3f} s comes after the run ended ({wall_s:.3f} s)"
         if e < prev_e or t < prev_t or e < 0 or b < 0 or t < 0 or (prev_b is not None and b >= prev_b):
             return "trace points must improve the best (strictly) at non-decreasing effort and time"
         prev_e, prev_b, prev_t = e, b, t

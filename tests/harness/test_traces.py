@@ -79,9 +79,14 @@ def test_thinning_keeps_first_last_and_log_spacing() -> None:
     ([[1, float("nan"), 0.1]], False, False),
     ([[1, 5]], False, False),
     ("nonsense", False, False),
+    ([[1, 2**70, 0.1], [2, 1, 0.2]], False, False),  # beyond what the store can hold
+    ([[1, 2.5, 0.1], [2, 1, 0.2]], False, False),  # conflicts are whole numbers
+    ([[1, 5, 0.1], [2, True, 0.2]], False, False),
+    ([[1, 5, 99.0]], False, False),  # dated after the run ended (wall 1 s)
+    ([[i, 5000 - i, 0.0] for i in range(2049)], False, False),  # more points than the cap
 ])
 def test_the_harness_check_of_a_trace(points: Any, solved: bool, ok: bool) -> None:
-    assert (check_points(points, solved) == "") is ok
+    assert (check_points(points, solved, wall_s=1.0) == "") is ok
 
 
 # --- the solvers -----------------------------------------------------------------------------
@@ -152,7 +157,7 @@ def test_hill_climbing_objective_is_attacking_pairs_on_nqueens() -> None:
 
 
 def test_qs4_pair_bookkeeping_is_exact() -> None:
-    for torus, n in ((False, 200), (True, 35)):
+    for torus, n in ((False, 200), (True, 35), (True, 8), (True, 36)):
         for tries in (0, 50, 500, 5000):
             e, b, s = buffers()
             cols, _total, *_, pairs = qs4_kernel(n, torus, 32, new_state(np.random.default_rng(tries)),
@@ -178,6 +183,27 @@ class LyingTracer(Solver):
 def test_a_lying_trace_is_dropped_with_a_note() -> None:
     record = run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8))
     assert record.trace is None and "trace dropped" in record.notes
+    assert record.traced  # still a traced run: the analysis counts it as never reaching a target
+
+
+def test_runs_without_trace_points_count_as_never_hitting() -> None:
+    """ERT and the ECDF include every traced run: one with no point (or a dropped trace)
+    adds its whole effort and no hit."""
+    from puzzlebench.report.anytime import group_runs
+
+    good = run_solve("min-conflicts", get_problem("nqueens").make(8), seed=1)
+    liar = run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=1)
+    frame = records_to_frame([good, liar])
+    traces = pd.DataFrame([{"study": "", "solver": "min-conflicts", "params": frame["params_key"][0],
+                            "instance_id": good.instance_id, "seed": 1, "repeat": 0, "point": i,
+                            "evaluations": e, "best": b, "time_s": t}
+                           for i, (e, b, t) in enumerate(good.trace)])
+    runs = group_runs(traces, frame)[("nqueens", 8)]
+    assert sorted(r.config for r in runs) == ["lying-tracer", "min-conflicts"]
+    table = ert_table(runs, [0]).set_index("solver")
+    assert table.loc["lying-tracer", "runs"] == 1 and table.loc["lying-tracer", "hits"] == 0
+    assert math.isinf(table.loc["lying-tracer", "ERT evaluations"])
+    assert table.loc["min-conflicts", "hits"] == 1
 
 
 # --- store, export, analysis -------------------------------------------------------------------
@@ -244,7 +270,7 @@ def test_ioh_export_reads_back_in_iohinspector(traced_store: Path, tmp_path: Pat
     assert sorted(overview["evals"].astype(int)) == expected
     assert set(overview["algorithm_name"]) == {"ga-permutation", "min-conflicts"}
     assert set(overview["dimension"]) == {8, 12}
-    data = dm.load(monotonic=True).to_pandas()
+    data = dm.load(monotonic=False).to_pandas()  # its monotonic filter diffs across runs
     assert data.groupby("data_id").ngroups == len(runs)
     final = data.sort_values("evaluations").groupby("data_id")["raw_y"].last()
     assert sorted(final) == sorted(runs["best"].astype(float))
@@ -252,6 +278,8 @@ def test_ioh_export_reads_back_in_iohinspector(traced_store: Path, tmp_path: Pat
 
 def test_report_has_the_anytime_section(traced_store: Path, tmp_path: Path) -> None:
     frame = records_to_frame(load_records(traced_store))
+    assert frame.loc[frame["solver"] == "backtracking", "traced"].eq(False).all()
+    assert frame.loc[frame["solver"] != "backtracking", "traced"].all()
     write_report(frame, tmp_path, traces=load_traces(traced_store))
     md = (tmp_path / "report.md").read_text()
     assert "Anytime performance" in md and "ERT per target" in md and "Anytime ranking" in md
@@ -318,3 +346,35 @@ def load_traces_empty() -> pd.DataFrame:
 def test_trace_json_round_trip_through_the_payload() -> None:
     record = run_solve("min-conflicts", get_problem("nqueens").make(10), seed=1)
     assert json.loads(json.dumps(record.trace)) == record.trace
+
+
+def test_run_then_report_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's path: ``puzzlebench run`` with a GA and a hill climber stores traces and
+    ``puzzlebench report`` shows the anytime section."""
+    toml = tmp_path / "s.toml"
+    toml.write_text("""
+[study]
+name = "cli-anytime"
+repeats = 2
+time_limit = 5.0
+max_evaluations = 4000
+
+[[problems]]
+problem = "nqueens"
+sizes = [8, 10]
+
+[[solvers]]
+name = "ga-seed002"
+
+[[solvers]]
+name = "first-choice-hc"
+""", encoding="utf-8")
+    db = tmp_path / "s.sqlite"
+    assert main(["run", str(toml), "--db", str(db), "--workers", "2"]) in (0, 1)
+    traces = load_traces(db)
+    assert set(traces["solver"]) == {"ga-seed002", "first-choice-hc"}
+    assert traces.groupby("key").ngroups == 2 * 2 * 2
+    assert main(["report", "--db", str(db), "--out", str(tmp_path / "r")]) == 0
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert "## Anytime performance" in md and "nqueens, n = 10" in md
+    capsys.readouterr()

@@ -59,6 +59,6 @@ def study_command(
     paths = write_report(
         frame, folder, title=f"Study '{name}' (seed {builtin.seed})" + (" — quick" if quick else ""),
         description=builtin.description, narrative=builtin.narrative(frame),
-        extras=builtin.extras(frame), traces=load_traces(store, study.name), trace_keys=set(keys))
+        extras=builtin.extras(frame), traces=load_traces(store, study.name))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

@@ -146,7 +146,8 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         notes.append("the solver changed its copy of the instance; judged on the original")
     trace = report.data.get("trace") if report.status == "done" and isinstance(report.data, dict) else None
     if trace is not None:
-        why = check_points(trace, solved=judgement.outcome is Outcome.SOLVED and judgement.verified is True)
+        why = check_points(trace, solved=judgement.outcome is Outcome.SOLVED and judgement.verified is True,
+                           wall_s=report.wall_s)
         if why:
             notes.append(f"trace dropped: {why}")
             trace = None
@@ -188,6 +189,7 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         fingerprint=spec.fingerprint,
         log=report.log,
         trace=trace,
+        traced=spec.traces and task.kind == "solve",
         notes="; ".join(notes),
         **meta,
     )

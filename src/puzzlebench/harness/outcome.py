@@ -97,6 +97,8 @@ class RunRecord:
     #: the harness accepted it (``puzzlebench.trace``); stored in the ``traces`` table, not in
     #: the record's JSON.
     trace: list[list[float]] | None = None
+    #: The solver was handed a trace sink (its trace may still be empty, or dropped).
+    traced: bool = False
 
     @property
     def solved(self) -> bool:

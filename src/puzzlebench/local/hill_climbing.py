@@ -157,6 +157,7 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
                  max_evals: int, deadline: float, state: np.ndarray, pairs: bool,
                  tr_e: np.ndarray, tr_b: np.ndarray, tr_t: np.ndarray):
     tn = 0  # trace points recorded (improvements of the best objective)
+    tracing = tr_e.shape[0] > 0
     queen = np.zeros(n, np.bool_)
     pr = np.zeros(n, np.int64)
     pc = np.zeros(n, np.int64)
@@ -174,7 +175,8 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
     ncand = n * n if hood == 0 else (n if hood == 2 else (8 if hood == 3 else n))
     random_placement(n, queens, state, queen, pr, pc, occ, hood == 1 or hood == 2)
     h = recount(queen, pr, pc, cnt)
-    tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
+    if tracing:
+        tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
     stopped = False
     while iterations < max_iter and not stopped:
         iterations += 1
@@ -244,7 +246,8 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
                     if cnt[i] > 0:
                         h += 1
             moves += 1
-            tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
+            if tracing:
+                tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
         if h < best_h:
             best_h = h
             best_q[:] = queen
@@ -256,7 +259,8 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
             restarts += 1
             random_placement(n, queens, state, queen, pr, pc, occ, hood == 1 or hood == 2)
             h = recount(queen, pr, pc, cnt)
-            tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
+            if tracing:
+                tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
     return best_h, best_q, best_r, best_c, iterations, moves, evals, restarts, tn
 
 

@@ -71,6 +71,14 @@ def _family_delta(d, o1, o2, n1, n2):
     return after - before
 
 
+@numba.njit(cache=True, inline="always")
+def _antipodal(cols, r, n):
+    """1 when the queens of rows r and r + n/2 (an even torus, r < n/2) share both diagonals —
+    the only way two queens of a permutation can — so the per-diagonal count holds them twice."""
+    h = n // 2
+    return 1 if cols[r + h] == (cols[r] + h) % n else 0
+
+
 @numba.njit(cache=True)
 def _collided_rows(cols, d1, d2, n, torus, out):
     """Write the rows whose queen shares a diagonal into ``out``; return how many."""
@@ -121,7 +129,12 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
         total += cost(d1[k]) + cost(d2[k])
         pairs += d1[k] * (d1[k] - 1) // 2 + d2[k] * (d2[k] - 1) // 2
     initial = total
-    tn = trace_point(tr_e, tr_b, tr_t, 0, 0, pairs)
+    even_torus = torus and n % 2 == 0
+    both = 0  # pairs counted on both diagonals (even torus): subtracted from the traced pairs
+    if even_torus:
+        for r in range(n // 2):
+            both += _antipodal(cols, r, n)
+    tn = trace_point(tr_e, tr_b, tr_t, 0, 0, pairs - both)
     swaps = 0
     tries = 0
     passes = 0
@@ -150,6 +163,10 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                 ma, mb = keys(j, cols[i], n, torus)
                 delta = _family_delta(d1, a, aj, na, ma) + _family_delta(d2, b, bj, nb, mb)
                 if delta < 0:  # each step below also moves the pair count exactly
+                    if even_torus:
+                        both -= _antipodal(cols, i % (n // 2), n)
+                        if j % (n // 2) != i % (n // 2):
+                            both -= _antipodal(cols, j % (n // 2), n)
                     d1[a] -= 1
                     pairs -= d1[a]
                     d1[aj] -= 1
@@ -167,9 +184,13 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                     pairs += d2[mb]
                     d2[mb] += 1
                     cols[i], cols[j] = cols[j], cols[i]
+                    if even_torus:
+                        both += _antipodal(cols, i % (n // 2), n)
+                        if j % (n // 2) != i % (n // 2):
+                            both += _antipodal(cols, j % (n // 2), n)
                     total += delta
                     swaps += 1
-                    tn = trace_point(tr_e, tr_b, tr_t, tn, tries, pairs)
+                    tn = trace_point(tr_e, tr_b, tr_t, tn, tries, pairs - both)
                     improved = moved = True
                     if (d1[ma] > 1 or d2[mb] > 1) and m < n:
                         nxt[m] = j
@@ -180,9 +201,9 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                 nxt[m] = i
                 m += 1
             if (tries & 65535) == 0 and now() >= deadline:
-                return cols, total, initial, swaps, tries, passes, tn, pairs
+                return cols, total, initial, swaps, tries, passes, tn, pairs - both
             if max_tries >= 0 and tries >= max_tries:
-                return cols, total, initial, swaps, tries, passes, tn, pairs
+                return cols, total, initial, swaps, tries, passes, tn, pairs - both
             if total == 0:
                 break
         work, nxt = nxt, work
@@ -217,8 +238,12 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
             for k in range(size):
                 total += cost(d1[k]) + cost(d2[k])
                 pairs += d1[k] * (d1[k] - 1) // 2 + d2[k] * (d2[k] - 1) // 2
+            both = 0
+            if even_torus:
+                for r in range(n // 2):
+                    both += _antipodal(cols, r, n)
             count = _collided_rows(cols, d1, d2, n, torus, work)
-    return cols, total, initial, swaps, tries, passes, tn, pairs
+    return cols, total, initial, swaps, tries, passes, tn, pairs - both
 
 
 @register

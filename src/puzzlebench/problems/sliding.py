@@ -202,7 +202,7 @@ class Sliding(Problem):
                     start = apply_moves(goal, first + second)
                 except InvalidAnswerError:
                     continue
-                if start != instance.goal:
+                if start not in (instance.goal, instance.start):
                     return SlidingInstance(instance.rows, instance.cols, start, instance.goal)
         return goal
 

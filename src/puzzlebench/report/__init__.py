@@ -49,10 +49,9 @@ def manifest(frame: pd.DataFrame) -> pd.DataFrame:
 def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzzlebench report",
                  description: str = "", narrative: list[str] | None = None,
                  extras: list[tuple[str, pd.DataFrame]] | None = None,
-                 traces: pd.DataFrame | None = None, trace_keys: set[str] | None = None
-                 ) -> dict[str, Path]:
+                 traces: pd.DataFrame | None = None) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
-    (``load_traces`` rows, restricted to ``trace_keys`` when given) an anytime section too."""
+    (``load_traces`` rows) an anytime section for the traced runs of ``frame``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
@@ -78,8 +77,8 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         extra_tables.append({"title": extra_title, "table": table_rows(table)})
     anytime = []
     narrative = list(narrative or [])
-    if traces is not None and len(traces):
-        sections, anytime_tables, sentences = anytime_sections(traces, out, trace_keys)
+    if traces is not None and (len(traces) or ("traced" in frame and frame["traced"].any())):
+        sections, anytime_tables, sentences = anytime_sections(traces, frame, out)
         narrative += sentences
         for name, table in anytime_tables:
             table.to_csv(out / f"{name}.csv", index=False)

@@ -20,9 +20,11 @@ Groups are (problem, size); within a group one curve per solver and parameter se
 from __future__ import annotations
 
 import math
+import statistics
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -59,30 +61,46 @@ class RunTrace:
         return float(self.best[idx[-1]]) if idx.size else math.nan
 
 
-def group_runs(traces: pd.DataFrame, keys: set[str] | None = None) -> dict[tuple[str, int], list[RunTrace]]:
-    """Runs with traces (``load_traces`` rows; only ``keys`` when given), by (problem, size)."""
+def _join_key(study: Any, solver: Any, params: Any, instance_id: Any, seed: Any, repeat: Any) -> tuple:
+    return (str(study or ""), str(solver), str(params), str(instance_id), int(seed), int(repeat))
+
+
+def group_runs(traces: pd.DataFrame, frame: pd.DataFrame) -> dict[tuple[str, int], list[RunTrace]]:
+    """Every traced run of ``frame`` (the report's rejudged runs) by (problem, size), with its
+    trace points from ``traces`` (``load_traces`` rows). A run of a tracing solver that recorded
+    no point (or whose trace the harness dropped) is kept as never reaching any target, with its
+    whole effort; a run the rejudge no longer counts as a success loses a final 0-point."""
+    points = {_join_key(k[0], k[1], k[2], k[3], k[4], k[5]): t.sort_values("point")
+              for k, t in traces.groupby(["study", "solver", "params", "instance_id", "seed", "repeat"],
+                                         sort=False)} if len(traces) else {}
+    labels = config_labels(frame.assign(params=frame["params_key"]))
     out: dict[tuple[str, int], list[RunTrace]] = {}
-    labels = config_labels(traces)
-    for key, t in traces.groupby("key", sort=False):
-        if keys is not None and key not in keys:
+    for _, r in frame.iterrows():
+        key = _join_key(r["study"], r["solver"], r["params_key"], r["instance_id"], r["seed"], r["repeat"])
+        t = points.get(key)
+        traced = bool(r.get("traced", False)) or t is not None
+        if not traced:
             continue
-        t = t.sort_values("point")
-        evals = t["evaluations"].to_numpy(float)
-        first = t.iloc[0]
-        total_e = None if pd.isna(first["run_evaluations"]) else float(first["run_evaluations"])
-        total_t = float(first["run_time_s"])
-        run = RunTrace(labels[(first["solver"], first["params"])], evals,
-                       t["best"].to_numpy(float), t["time_s"].to_numpy(float),
-                       float(max(total_e if total_e is not None else 0, evals[-1])),
-                       max(total_t, float(t["time_s"].iloc[-1])))
-        out.setdefault((first["problem"], int(first["size"])), []).append(run)
+        evals = np.zeros(0) if t is None else t["evaluations"].to_numpy(float)
+        best = np.zeros(0) if t is None else t["best"].to_numpy(float)
+        times = np.zeros(0) if t is None else t["time_s"].to_numpy(float)
+        if not r["success"] and best.size and best[-1] == 0:
+            evals, best, times = evals[:-1], best[:-1], times[:-1]
+        total_e = (r["counters"] or {}).get("evaluations")
+        run = RunTrace(labels[(r["solver"], r["params_key"])], evals, best, times,
+                       float(max(total_e or 0, evals[-1] if evals.size else 0, 1)),
+                       max(float(r["time_s"]), float(times[-1]) if times.size else 0.0))
+        out.setdefault((r["problem"], int(r["size"])), []).append(run)
     return out
 
 
 def targets_of(runs: list[RunTrace]) -> list[int]:
     """Targets from the best start value of the group down to 0 (at most MAX_TARGETS, spread
-    evenly on a log scale of t + 1, always including 0 and 1)."""
-    start = int(min(r.best[0] for r in runs))
+    evenly on a log scale of t + 1, always including 0 and 1). Start values are the first
+    points of traces that begin above 0 (a trace whose only point is its solution says nothing
+    about where the run started)."""
+    starts = [r.best[0] for r in runs if r.best.size and r.best[0] > 0]
+    start = int(min(starts)) if starts else 0
     if start + 1 <= MAX_TARGETS:
         return list(range(start, -1, -1))
     grid = np.unique(np.round(np.geomspace(1, start + 1, MAX_TARGETS)).astype(int) - 1)
@@ -123,11 +141,12 @@ def ecdf(runs: list[RunTrace], targets: list[int], budgets: np.ndarray, *,
 
 
 def auc(values: np.ndarray, budgets: np.ndarray) -> float:
-    """Area under an ECDF on a log budget axis, normalised to [0, 1]."""
+    """Area under an ECDF (a step function: each value holds until the next budget) on a log
+    budget axis, normalised to [0, 1]."""
     x = np.log10(budgets)
     if x[-1] <= x[0]:
         return float(values[-1])
-    return float(np.sum((values[1:] + values[:-1]) / 2 * np.diff(x)) / (x[-1] - x[0]))
+    return float(np.sum(values[:-1] * np.diff(x)) / (x[-1] - x[0]))
 
 
 def anytime_scores(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
@@ -141,7 +160,7 @@ def anytime_scores(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
         rows.append({"solver": config, "runs": len(mine),
                      "anytime score (ECDF area)": round(auc(curve, budgets), 4),
                      "pairs hit": round(float(curve[-1]), 4),
-                     "solved": sum(r.best[-1] == 0 for r in mine)})
+                     "solved": sum(bool(r.best.size) and r.best[-1] == 0 for r in mine)})
     table = pd.DataFrame(rows).sort_values("anytime score (ECDF area)", ascending=False, kind="stable")
     table.insert(0, "rank", range(1, len(table) + 1))
     return table.reset_index(drop=True)
@@ -244,20 +263,26 @@ def headline(runs: list[RunTrace], problem: str, size: int) -> list[str]:
                      f"{best['runs']} runs).")
     for _, r in table[table["hits"] == 0].iterrows():
         mine = [x for x in runs if x.config == r["solver"]]
-        final = sorted(int(x.best[-1]) for x in mine)
-        lines.append(f"{problem} n={size}: {r['solver']} stalls — no run reached 0 conflicts "
-                     f"(final best: median {final[len(final) // 2]}, range {final[0]}–{final[-1]}).")
+        final = sorted(int(x.best[-1]) for x in mine if x.best.size)
+        if final:
+            missing = len(mine) - len(final)
+            seen = (f"final best: median {statistics.median(final):g}, range {final[0]}–{final[-1]}"
+                    + (f"; {missing} runs recorded no value" if missing else ""))
+        else:
+            seen = "its traces record no intermediate values"
+        lines.append(f"{problem} n={size}: {r['solver']} stalls — none of its {len(mine)} runs "
+                     f"reached 0 conflicts ({seen}).")
     return lines
 
 
-def anytime_sections(traces: pd.DataFrame, out: Path, keys: set[str] | None = None
+def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, out: Path
                      ) -> tuple[list[dict], list[tuple[str, pd.DataFrame]], list[str]]:
-    """Per (problem, size) with traced runs: (section data for the templates, tables to write
-    as CSV, headline sentences)."""
+    """Per (problem, size) with traced runs of ``frame``: (section data for the templates,
+    tables to write as CSV, headline sentences)."""
     sections: list[dict] = []
     tables: list[tuple[str, pd.DataFrame]] = []
     sentences: list[str] = []
-    for (problem, size), runs in sorted(group_runs(traces, keys).items()):
+    for (problem, size), runs in sorted(group_runs(traces, frame).items()):
         targets = targets_of(runs)
         ert = ert_table(runs, targets)
         scores = anytime_scores(runs, targets)

@@ -280,6 +280,10 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
                 continue
             src = nr * cols + nc
             nodes += 1
+            if (nodes & 65535) == 0 and now() >= deadline:
+                return -1, np.zeros(0, np.int64), nodes, iterations, h0
+            if max_nodes >= 0 and nodes >= max_nodes:
+                return -1, np.zeros(0, np.int64), nodes, iterations, h0
             h, hr = _slide(tiles, src, blank, tables, offset, pattern_of, weight, reflect,
                            idx, ridx, h, hr)
             f = depth + 1 + max(h, hr)
@@ -295,10 +299,6 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
             if h == 0:
                 return 1, path[:depth].copy(), nodes, iterations, h0
             next_mv[depth] = 0
-            if (nodes & 65535) == 0 and now() >= deadline:
-                return -1, np.zeros(0, np.int64), nodes, iterations, h0
-            if max_nodes >= 0 and nodes >= max_nodes:
-                return -1, np.zeros(0, np.int64), nodes, iterations, h0
         bound = next_bound
         if now() >= deadline or (max_nodes >= 0 and nodes >= max_nodes):
             return -1, np.zeros(0, np.int64), nodes, iterations, h0

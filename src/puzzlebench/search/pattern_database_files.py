@@ -9,6 +9,7 @@ see half a file). A cache that cannot be written only costs a rebuild in memory.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -67,6 +68,7 @@ def read_database(path: Path, cells: tuple[int, ...], rows: int, cols: int) -> t
             return None
         meta = json.loads(head[len(MAGIC):].split(b"\n", 1)[0])
         if (meta["rows"], meta["cols"], tuple(meta["cells"])) != (rows, cols, cells) or \
+                meta["entries"] != (rows * cols) ** len(cells) or \
                 path.stat().st_size != HEADER_BYTES + meta["entries"]:
             return None
         table = np.memmap(path, np.uint8, mode="r", offset=HEADER_BYTES, shape=(meta["entries"],))
@@ -102,13 +104,19 @@ def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool
 
 
 def _write(path: Path, header: bytes, table: np.ndarray) -> bool:
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
             fh.write(header)
             fh.write(table.data)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
         return True
     except OSError:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         return False
