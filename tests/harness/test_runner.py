@@ -167,7 +167,7 @@ def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
         "problems": [{"problem": "nqueens", "sizes": [6, 8]},
                      {"problem": "sliding", "sizes": [8], "starts": ["125408367"]}],
         "solvers": [{"name": "greedy-h1"}, {"name": "astar-linear-conflict"},
-                    {"name": "mod12"}],
+                    {"name": "mod12"}, {"name": "min-conflicts", "problems": ["nqueens"]}],
     })
     local = tmp_path / "local.sqlite"
     run_study(study, local, workers=2, quiet=True)
@@ -175,7 +175,12 @@ def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
                                   host="127.0.0.1", dashboard_address=None) as cluster:
         dask_db = tmp_path / "dask.sqlite"
         result = run_study(study, dask_db, scheduler=cluster.scheduler_address, quiet=True)
-    assert len(result.new) == len(study.runs()) == 5
+    assert len(result.new) == len(study.runs()) == 7
     assert all(r.outcome is Outcome.SOLVED for r in result.new)
     assert stable_rows(local) == stable_rows(dask_db), differences(stable_rows(local),
                                                                    stable_rows(dask_db))
+    # the traces travel back from the Dask workers too: same points apart from times
+    from puzzlebench.harness.store import load_traces
+    traces = [load_traces(db)[["key", "point", "evaluations", "best"]].sort_values(["key", "point"])
+              .reset_index(drop=True) for db in (local, dask_db)]
+    assert len(traces[0]) > 0 and traces[0].equals(traces[1])

@@ -101,7 +101,8 @@ def run_on_dask_worker(spec_json: str, workers: int) -> dict[str, Any]:
     """A Dask task: one run in a spawned child, judged here, returned as a record dict."""
     spec = RunSpec.from_json(spec_json)
     task = _task(spec)
-    return _record(spec, task, run_task(task, spawn=True), workers).to_dict()
+    record = _record(spec, task, run_task(task, spawn=True), workers)
+    return {**record.to_dict(), "trace": record.trace}  # the trace travels beside the record
 
 
 def _run_dask(todo: list[RunSpec], scheduler: str,
