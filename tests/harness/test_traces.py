@@ -206,6 +206,19 @@ def test_runs_without_trace_points_count_as_never_hitting() -> None:
     assert table.loc["min-conflicts", "hits"] == 1
 
 
+def test_report_with_a_traced_solver_that_recorded_nothing(tmp_path: Path) -> None:
+    """Its series stay in every figure's legend (saying why they are empty); nothing crashes."""
+    runs = [run_solve("min-conflicts", get_problem("nqueens").make(8), seed=s) for s in (1, 2)]
+    runs += [run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=s) for s in (1, 2)]
+    traces = pd.DataFrame([{"study": "", "solver": r.solver, "params": json.dumps(r.params, sort_keys=True),
+                            "instance_id": r.instance_id, "seed": r.seed, "repeat": 0, "point": i,
+                            "evaluations": e, "best": b, "time_s": t}
+                           for r in runs if r.trace for i, (e, b, t) in enumerate(r.trace)])
+    write_report(records_to_frame(runs), tmp_path, traces=traces)
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "lying-tracer stalls" in md and (tmp_path / "anytime_nqueens_8_budget.png").exists()
+
+
 # --- store, export, analysis -------------------------------------------------------------------
 
 STUDY = {"study": {"name": "tiny-anytime", "repeats": 3, "time_limit": 5.0,

@@ -166,6 +166,20 @@ def anytime_scores(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
     return table.reset_index(drop=True)
 
 
+def _line(ax: plt.Axes, x: np.ndarray, y: np.ndarray, label: str, i: int, empty: str) -> bool:
+    """Plot one series; a series with no finite value still gets its legend entry, saying why
+    (no series disappears silently). True when something was drawn."""
+    finite = np.isfinite(y)
+    style = _style(i)
+    if finite.sum() < 2:
+        style.pop("markevery")
+    if not finite.any():
+        ax.plot([], [], label=f"{label} ({empty})", **style)
+        return False
+    ax.plot(x, y, label=label, **style)
+    return True
+
+
 def _style(i: int) -> dict:
     markers = "osD^vP*Xh<>p"
     return {"color": plt.get_cmap("tab10")(i % 10), "marker": markers[i % len(markers)],
@@ -184,7 +198,8 @@ def figures(runs: list[RunTrace], targets: list[int], problem: str, size: int,
     table = ert_table(runs, targets)
     for i, config in enumerate(configs):
         sub = table[(table["solver"] == config) & np.isfinite(table["ERT evaluations"])]
-        ax.plot(sub["target"], sub["ERT evaluations"], label=config, **_style(i))
+        _line(ax, sub["target"].to_numpy(float), sub["ERT evaluations"].to_numpy(float), config, i,
+              "never reached a target")
     ax.set(xlabel="target (conflicts, ≤)", ylabel="ERT (evaluations)", yscale="log",
            title=f"{problem} n={size}: expected running time to reach each target")
     ax.invert_xaxis()
@@ -201,22 +216,26 @@ def figures(runs: list[RunTrace], targets: list[int], problem: str, size: int,
             warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns before a run starts
             med = np.nanmedian(vals, axis=0)
             lo, hi = np.nanpercentile(vals, 25, axis=0), np.nanpercentile(vals, 75, axis=0)
-        style = _style(i)
-        ax.plot(budgets, med, label=config, **style)
-        ax.fill_between(budgets, lo, hi, color=style["color"], alpha=0.15)
-    ax.set(xscale="log", yscale="symlog", xlabel="evaluations", ylabel="best conflicts so far",
+        if _line(ax, budgets, med, config, i, "no value recorded"):
+            ax.fill_between(budgets, lo, hi, color=_style(i)["color"], alpha=0.15)
+    ax.set_yscale("symlog", linthresh=1)
+    ax.set(xscale="log", xlabel="evaluations", ylabel="best conflicts so far (symlog)",
            title=f"{problem} n={size}: best-so-far against budget (median, IQR)")
+    ax.set_ylim(bottom=0)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     made.append((f"{problem} n={size} — fixed budget: median best conflict count after each number "
                  "of evaluations, with the interquartile range shaded.",
                  _save(fig, out / f"{slug}_budget.png")))
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), dpi=130)
-    times = np.unique(np.geomspace(max(min(float(r.times[0]) for r in runs), 1e-5),
+    times = np.unique(np.geomspace(max(min((float(r.times[0]) for r in runs if r.times.size), default=1e-5),
+                                       1e-5),
                                    max(max(r.total_time for r in runs), 1e-4), 60))
     for i, config in enumerate(configs):
         mine = [r for r in runs if r.config == config]
-        axes[0].step(budgets, ecdf(mine, targets, budgets), where="post", label=config, **_style(i))
+        curve = ecdf(mine, targets, budgets)
+        label = config if curve[-1] > 0 else f"{config} (never reached a target)"
+        axes[0].step(budgets, curve, where="post", label=label, **_style(i))
         axes[1].step(times, ecdf(mine, targets, times, seconds=True), where="post", **_style(i))
     axes[0].set(xscale="log", xlabel="evaluations", ylabel="fraction of (run, target) pairs hit",
                 ylim=(-0.02, 1.02))
