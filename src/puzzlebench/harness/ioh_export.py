@@ -6,7 +6,8 @@ problem, a meta file ``IOHprofiler_f<F>_<problem>.json`` and
 ``data_f<F>_<problem>/IOHprofiler_f<F>_DIM<n>.dat``.
 Function F = the problem (its index in ``PROBLEMS`` + 1), dimension = n, instance = the
 instance's index among that problem's and size's stored instances (from 1; listed in
-``instances.csv``), minimisation of the conflict count, one IOH run per stored traced run.
+``instances.csv``), minimisation of the conflict count, one IOH run per stored run with at
+least one trace point (a run that recorded none has no value the format could hold).
 
 Each ``.dat`` block starts with the header ``evaluations raw_y`` and holds the run's
 improvements. The format marks a new run by an evaluation count of 1, so every block's first
