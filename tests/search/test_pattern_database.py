@@ -227,6 +227,21 @@ def test_a_damaged_file_is_rebuilt(cache: Path, damage: str) -> None:
     assert files.read_database(path, (1, 2, 3), 3, 3) is not None
 
 
+def _built_here(_: int) -> bool:
+    return files.load_or_build((1, 2, 3, 4, 5), 4, 4).built_now
+
+
+def test_parallel_builders_of_one_table_build_it_once(cache: Path) -> None:
+    """On a cold cache, two processes asking for the same table: one builds, the other waits
+    on the lock and loads the file."""
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        built = pool.map(_built_here, [0, 1])
+    assert sorted(built) == [False, True]
+    assert not any(p.suffix == ".tmp" for p in (cache / "pdb").iterdir())
+
+
 def test_an_unwritable_cache_still_gives_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
@@ -356,7 +371,8 @@ def test_budget_stops_the_search() -> None:
     assert p.counters["nodes_generated"] < 50_000 + 100
 
 
-def test_boards_beyond_16_cells_are_declined() -> None:
+@pytest.mark.parametrize("solver", [IDAStarPDB, IDAStarLinearConflict])
+def test_boards_beyond_16_cells_are_declined(solver) -> None:
     inst = SL.make(24, start=",".join(map(str, [*range(1, 24), 24, 0])))
-    p = IDAStarPDB().solve(inst, Budget(time_limit=1), np.random.default_rng(0))
+    p = solver().solve(inst, Budget(time_limit=1), np.random.default_rng(0))
     assert p.answer is None and p.claim.value == "unknown" and "declined" in p.note

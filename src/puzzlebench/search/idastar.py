@@ -155,8 +155,10 @@ class IDAStarLinearConflict(Solver):
     def solve(self, instance: SlidingInstance, budget: Budget, rng: np.random.Generator) -> Proposal:
         if not solvable(instance):
             return Proposal(claim=Claim.INFEASIBLE, counters={"nodes_generated": 0})
-        if instance.rows * instance.cols > MAX_CELLS:
-            raise ValueError(f"idastar-linear-conflict handles boards of ≤ {MAX_CELLS} cells")
+        if instance.rows * instance.cols > MAX_CELLS:  # declined, like other bounded solvers
+            return Proposal(claim=Claim.UNKNOWN, counters={"nodes_generated": 0},
+                            note=f"declined: idastar-linear-conflict handles boards of at most "
+                                 f"{MAX_CELLS} cells")
         clock = budget.clock()
         status, moves, nodes, iterations = idastar_kernel(
             np.asarray(instance.start, np.int64), np.asarray(instance.goal, np.int64),

@@ -10,11 +10,13 @@ see half a file). A cache that cannot be written only costs a rebuild in memory.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import tempfile
 import time
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,15 +89,42 @@ def build_database(cells: tuple[int, ...], rows: int, cols: int) -> tuple[np.nda
 
 
 def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool = False) -> StoredDatabase:
-    """The pattern's table: from the cache when a sound copy is there, else built (and cached)."""
+    """The pattern's table: from the cache when a sound copy is there, else built (and cached).
+
+    Builders of one pattern take turns on a lock file beside it, so parallel runs on a cold
+    cache build each table once (the others wait, then load it) instead of all at once.
+    """
     cells = tuple(int(c) for c in cells)
     path = database_path(cells, rows, cols)
     t0 = time.perf_counter()
     found = None if rebuild else read_database(path, cells, rows, cols)
-    if found is not None:
-        table, meta = found
-        return StoredDatabase(cells, rows, cols, table, path, float(meta["build_s"]),
-                              int(meta["states"]), False, time.perf_counter() - t0)
+    if found is None:
+        with _build_lock(path):
+            found = None if rebuild else read_database(path, cells, rows, cols)
+            if found is None:
+                return _build_and_store(cells, rows, cols, path, t0)
+    table, meta = found
+    return StoredDatabase(cells, rows, cols, table, path, float(meta["build_s"]),
+                          int(meta["states"]), False, time.perf_counter() - t0)
+
+
+@contextlib.contextmanager
+def _build_lock(path: Path) -> Iterator[None]:
+    """An exclusive flock on ``<table>.lock`` (no lock when the cache cannot be written)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(path.with_name(path.name + ".lock"), "a+b")  # noqa: SIM115 - held across the yield
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
+    finally:
+        fh.close()  # releases the lock
+
+
+def _build_and_store(cells: tuple[int, ...], rows: int, cols: int, path: Path, t0: float) -> StoredDatabase:
     table, build_s, states = build_database(cells, rows, cols)
     table.flags.writeable = False
     written = _write(path, _header(cells, rows, cols, table, build_s, states), table)
