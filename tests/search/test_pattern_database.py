@@ -20,6 +20,7 @@ from puzzlebench.problems.korf_instances import KORF_GOAL, korf100, korf_instanc
 from puzzlebench.problems.sliding import SlidingInstance, apply_moves
 from puzzlebench.problems.sliding_distances import optimal_length
 from puzzlebench.search import pattern_database_files as files
+from puzzlebench.search.blank_aware_kernel import estimates as blank_estimates
 from puzzlebench.search.idastar import IDAStarLinearConflict
 from puzzlebench.search.idastar_pdb import (
     IDAStarPDB,
@@ -137,6 +138,73 @@ def test_every_3x3_state_admissible(goal) -> None:
         assert (found[True] >= found[False]).all() and (found[True] > found[False]).any()
 
 
+def blank_aware_h(tiles: np.ndarray, blank_goal: int, rows: int, cols: int, reflect: bool) -> np.ndarray:
+    look = lookup(databases(rows, cols, blank_goal, "blank"), rows, cols, reflect)
+    return blank_estimates(tiles, look.tables, look.offset, look.reflect, look.pattern_cells,
+                           look.pattern_start, look.pattern_size)
+
+
+@pytest.mark.parametrize("goal", [(0, 1, 2, 3, 4, 5, 6, 7, 8), (1, 2, 3, 4, 0, 5, 6, 7, 8),
+                                  (1, 0, 2, 3, 4, 5, 6, 7, 8)])
+def test_blank_aware_databases_are_admissible_and_consistent_on_every_3x3_state(goal) -> None:
+    """Every state and every move: h ≤ true distance, |h(s) − h(t)| ≤ 1, and never below the
+    compressed tables."""
+    dist = bfs_distances(goal, 3, 3)
+    states = list(dist)
+    tiles, rel = relabelled_rows(states, goal, 3, 3)
+    d = np.array([dist[s] for s in states])
+    index = {s: i for i, s in enumerate(states)}
+    for reflect in (False, True):
+        reflect = reflect and rel.reflects
+        h = blank_aware_h(tiles, rel.blank_goal, 3, 3, reflect)
+        assert (h <= d).all() and h[d == 0].max() == 0
+        compressed = lookup(databases(3, 3, rel.blank_goal), 3, 3, reflect)
+        hc = estimates(tiles, compressed.tables, compressed.offset, compressed.pattern_of,
+                       compressed.weight, compressed.reflect)
+        assert (h >= hc).all() and (h > hc).any()
+        worst = 0
+        for s in states:
+            hs = h[index[s]]
+            for t in neighbours(s, 3, 3):
+                worst = max(worst, abs(hs - h[index[t]]))
+        assert worst <= 1
+
+
+def test_blank_aware_4x4_near_the_goal_admissible_and_consistent() -> None:
+    dist = bfs_distances(KORF_GOAL, 4, 4, depth=9)
+    states = list(dist)
+    tiles, _ = relabelled_rows(states, KORF_GOAL, 4, 4)
+    d = np.array([dist[s] for s in states])
+    h = blank_aware_h(tiles, 0, 4, 4, True)
+    assert (h <= d).all() and (h[d > 0] > 0).all()
+    index = {s: i for i, s in enumerate(states)}
+    for s in states[::5]:
+        for t in neighbours(s, 4, 4):
+            if t in index:
+                assert abs(h[index[s]] - h[index[t]]) <= 1
+
+
+@pytest.mark.parametrize("number", [79, 55, 12])
+def test_blank_aware_search_is_optimal_and_generates_no_more_nodes(number: int) -> None:
+    inst = SL.make(15, start=f"korf:{number}")
+    plain = IDAStarPDB().solve(inst, Budget(time_limit=60), np.random.default_rng(0))
+    aware = IDAStarPDB(blank_aware=True).solve(inst, Budget(time_limit=60), np.random.default_rng(0))
+    assert len(aware.answer) == len(plain.answer) == korf_instance(number).optimal
+    assert apply_moves(inst, aware.answer) == inst.goal
+    assert aware.counters["start_h"] >= plain.counters["start_h"]
+    assert aware.counters["pdb_bytes"] > plain.counters["pdb_bytes"]
+
+
+def test_blank_aware_goals_anywhere_on_3x3() -> None:
+    rng = random.Random(11)
+    solver = IDAStarPDB(blank_aware=True)
+    for _ in range(30):
+        inst = random_instance(rng, 3, 3)
+        p = solver.solve(inst, Budget(time_limit=10), np.random.default_rng(0))
+        assert apply_moves(inst, p.answer) == inst.goal
+        assert len(p.answer) == optimal_length(inst.start, inst.goal)
+
+
 def test_blank_compressed_databases_are_not_consistent() -> None:
     """A documented limit, kept honest by a test: an entry is the minimum over every blank
     cell, so a move that walls the blank in can raise h by more than one (here 6 → 9 on one
@@ -194,6 +262,15 @@ def test_symmetries_are_board_automorphisms() -> None:
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PUZZLEBENCH_CACHE", str(tmp_path))
     return tmp_path
+
+
+def test_one_search_caches_both_kinds(cache: Path) -> None:
+    first = files.load_or_build((1, 2, 3), 3, 3, kind="blank")
+    assert first.built_now and first.table.size == 9 * 8 * 7 * 6
+    other = files.load_or_build((1, 2, 3), 3, 3)
+    assert not other.built_now and other.table.size == 9 ** 3
+    with pytest.raises(ValueError):
+        files.load_or_build((1, 2, 3), 3, 3, kind="bogus")
 
 
 def test_cache_round_trip_and_memory_map(cache: Path) -> None:

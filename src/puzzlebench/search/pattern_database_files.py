@@ -1,7 +1,8 @@
 """Pattern databases on disk: built once, cached under ``$PUZZLEBENCH_CACHE/pdb``, memory-mapped.
 
-A file is a 4096-byte header (magic, then JSON: board, pattern cells, entries, build time,
-abstract states reached, CRC-32 of the table) followed by the one-byte table. Every load checks
+A file is a 4096-byte header (magic, then JSON: board, pattern cells, kind, entries, build time,
+abstract states reached, CRC-32 of the table) followed by the one-byte table. Each search
+writes two files: the compressed table (``.pdb``) and the blank-aware one (``.blank.pdb``). Every load checks
 the header against the pattern asked for and the CRC against the bytes, and rebuilds a missing,
 foreign or corrupt file (written to a temporary name, then renamed: concurrent builders never
 see half a file). A cache that cannot be written only costs a rebuild in memory.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import math
 import os
 import tempfile
 import time
@@ -29,6 +31,11 @@ MAGIC = b"puzzlebench-pdb-1\n"
 HEADER_BYTES = 4096
 
 
+#: ``compressed``: the sparse table, minimum over the blank's cell (``cells^k`` entries);
+#: ``blank``: every (pattern cells, blank cell) state, compact rank (``cells!/(cells−k−1)!``).
+KINDS = ("compressed", "blank")
+
+
 @dataclass(frozen=True)
 class StoredDatabase:
     """One pattern's table and where it came from."""
@@ -42,26 +49,36 @@ class StoredDatabase:
     states: int  # abstract states the search reached
     built_now: bool  # built by this call (not read from the cache)
     load_s: float  # time this call took (loading + checking, or building)
+    kind: str = "compressed"
 
     @property
     def nbytes(self) -> int:
         return int(self.table.nbytes)
 
 
-def database_path(cells: tuple[int, ...], rows: int, cols: int) -> Path:
-    return cache_dir() / "pdb" / f"{rows}x{cols}-{'.'.join(map(str, cells))}.pdb"
+def database_path(cells: tuple[int, ...], rows: int, cols: int, kind: str = "compressed") -> Path:
+    suffix = ".pdb" if kind == "compressed" else f".{kind}.pdb"
+    return cache_dir() / "pdb" / f"{rows}x{cols}-{'.'.join(map(str, cells))}{suffix}"
+
+
+def expected_entries(cells: tuple[int, ...], rows: int, cols: int, kind: str) -> int:
+    n = rows * cols
+    if kind == "compressed":
+        return int(n ** len(cells))
+    return math.perm(n, len(cells) + 1)
 
 
 def _header(cells: tuple[int, ...], rows: int, cols: int, table: np.ndarray, build_s: float,
-            states: int) -> bytes:
+            states: int, kind: str) -> bytes:
     meta = {"rows": rows, "cols": cols, "cells": list(cells), "entries": int(table.size),
-            "build_s": round(build_s, 3), "states": int(states),
+            "kind": kind, "build_s": round(build_s, 3), "states": int(states),
             "crc32": zlib.crc32(table.data) & 0xFFFFFFFF}
     head = MAGIC + json.dumps(meta, sort_keys=True).encode() + b"\n"
     return head.ljust(HEADER_BYTES, b"\0")
 
 
-def read_database(path: Path, cells: tuple[int, ...], rows: int, cols: int) -> tuple[np.ndarray, dict] | None:
+def read_database(path: Path, cells: tuple[int, ...], rows: int, cols: int,
+                  kind: str = "compressed") -> tuple[np.ndarray, dict] | None:
     """The table and header of a cached file, or None when it is missing, foreign or corrupt."""
     try:
         with open(path, "rb") as fh:
@@ -69,8 +86,9 @@ def read_database(path: Path, cells: tuple[int, ...], rows: int, cols: int) -> t
         if not head.startswith(MAGIC):
             return None
         meta = json.loads(head[len(MAGIC):].split(b"\n", 1)[0])
-        if (meta["rows"], meta["cols"], tuple(meta["cells"])) != (rows, cols, cells) or \
-                meta["entries"] != (rows * cols) ** len(cells) or \
+        if (meta["rows"], meta["cols"], tuple(meta["cells"]), meta.get("kind", "compressed")) != \
+                (rows, cols, cells, kind) or \
+                meta["entries"] != expected_entries(cells, rows, cols, kind) or \
                 path.stat().st_size != HEADER_BYTES + meta["entries"]:
             return None
         table = np.memmap(path, np.uint8, mode="r", offset=HEADER_BYTES, shape=(meta["entries"],))
@@ -81,31 +99,36 @@ def read_database(path: Path, cells: tuple[int, ...], rows: int, cols: int) -> t
         return None
 
 
-def build_database(cells: tuple[int, ...], rows: int, cols: int) -> tuple[np.ndarray, float, int]:
-    """(table, seconds, abstract states reached) — the breadth-first search itself."""
+def build_database(cells: tuple[int, ...], rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """(compressed table, blank-aware table, seconds, abstract states reached) — the breadth-first
+    search itself, which yields both kinds at once."""
     t0 = time.perf_counter()
-    table, states = build_kernel(np.asarray(cells, np.int64), rows, cols)
-    return table, time.perf_counter() - t0, int(states)
+    table, states, dist = build_kernel(np.asarray(cells, np.int64), rows, cols)
+    return table, dist, time.perf_counter() - t0, int(states)
 
 
-def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool = False) -> StoredDatabase:
-    """The pattern's table: from the cache when a sound copy is there, else built (and cached).
+def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool = False,
+                  kind: str = "compressed") -> StoredDatabase:
+    """The pattern's table of this kind: from the cache when a sound copy is there, else built
+    (both kinds are cached: one search makes both).
 
     Builders of one pattern take turns on a lock file beside it, so parallel runs on a cold
     cache build each table once (the others wait, then load it) instead of all at once.
     """
+    if kind not in KINDS:
+        raise ValueError(f"pattern database kind must be one of {KINDS}, got {kind!r}")
     cells = tuple(int(c) for c in cells)
-    path = database_path(cells, rows, cols)
+    path = database_path(cells, rows, cols, kind)
     t0 = time.perf_counter()
-    found = None if rebuild else read_database(path, cells, rows, cols)
+    found = None if rebuild else read_database(path, cells, rows, cols, kind)
     if found is None:
-        with _build_lock(path):
-            found = None if rebuild else read_database(path, cells, rows, cols)
+        with _build_lock(database_path(cells, rows, cols)):
+            found = None if rebuild else read_database(path, cells, rows, cols, kind)
             if found is None:
-                return _build_and_store(cells, rows, cols, path, t0)
+                return _build_and_store(cells, rows, cols, kind, t0)
     table, meta = found
     return StoredDatabase(cells, rows, cols, table, path, float(meta["build_s"]),
-                          int(meta["states"]), False, time.perf_counter() - t0)
+                          int(meta["states"]), False, time.perf_counter() - t0, kind)
 
 
 @contextlib.contextmanager
@@ -124,12 +147,17 @@ def _build_lock(path: Path) -> Iterator[None]:
         fh.close()  # releases the lock
 
 
-def _build_and_store(cells: tuple[int, ...], rows: int, cols: int, path: Path, t0: float) -> StoredDatabase:
-    table, build_s, states = build_database(cells, rows, cols)
-    table.flags.writeable = False
-    written = _write(path, _header(cells, rows, cols, table, build_s, states), table)
-    return StoredDatabase(cells, rows, cols, table, path if written else None, build_s, states,
-                          True, time.perf_counter() - t0)
+def _build_and_store(cells: tuple[int, ...], rows: int, cols: int, kind: str, t0: float) -> StoredDatabase:
+    compressed, blank, build_s, states = build_database(cells, rows, cols)
+    written = {}
+    for name, table in (("compressed", compressed), ("blank", blank)):
+        table.flags.writeable = False
+        path = database_path(cells, rows, cols, name)
+        written[name] = path if _write(path, _header(cells, rows, cols, table, build_s, states, name),
+                                       table) else None
+    table = compressed if kind == "compressed" else blank
+    return StoredDatabase(cells, rows, cols, table, written[kind], build_s, states,
+                          True, time.perf_counter() - t0, kind)
 
 
 def _write(path: Path, header: bytes, table: np.ndarray) -> bool:
