@@ -42,7 +42,9 @@ def build_command(
     rows_out: list[dict[str, Any]] = []
     for cells in partition(rel.rows, rel.cols, rel.blank_goal):
         db = load_or_build(cells, rel.rows, rel.cols, rebuild=force)
+        aware = load_or_build(cells, rel.rows, rel.cols, kind="blank")  # made by the same search
         rows_out.append({"cells": list(db.cells), "entries": int(db.table.size), "bytes": db.nbytes,
+                         "blank_aware_entries": int(aware.table.size), "blank_aware_bytes": aware.nbytes,
                          "abstract_states": db.states, "build_s": round(db.build_s, 3),
                          "built_now": db.built_now, "seconds_now": round(db.load_s, 3),
                          "path": str(db.path) if db.path else None})
@@ -59,6 +61,8 @@ def build_command(
         typer.echo(f"  tiles of goal cells {' '.join(map(str, r['cells'])):<20} "
                    f"{r['entries']:>12,} entries {r['bytes'] / 2**20:7.1f} MiB "
                    f"{r['abstract_states']:>12,} states  {how}")
+        typer.echo(f"    + blank-aware table (consistent; --param blank_aware=true): "
+                   f"{r['blank_aware_entries']:,} entries, {r['blank_aware_bytes'] / 2**20:.1f} MiB")
         if r["path"]:
             typer.echo(f"    {r['path']}")
     if not all(r["path"] for r in rows_out):
