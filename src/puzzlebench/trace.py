@@ -13,8 +13,8 @@ one instance are comparable. What one *evaluation* is stays the solver's to say
 Compiled kernels record into preallocated arrays with :func:`trace_point` (improvement-only,
 stamped with the compiled clock) and hand them over with :meth:`Trace.extend`. A trace holds at
 most ``cap`` points: when a run improves more often, the points are thinned to log-spaced
-evaluation counts (the first point of each bucket, buckets made coarser until half the cap is
-free), always keeping the first and the last point.
+evaluation counts (buckets made coarser until half the cap is free): the first point, then the
+last point of each bucket — the best reached within it — so the last point is always kept.
 
 The harness checks a trace before storing it (non-decreasing effort and time, strictly
 decreasing best, a best of 0 only for a run whose answer the judge accepted, and a verified

@@ -186,6 +186,44 @@ def test_a_lying_trace_is_dropped_with_a_note() -> None:
     assert record.traced  # still a traced run: the analysis counts it as never reaching a target
 
 
+def trace_rows(records: list) -> pd.DataFrame:
+    """``load_traces``-shaped rows for records made in this process."""
+    return pd.DataFrame([{"key": f"run-{n}", "study": r.study, "solver": r.solver,
+                          "params": json.dumps(r.params, sort_keys=True), "instance_id": r.instance_id,
+                          "seed": r.seed, "repeat": r.repeat, "fingerprint": r.fingerprint,
+                          "budget": json.dumps(r.budget, sort_keys=True), "hard_limit": r.hard_limit,
+                          "memory_limit_mb": r.memory_limit_mb, "point": i, "evaluations": e,
+                          "best": b, "time_s": t}
+                         for n, r in enumerate(records) if r.trace for i, (e, b, t) in enumerate(r.trace)])
+
+
+def test_runs_differing_only_in_their_limits_are_not_merged() -> None:
+    """Two runs with the same solver, instance and seed but other budgets keep their own traces."""
+    from puzzlebench.report.anytime import group_runs
+
+    inst = get_problem("nqueens").make(10)
+    a = run_solve("min-conflicts", inst, seed=4, budget=Budget(max_iterations=1000))
+    b = run_solve("min-conflicts", inst, seed=4, budget=Budget(max_iterations=2000))
+    runs = group_runs(trace_rows([a, b]), records_to_frame([a, b]))[("nqueens", 10)]
+    assert len(runs) == 2
+    for run in runs:
+        assert np.all(np.diff(run.evals) >= 0) and np.all(np.diff(run.best) < 0)
+
+
+def test_qs4_kicks_that_solve_end_the_trace_at_zero() -> None:
+    solved = 0
+    for n in range(5, 13):
+        for torus in (False, True):
+            for seed in range(25):
+                e, b, s = buffers()
+                state = new_state(np.random.default_rng(seed))
+                _cols, total, *_, tn, _pairs = qs4_kernel(n, torus, 32, state, math.inf, -1, 50, e, b, s)
+                if total == 0:
+                    solved += 1
+                    assert b[tn - 1] == 0, (n, torus, seed)
+    assert solved > 100
+
+
 def test_runs_without_trace_points_count_as_never_hitting() -> None:
     """ERT and the ECDF include every traced run: one with no point (or a dropped trace)
     adds its whole effort and no hit."""
@@ -194,11 +232,7 @@ def test_runs_without_trace_points_count_as_never_hitting() -> None:
     good = run_solve("min-conflicts", get_problem("nqueens").make(8), seed=1)
     liar = run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=1)
     frame = records_to_frame([good, liar])
-    traces = pd.DataFrame([{"study": "", "solver": "min-conflicts", "params": frame["params_key"][0],
-                            "instance_id": good.instance_id, "seed": 1, "repeat": 0, "point": i,
-                            "evaluations": e, "best": b, "time_s": t}
-                           for i, (e, b, t) in enumerate(good.trace)])
-    runs = group_runs(traces, frame)[("nqueens", 8)]
+    runs = group_runs(trace_rows([good, liar]), frame)[("nqueens", 8)]
     assert sorted(r.config for r in runs) == ["lying-tracer", "min-conflicts"]
     table = ert_table(runs, [0]).set_index("solver")
     assert table.loc["lying-tracer", "runs"] == 1 and table.loc["lying-tracer", "hits"] == 0
@@ -210,11 +244,7 @@ def test_report_with_a_traced_solver_that_recorded_nothing(tmp_path: Path) -> No
     """Its series stay in every figure's legend (saying why they are empty); nothing crashes."""
     runs = [run_solve("min-conflicts", get_problem("nqueens").make(8), seed=s) for s in (1, 2)]
     runs += [run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=s) for s in (1, 2)]
-    traces = pd.DataFrame([{"study": "", "solver": r.solver, "params": json.dumps(r.params, sort_keys=True),
-                            "instance_id": r.instance_id, "seed": r.seed, "repeat": 0, "point": i,
-                            "evaluations": e, "best": b, "time_s": t}
-                           for r in runs if r.trace for i, (e, b, t) in enumerate(r.trace)])
-    write_report(records_to_frame(runs), tmp_path, traces=traces)
+    write_report(records_to_frame(runs), tmp_path, traces=trace_rows(runs))
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "lying-tracer stalls" in md and (tmp_path / "anytime_nqueens_8_budget.png").exists()
 

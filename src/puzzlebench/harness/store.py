@@ -197,12 +197,13 @@ TRACE_KEY_COLUMNS = ("study", "problem", "size", "instance_id", "solver", "param
 
 def load_traces(db: str | Path, study: str | None = None) -> pd.DataFrame:
     """Every stored trace point (read-only): the run's identifying columns (``key``, study,
-    problem, size, instance_id, solver, params as JSON text, seed, repeat, outcome), its whole
+    problem, size, instance_id, solver, params as JSON text, seed, repeat, the code fingerprint,
+    budget as JSON text, hard and memory limits — everything in the run key — and outcome), its whole
     effort (``run_evaluations`` — the solver's ``evaluations`` counter, empty when it has none —
     and ``run_time_s``) beside ``evaluations``, ``time_s`` and ``best``; one row per
     improvement, in order."""
-    columns = ["key", *TRACE_KEY_COLUMNS, "outcome", "run_evaluations", "run_time_s", "point",
-               "evaluations", "time_s", "best"]
+    columns = ["key", *TRACE_KEY_COLUMNS, "fingerprint", "budget", "hard_limit", "memory_limit_mb",
+               "outcome", "run_evaluations", "run_time_s", "point", "evaluations", "time_s", "best"]
     with Store(db, read_only=True) as store:
         try:
             rows = store.conn.execute(
@@ -219,7 +220,10 @@ def load_traces(db: str | Path, study: str | None = None) -> pd.DataFrame:
         rec = records[key]
         out.append([key, rec.get("study", ""), rec["problem"], rec["size"], rec["instance_id"],
                     rec["solver"], json.dumps(rec.get("params", {}), sort_keys=True), rec["seed"],
-                    rec.get("repeat", 0), rec["outcome"], (rec.get("counters") or {}).get("evaluations"),
+                    rec.get("repeat", 0), rec.get("fingerprint", ""),
+                    json.dumps(rec.get("budget", {}), sort_keys=True), rec.get("hard_limit"),
+                    rec.get("memory_limit_mb"), rec["outcome"],
+                    (rec.get("counters") or {}).get("evaluations"),
                     rec["time_s"], point, evaluations, time_s, best])
     return pd.DataFrame(out, columns=columns)
 

@@ -242,6 +242,7 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
             if even_torus:
                 for r in range(n // 2):
                     both += _antipodal(cols, r, n)
+            tn = trace_point(tr_e, tr_b, tr_t, tn, tries, pairs - both)  # a kick may improve (or solve)
             count = _collided_rows(cols, d1, d2, n, torus, work)
     return cols, total, initial, swaps, tries, passes, tn, pairs - both
 

@@ -19,6 +19,7 @@ Groups are (problem, size); within a group one curve per solver and parameter se
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import warnings
@@ -61,8 +62,15 @@ class RunTrace:
         return float(self.best[idx[-1]]) if idx.size else math.nan
 
 
-def _join_key(study: Any, solver: Any, params: Any, instance_id: Any, seed: Any, repeat: Any) -> tuple:
-    return (str(study or ""), str(solver), str(params), str(instance_id), int(seed), int(repeat))
+def _limit(value: Any) -> str:
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else repr(float(value))
+
+
+def _join_key(r: Any, params: Any, budget: Any) -> tuple:
+    """Everything in a run's key, from a frame row or a ``load_traces`` row."""
+    return (str(r["study"] or ""), str(r["solver"]), str(params), str(r["instance_id"]), int(r["seed"]),
+            int(r["repeat"]), str(r["fingerprint"] or ""), str(budget), _limit(r["hard_limit"]),
+            _limit(r["memory_limit_mb"]))
 
 
 def group_runs(traces: pd.DataFrame, frame: pd.DataFrame) -> dict[tuple[str, int], list[RunTrace]]:
@@ -70,15 +78,16 @@ def group_runs(traces: pd.DataFrame, frame: pd.DataFrame) -> dict[tuple[str, int
     trace points from ``traces`` (``load_traces`` rows). A run of a tracing solver that recorded
     no point (or whose trace the harness dropped) is kept as never reaching any target, with its
     whole effort; a run the rejudge no longer counts as a success loses a final 0-point."""
-    points = {_join_key(k[0], k[1], k[2], k[3], k[4], k[5]): t.sort_values("point")
-              for k, t in traces.groupby(["study", "solver", "params", "instance_id", "seed", "repeat"],
-                                         sort=False)} if len(traces) else {}
+    points = {}
+    for _, t in traces.groupby("key", sort=False):
+        first = t.iloc[0]
+        points[_join_key(first, first["params"], first["budget"])] = t.sort_values("point")
     labels = config_labels(frame.assign(params=frame["params_key"]))
     out: dict[tuple[str, int], list[RunTrace]] = {}
     for _, r in frame.iterrows():
-        key = _join_key(r["study"], r["solver"], r["params_key"], r["instance_id"], r["seed"], r["repeat"])
+        key = _join_key(r, r["params_key"], json.dumps(r["budget"], sort_keys=True))
         t = points.get(key)
-        traced = bool(r.get("traced", False)) or t is not None
+        traced = r.get("traced", False) is True or t is not None
         if not traced:
             continue
         evals = np.zeros(0) if t is None else t["evaluations"].to_numpy(float)

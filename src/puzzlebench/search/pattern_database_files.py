@@ -141,7 +141,8 @@ def _build_lock(path: Path) -> Iterator[None]:
         yield
         return
     try:
-        fcntl.flock(fh, fcntl.LOCK_EX)
+        with contextlib.suppress(OSError):  # a file system without locks (some NFS): unlocked
+            fcntl.flock(fh, fcntl.LOCK_EX)
         yield
     finally:
         fh.close()  # releases the lock
@@ -162,18 +163,21 @@ def _build_and_store(cells: tuple[int, ...], rows: int, cols: int, kind: str, t0
 
 def _write(path: Path, header: bytes, table: np.ndarray) -> bool:
     tmp = None
+    done = False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as fh:
+        with open(fd, "wb") as fh:  # owns fd from here, even if writing fails
             fh.write(header)
             fh.write(table.data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+        done = True
         return True
     except OSError:
-        if tmp is not None:
+        return False
+    finally:
+        if tmp is not None and not done:  # no half-written file is left behind, whatever stopped us
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-        return False
