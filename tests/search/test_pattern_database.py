@@ -453,3 +453,29 @@ def test_boards_beyond_16_cells_are_declined(solver) -> None:
     inst = SL.make(24, start=",".join(map(str, [*range(1, 24), 24, 0])))
     p = solver().solve(inst, Budget(time_limit=1), np.random.default_rng(0))
     assert p.answer is None and p.claim.value == "unknown" and "declined" in p.note
+
+
+class WarmupWitness(IDAStarPDB):
+    """idastar-pdb that prints every instance it is handed (the log shows the warm-up's)."""
+
+    name = "warmup-witness"
+
+    def solve(self, instance, budget, rng):
+        print("handed", ",".join(map(str, instance.start)), "goal", ",".join(map(str, instance.goal)))
+        return super().solve(instance, budget, rng)
+
+
+def test_the_untimed_warm_up_runs_on_the_runs_board_and_goal_not_its_start() -> None:
+    """The harness warms a compiled solver on ``warmup_like``: same goal (so the tables the run
+    needs are loaded before the timed phase), another start (so it cannot solve the run early)."""
+    from puzzlebench.registry import spec_of
+
+    inst = SL.make(15, start="korf:79")
+    record = run_solve(spec_of(WarmupWitness), inst, budget=Budget(time_limit=60))
+    assert record.outcome is Outcome.SOLVED
+    handed = [line.split()[1:] for line in record.log.splitlines() if line.startswith("handed")]
+    assert len(handed) == 2  # the warm-up, then the timed run
+    (warm_start, _, warm_goal), (run_start, _, run_goal) = handed
+    goal = ",".join(map(str, inst.goal))
+    assert warm_goal == run_goal == goal
+    assert run_start == ",".join(map(str, inst.start)) and warm_start not in (run_start, goal)

@@ -4,7 +4,7 @@ and writes its report (default ``reports/NAME``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -22,11 +22,6 @@ def studies_command() -> int:
         typer.echo(f"{name:<16} seed {study.seed:<4} {study.description}")
         typer.echo(f"{'':<16} puzzlebench study {name} [--quick] [--out DIR]")
     return 0
-
-
-def _current(traces: Any, keys: list[str]) -> Any:
-    """The traces of the study's current runs (not of runs stored under other limits or code)."""
-    return traces[traces["key"].isin(set(keys))]
 
 
 @app.command("study")
@@ -64,6 +59,6 @@ def study_command(
     paths = write_report(
         frame, folder, title=f"Study '{name}' (seed {builtin.seed})" + (" — quick" if quick else ""),
         description=builtin.description, narrative=builtin.narrative(frame),
-        extras=builtin.extras(frame), traces=_current(load_traces(store, study.name), keys))
+        extras=builtin.extras(frame), traces=load_traces(store, study.name))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

@@ -87,18 +87,18 @@ def perform(task: Task, on_ready: Callable[[float], None] | None = None
             on_ready(0.0)
         return {"claim": "unknown", "spec": spec.to_json()}, None
     problem = problem_of(task.instance)
+    tracing = task.kind == "solve" and spec.traces  # the solver takes a trace sink
     warmup_s = 0.0
     if task.warmup:
         t0 = time.perf_counter()
         with contextlib.suppress(Exception):
-            warm = spec.create(**task.params)
-            _run(warm, task, problem.warmup_like(task.instance), WARMUP_BUDGET,
-                 Trace() if task.kind == "solve" and getattr(type(warm), "traces", False) else None)
+            _run(spec.create(**task.params), task, problem.warmup_like(task.instance), WARMUP_BUDGET,
+                 Trace() if tracing else None)  # the warm-up loads the trace code too
         warmup_s = time.perf_counter() - t0
     if on_ready is not None:
         on_ready(warmup_s)
     solver = spec.create(**task.params)
-    sink = Trace() if task.kind == "solve" and getattr(type(solver), "traces", False) else None
+    sink = Trace() if tracing else None
     result = _run(solver, task, task.instance, task.budget, sink)
     if task.kind == "enumerate":
         if isinstance(result, Enumeration):
