@@ -1,9 +1,12 @@
 """Comparison reports: a pure function from stored records to Markdown and HTML.
 
-``write_report(frame, out_dir)`` writes ``report.md``, ``report.html`` (self-contained:
-figures inlined as data URIs, no network assets), the figures as PNG files and every table as
-CSV. Everything is derived from the records and sorted, so the same records give the same
-files. Names and parameters are escaped in both formats.
+``write_report(frame, out_dir)`` writes ``report.md`` (tables, and the figures as PNG files
+beside it, for reading on a code host), ``report.html`` (self-contained and interactive: plotly
+figures with hover, legend toggling, zoom and pan; sortable, filterable tables; plotly.js
+embedded, so it works offline) and every table as CSV. Each solver configuration has one short
+label, colour and marker for the whole report (``series_styles``), with its full parameters in
+the legend table. Everything is derived from the records and sorted, so the same records give
+the same files. Names and parameters are escaped in both formats.
 """
 
 from __future__ import annotations
@@ -16,9 +19,13 @@ import pandas as pd
 
 from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
-from puzzlebench.report.figures import problem_figures
-from puzzlebench.report.render import inline_png, render, table_rows
+from puzzlebench.report.chart import Chart
+from puzzlebench.report.figures import problem_charts
+from puzzlebench.report.plotly_render import chart_html, plotly_js
+from puzzlebench.report.png_render import write_png
+from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
+from puzzlebench.report.series_styles import SeriesStyles
 from puzzlebench.report.summary import summary_table, wrong_runs
 
 
@@ -56,6 +63,13 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     out.mkdir(parents=True, exist_ok=True)
     frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
                                "repeat", "seed"], kind="stable").reset_index(drop=True)
+    styles = SeriesStyles.from_frame(frame)
+    frame = styles.with_labels(frame)
+
+    def figure(chart: Chart) -> dict[str, str]:
+        path = write_png(chart, styles, out)
+        return {"caption": chart.caption, "file": path.name, "html": chart_html(chart, styles)}
+
     problems = []
     for problem in sorted(frame["problem"].unique()):
         sub = frame[frame["problem"] == problem]
@@ -65,8 +79,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         slug = problem.replace("-", "_")
         for name, table in tables.items():
             table.to_csv(out / f"{slug}_{name}.csv", index=False)
-        figures = [{"caption": cap, "file": path.name, "data": inline_png(path)}
-                   for cap, path in problem_figures(sub, problem, out)]
+        figures = [figure(c) for c in problem_charts(sub, problem, styles)]
         problems.append({"name": problem, "figures": figures,
                          **{k: table_rows(v) for k, v in tables.items()}})
     man = manifest(frame)
@@ -78,15 +91,17 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     anytime = []
     narrative = list(narrative or [])
     if traces is not None and (len(traces) or ("traced" in frame and frame["traced"].any())):
-        sections, anytime_tables, sentences = anytime_sections(traces, frame, out)
+        sections, anytime_tables, sentences = anytime_sections(traces, frame, styles)
         narrative += sentences
         for name, table in anytime_tables:
             table.to_csv(out / f"{name}.csv", index=False)
         for sec in sections:
             anytime.append({**sec, "ert": table_rows(sec["ert"]), "scores": table_rows(sec["scores"]),
-                            "figures": [{"caption": cap, "file": path.name, "data": inline_png(path)}
-                                        for cap, path in sec["figures"]]})
+                            "figures": [figure(c) for c in sec["charts"]]})
+    legend = styles.legend_table()
+    legend.to_csv(out / "legend.csv", index=False)
     context = {"title": title, "description": description, "narrative": narrative or [],
+               "legend": table_rows(legend), "plotly_js": plotly_js(),
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
                "anytime": anytime}
     md, html = out / "report.md", out / "report.html"

@@ -24,17 +24,14 @@ import math
 import statistics
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from puzzlebench.harness.frame import config_labels
+from puzzlebench.report.chart import Chart, Series, facet
+from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.summary import with_labels
 
 MAX_TARGETS = 40
 
@@ -82,7 +79,7 @@ def group_runs(traces: pd.DataFrame, frame: pd.DataFrame) -> dict[tuple[str, int
     for _, t in traces.groupby("key", sort=False):
         first = t.iloc[0]
         points[_join_key(first, first["params"], first["budget"])] = t.sort_values("point")
-    labels = config_labels(frame.assign(params=frame["params_key"]))
+    frame = with_labels(frame)
     out: dict[tuple[str, int], list[RunTrace]] = {}
     for _, r in frame.iterrows():
         key = _join_key(r, r["params_key"], json.dumps(r["budget"], sort_keys=True))
@@ -96,7 +93,7 @@ def group_runs(traces: pd.DataFrame, frame: pd.DataFrame) -> dict[tuple[str, int
         if not r["success"] and best.size and best[-1] == 0:
             evals, best, times = evals[:-1], best[:-1], times[:-1]
         total_e = (r["counters"] or {}).get("evaluations")
-        run = RunTrace(labels[(r["solver"], r["params_key"])], evals, best, times,
+        run = RunTrace(r["label"], evals, best, times,
                        float(max(total_e or 0, evals[-1] if evals.size else 0, 1)),
                        max(float(r["time_s"]), float(times[-1]) if times.size else 0.0))
         out.setdefault((r["problem"], int(r["size"])), []).append(run)
@@ -175,94 +172,74 @@ def anytime_scores(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
     return table.reset_index(drop=True)
 
 
-def _line(ax: plt.Axes, x: np.ndarray, y: np.ndarray, label: str, i: int, empty: str) -> bool:
-    """Plot one series; a series with no finite value still gets its legend entry, saying why
-    (no series disappears silently). True when something was drawn."""
-    finite = np.isfinite(y)
-    style = _style(i)
-    if finite.sum() < 2:
-        style.pop("markevery")
-    if not finite.any():
-        ax.plot([], [], label=f"{label} ({empty})", **style)
-        return False
-    ax.plot(x, y, label=label, **style)
-    return True
+def _series(label: str, x: np.ndarray, y: np.ndarray, empty: str, *, step: bool = False,
+            band: tuple[np.ndarray, np.ndarray] | None = None) -> Series:
+    keep = np.isfinite(y)
+    return Series(label, x[keep], y[keep], step=step, note=empty,
+                  band=None if band is None else (band[0][keep], band[1][keep]))
 
 
-def _style(i: int) -> dict:
-    markers = "osD^vP*Xh<>p"
-    return {"color": plt.get_cmap("tab10")(i % 10), "marker": markers[i % len(markers)],
-            "linestyle": ("-", "--", ":", "-.")[(i // 10) % 4], "markevery": 0.1, "markersize": 4}
-
-
-def figures(runs: list[RunTrace], targets: list[int], problem: str, size: int,
-            out: Path) -> list[tuple[str, Path]]:
-    """The fixed-target, fixed-budget and ECDF figures of one group, as PNG files."""
+def charts(runs: list[RunTrace], targets: list[int], problem: str, size: int,
+           styles: SeriesStyles) -> list[Chart]:
+    """The fixed-target, fixed-budget and ECDF charts of one group."""
     configs = sorted({r.config for r in runs})
     budgets = budgets_of(runs)
     slug = f"anytime_{problem.replace('-', '_')}_{size}"
-    made = []
 
-    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=130)
+    def family(label: str) -> str:
+        return styles.of(label).family
+
     table = ert_table(runs, targets)
-    for i, config in enumerate(configs):
+    ert = []
+    for config in configs:
         sub = table[(table["solver"] == config) & np.isfinite(table["ERT evaluations"])]
-        _line(ax, sub["target"].to_numpy(float), sub["ERT evaluations"].to_numpy(float), config, i,
-              "never reached a target")
-    ax.set(xlabel="target (conflicts, ≤)", ylabel="ERT (evaluations)", yscale="log",
-           title=f"{problem} n={size}: expected running time to reach each target")
-    ax.invert_xaxis()
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
-    made.append((f"{problem} n={size} — fixed target: ERT in evaluations per target (lower is "
-                 "better; a missing point means no run reached that target).",
-                 _save(fig, out / f"{slug}_ert.png")))
+        ert.append(_series(config, sub["target"].to_numpy(float),
+                           sub["ERT evaluations"].to_numpy(float), "never reached a target"))
+    made = [Chart(f"{slug}_ert",
+                  f"{problem} n={size} — fixed target: ERT in evaluations per target (lower is "
+                  "better; a missing point means no run reached that target).",
+                  "target (conflicts, ≤)", "ERT (evaluations)", facet(ert, family),
+                  yscale="log", invert_x=True, value_name="ERT evaluations")]
 
-    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=130)
-    for i, config in enumerate(configs):
+    fixed = []
+    for config in configs:
         mine = [r for r in runs if r.config == config]
         vals = np.array([[r.value_at(b) for b in budgets] for r in mine])
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns before a run starts
             med = np.nanmedian(vals, axis=0)
             lo, hi = np.nanpercentile(vals, 25, axis=0), np.nanpercentile(vals, 75, axis=0)
-        if _line(ax, budgets, med, config, i, "no value recorded"):
-            ax.fill_between(budgets, lo, hi, color=_style(i)["color"], alpha=0.15)
-    ax.set_yscale("symlog", linthresh=1)
-    ax.set(xscale="log", xlabel="evaluations", ylabel="best conflicts so far (symlog)",
-           title=f"{problem} n={size}: best-so-far against budget (median, IQR)")
-    ax.set_ylim(bottom=0)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
-    made.append((f"{problem} n={size} — fixed budget: median best conflict count after each number "
-                 "of evaluations, with the interquartile range shaded.",
-                 _save(fig, out / f"{slug}_budget.png")))
+        fixed.append(_series(config, budgets, med, "no value recorded", band=(lo, hi)))
+    made.append(Chart(f"{slug}_budget",
+                      f"{problem} n={size} — fixed budget: median best conflict count after each "
+                      "number of evaluations, with the interquartile range shaded.",
+                      "evaluations", "best conflicts so far", facet(fixed, family),
+                      xscale="log", yscale="symlog", value_name="median best"))
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), dpi=130)
-    times = np.unique(np.geomspace(max(min((float(r.times[0]) for r in runs if r.times.size), default=1e-5),
-                                       1e-5),
-                                   max(max(r.total_time for r in runs), 1e-4), 60))
-    for i, config in enumerate(configs):
+    times = np.unique(np.geomspace(
+        max(min((float(r.times[0]) for r in runs if r.times.size), default=1e-5), 1e-5),
+        max(max(r.total_time for r in runs), 1e-4), 60))
+    by_evals, by_time = [], []
+    for config in configs:
         mine = [r for r in runs if r.config == config]
         curve = ecdf(mine, targets, budgets)
-        label = config if curve[-1] > 0 else f"{config} (never reached a target)"
-        axes[0].step(budgets, curve, where="post", label=label, **_style(i))
-        axes[1].step(times, ecdf(mine, targets, times, seconds=True), where="post", **_style(i))
-    axes[0].set(xscale="log", xlabel="evaluations", ylabel="fraction of (run, target) pairs hit",
-                ylim=(-0.02, 1.02))
-    axes[1].set(xscale="log", xlabel="seconds", ylim=(-0.02, 1.02))
-    fig.suptitle(f"{problem} n={size}: run-length ECDF over {len(targets)} targets")
-    axes[1].legend(*axes[0].get_legend_handles_labels(), fontsize=7, loc="upper left",
-                   bbox_to_anchor=(1.01, 1))
-    made.append((f"{problem} n={size} — ECDF: the share of (run, target) pairs reached within a budget "
-                 "of evaluations (left) or seconds (right); higher and further left is better.",
-                 _save(fig, out / f"{slug}_ecdf.png")))
+        note = "never reached a target"
+        by_evals.append(_series(config, budgets, curve if curve[-1] > 0 else curve * np.nan,
+                                note, step=True))
+        tc = ecdf(mine, targets, times, seconds=True)
+        by_time.append(_series(config, times, tc if tc[-1] > 0 else tc * np.nan, note,
+                               step=True))
+    ylabel = "fraction of (run, target) pairs hit"
+    made.append(Chart(f"{slug}_ecdf",
+                      f"{problem} n={size} — ECDF over {len(targets)} targets: the share of "
+                      "(run, target) pairs reached within a budget of evaluations; higher and "
+                      "further left is better.", "evaluations", ylabel, facet(by_evals, family),
+                      xscale="log", ylim=(-0.02, 1.02), value_name="share hit"))
+    made.append(Chart(f"{slug}_ecdf_time",
+                      f"{problem} n={size} — the same ECDF against seconds.", "seconds", ylabel,
+                      facet(by_time, family), xscale="log", ylim=(-0.02, 1.02),
+                      value_name="share hit"))
     return made
-
-
-def _save(fig: plt.Figure, path: Path) -> Path:
-    fig.tight_layout()
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
-    return path
 
 
 def ert_display(table: pd.DataFrame, targets: list[int]) -> pd.DataFrame:
@@ -303,7 +280,7 @@ def headline(runs: list[RunTrace], problem: str, size: int) -> list[str]:
     return lines
 
 
-def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, out: Path
+def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesStyles
                      ) -> tuple[list[dict], list[tuple[str, pd.DataFrame]], list[str]]:
     """Per (problem, size) with traced runs of ``frame``: (section data for the templates,
     tables to write as CSV, headline sentences)."""
@@ -320,6 +297,6 @@ def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, out: Path
             "title": f"{problem}, n = {size}",
             "targets": f"{len(targets)} targets from {targets[0]} down to 0 conflicts",
             "ert": ert_display(ert, targets), "scores": scores,
-            "figures": figures(runs, targets, problem, size, out)})
+            "charts": charts(runs, targets, problem, size, styles)})
         sentences += headline(runs, problem, size)
     return sections, tables, sentences

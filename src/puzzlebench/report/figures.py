@@ -1,102 +1,167 @@
-"""Figures (matplotlib, Agg): time, effort and success against size; runtime ECDF; cactus
-with the virtual best solver; Dolan–Moré performance profiles. Saved as PNG with no time
-stamp in the metadata, so the same data gives the same bytes."""
+"""The comparison figures of one problem, as :class:`~puzzlebench.report.chart.Chart` data:
+time, effort and success against size; runtime ECDF; cactus with the virtual best solver;
+Dolan–Moré performance profiles. One function per figure; each returns None when the data
+cannot support it. Success is the frame's ``success`` column (accepted and verified) in every
+figure, as in the tables."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from puzzlebench.report.chart import Chart, Series, axis_scale, facet
 from puzzlebench.report.scores import per_instance_times, performance_profile
-from puzzlebench.report.summary import counter_columns, with_labels
+from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.summary import counter_columns
 
-plt.rcParams.update({"figure.dpi": 90, "savefig.dpi": 90, "font.size": 9,
-                     "svg.hashsalt": "puzzlebench"})
-
-
-def _save(fig: plt.Figure, path: Path) -> Path:
-    fig.tight_layout()
-    fig.savefig(path, format="png", metadata={"Software": None})
-    plt.close(fig)
-    return path
+EFFORT_COUNTERS = ("counter.nodes_expanded", "counter.nodes", "counter.evaluations",
+                   "counter.iterations")
 
 
-def _by_size(frame: pd.DataFrame, value: str, agg: str) -> pd.DataFrame:
-    return frame.groupby(["label", "size"])[value].agg(agg).unstack("label").sort_index()
+def _slug(problem: str) -> str:
+    return problem.replace("-", "_")
 
 
-def problem_figures(frame: pd.DataFrame, problem: str, out: Path) -> list[tuple[str, Path]]:
-    """All figures of one problem; returns (caption, path) pairs in a fixed order."""
-    frame = with_labels(frame[frame["problem"] == problem])
-    figs: list[tuple[str, Path]] = []
-    slug = problem.replace("-", "_")
+def _run_hover(rows: pd.DataFrame, value: str, name: str) -> tuple[dict[str, str], ...]:
+    return tuple({"instance": str(r["instance_id"]), "seed": str(int(r["seed"])),
+                  name: f"{float(r[value]):.6g}"} for _, r in rows.iterrows())
+
+
+def _against_size(frame: pd.DataFrame, styles: SeriesStyles, value: str, *, slug: str,
+                  caption: str, ylabel: str, name: str, runs: pd.DataFrame) -> Chart:
+    """Median of ``value`` per size over ``runs`` (one line per label, every run as a point)."""
+    series = []
+    for lab in sorted(frame["label"].unique()):
+        mine = runs[runs["label"] == lab].dropna(subset=[value])
+        total = frame[frame["label"] == lab].groupby("size").size()
+        med = mine.groupby("size")[value].median().sort_index()
+        hover = tuple({"size": str(n), f"median {name}": f"{v:.6g}",
+                       "runs": f"{int((mine['size'] == n).sum())} of {int(total.get(n, 0))}"}
+                      for n, v in med.items())
+        series.append(Series(lab, med.index.to_numpy(float), med.to_numpy(float), hover,
+                             points=(mine["size"].to_numpy(float), mine[value].to_numpy(float),
+                                     _run_hover(mine, value, name)),
+                             note="no solved runs"))
+    sizes = frame["size"].to_numpy(float)
+    values = runs[value].to_numpy(float)
+    return Chart(slug, caption, "size n", ylabel, facet(series, lambda s: styles.of(s).family),
+                 xscale=axis_scale(sizes), yscale=axis_scale(values), value_name=name)
+
+
+def time_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
     solved = frame[frame["success"]]
-    if frame["size"].nunique() > 1:
-        if not solved.empty:
-            fig, ax = plt.subplots(figsize=(6, 3.6))
-            _by_size(solved, "time_s", "median").plot(ax=ax, marker="o", logy=True)
-            ax.set_xlabel("size n")
-            ax.set_ylabel("median wall time (s), solved runs")
-            ax.legend(fontsize=7)
-            figs.append((f"{problem}: time against size", _save(fig, out / f"{slug}_time.png")))
-            effort = [c for c in counter_columns(solved) if solved[c].notna().any()]
-            main = next((c for c in ("counter.nodes_expanded", "counter.nodes",
-                                     "counter.evaluations", "counter.iterations")
-                         if c in effort), effort[0] if effort else None)
-            if main is not None:
-                fig, ax = plt.subplots(figsize=(6, 3.6))
-                data = _by_size(solved.dropna(subset=[main]), main, "median")
-                data.clip(lower=1).plot(ax=ax, marker="o", logy=True)
-                ax.set_xlabel("size n")
-                ax.set_ylabel(f"median {main.removeprefix('counter.')}")
-                ax.legend(fontsize=7)
-                figs.append((f"{problem}: effort ({main.removeprefix('counter.')}) against size",
-                             _save(fig, out / f"{slug}_effort.png")))
-        fig, ax = plt.subplots(figsize=(6, 3.6))
-        rate = frame.assign(ok=frame["success"].astype(float))
-        _by_size(rate, "ok", "mean").plot(ax=ax, marker="o", ylim=(-0.05, 1.05))
-        ax.set_xlabel("size n")
-        ax.set_ylabel("success rate")
-        ax.legend(fontsize=7)
-        figs.append((f"{problem}: success rate against size", _save(fig, out / f"{slug}_success.png")))
+    if frame["size"].nunique() < 2 or solved.empty:
+        return None
+    return _against_size(frame, styles, "time_s", slug=f"{_slug(problem)}_time",
+                         caption=f"{problem}: median wall time of verified solved runs against "
+                                 "size (each run a faint point)",
+                         ylabel="median wall time (s)", name="time s", runs=solved)
+
+
+def effort_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
+    solved = frame[frame["success"]]
+    if frame["size"].nunique() < 2 or solved.empty:
+        return None
+    present = [c for c in counter_columns(solved) if solved[c].notna().any()]
+    main = next((c for c in EFFORT_COUNTERS if c in present), present[0] if present else None)
+    if main is None:
+        return None
+    name = main.removeprefix("counter.")
+    runs = solved.assign(**{main: solved[main].clip(lower=1)})
+    return _against_size(frame, styles, main, slug=f"{_slug(problem)}_effort",
+                         caption=f"{problem}: median {name} of verified solved runs against size",
+                         ylabel=f"median {name}", name=name, runs=runs)
+
+
+def success_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
+    if frame["size"].nunique() < 2:
+        return None
+    series = []
+    for lab in sorted(frame["label"].unique()):
+        mine = frame[frame["label"] == lab]
+        rate = mine.groupby("size")["success"].agg(["mean", "sum", "size"]).sort_index()
+        hover = tuple({"size": str(n), "solved": f"{int(r['sum'])} of {int(r['size'])}"}
+                      for n, r in rate.iterrows())
+        series.append(Series(lab, rate.index.to_numpy(float), rate["mean"].to_numpy(float),
+                             hover))
+    return Chart(f"{_slug(problem)}_success",
+                 f"{problem}: share of runs verified solved (or verified infeasible) per size",
+                 "size n", "success rate", facet(series, lambda s: styles.of(s).family),
+                 xscale=axis_scale(frame["size"].to_numpy(float)), ylim=(-0.05, 1.05),
+                 value_name="success rate")
+
+
+def _instance_table(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     times = per_instance_times(frame)
-    if not times.empty:
-        fig, ax = plt.subplots(figsize=(6, 3.6))
-        for col in times.columns:
-            t = np.sort(times[col].dropna().to_numpy())
-            if t.size:
-                ax.step(t, np.arange(1, t.size + 1) / len(times), where="post", label=col)
-        ax.set_xscale("log")
-        ax.set_xlabel("wall time (s)")
-        ax.set_ylabel("fraction of runs solved")
-        ax.legend(fontsize=7)
-        figs.append((f"{problem}: runtime ECDF", _save(fig, out / f"{slug}_ecdf.png")))
-        fig, ax = plt.subplots(figsize=(6, 3.6))
-        vbs = times.min(axis=1)
-        for col, series in [*times.items(), ("virtual best", vbs)]:
-            t = np.sort(series.dropna().to_numpy())
-            if t.size:
-                ax.plot(np.arange(1, t.size + 1), t, marker=".", label=col,
-                        linestyle="--" if col == "virtual best" else "-")
-        ax.set_yscale("log")
-        ax.set_xlabel("instances solved")
-        ax.set_ylabel("time (s)")
-        ax.legend(fontsize=7)
-        figs.append((f"{problem}: cactus plot with the virtual best solver",
-                     _save(fig, out / f"{slug}_cactus.png")))
-        taus = np.logspace(0, 3, 60)
-        profile = performance_profile(times, taus)
-        fig, ax = plt.subplots(figsize=(6, 3.6))
-        profile.plot(ax=ax, logx=True, ylim=(-0.05, 1.05))
-        ax.set_xlabel("τ (time ratio to the best solver)")
-        ax.set_ylabel("fraction of instances")
-        ax.legend(fontsize=7)
-        figs.append((f"{problem}: Dolan–Moré performance profile",
-                     _save(fig, out / f"{slug}_profile.png")))
-    return figs
+    seeds = frame.pivot_table(index=["instance_id", "repeat"], columns="label", values="seed",
+                              aggfunc="first").reindex_like(times)
+    return times, seeds
+
+
+def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
+    times, seeds = _instance_table(frame)
+    if times.empty:
+        return None
+    series = []
+    for lab in times.columns:
+        col = times[lab].dropna().sort_values(kind="stable")
+        hover = tuple({"instance": str(i), "seed": str(int(seeds.at[(i, r), lab])),
+                       "time s": f"{t:.6g}"} for (i, r), t in col.items())
+        series.append(Series(lab, col.to_numpy(float),
+                             np.arange(1, len(col) + 1) / len(times), hover, step=True,
+                             note="no solved runs"))
+    return Chart(f"{_slug(problem)}_ecdf",
+                 f"{problem}: runtime ECDF — share of (instance, repeat) pairs verified solved "
+                 "within a time", "wall time (s)", "fraction of runs solved",
+                 facet(series, lambda s: styles.of(s).family),
+                 xscale="log", ylim=(-0.02, 1.02), value_name="fraction solved")
+
+
+def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
+    times, seeds = _instance_table(frame)
+    if times.empty:
+        return None
+    series = []
+    for lab in times.columns:
+        col = times[lab].dropna().sort_values(kind="stable")
+        hover = tuple({"instance": str(i), "seed": str(int(seeds.at[(i, r), lab])),
+                       "time s": f"{t:.6g}"} for (i, r), t in col.items())
+        series.append(Series(lab, np.arange(1, len(col) + 1, dtype=float), col.to_numpy(float),
+                             hover, note="no solved runs"))
+    vbs = times.min(axis=1).dropna().sort_values(kind="stable")
+    best = Series("virtual best", np.arange(1, len(vbs) + 1, dtype=float), vbs.to_numpy(float),
+                  tuple({"instance": str(i), "time s": f"{t:.6g}"} for (i, _r), t in vbs.items()),
+                  reference=True)
+    return Chart(f"{_slug(problem)}_cactus",
+                 f"{problem}: cactus plot — runs solved against time, with the virtual best "
+                 "solver (dashed grey)", "instances solved", "time (s)",
+                 facet(series, lambda s: styles.of(s).family, (best,)),
+                 yscale="log", value_name="time s")
+
+
+def profile_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
+    times, _ = _instance_table(frame)
+    if times.empty:
+        return None
+    taus = np.logspace(0, 3, 60)
+    profile = performance_profile(times, taus)
+    series = [Series(lab, taus, profile[lab].to_numpy(float),
+                     tuple({"τ": f"{t:.3g}", "share": f"{v:.3f}"}
+                           for t, v in zip(taus, profile[lab], strict=True)), step=True)
+              for lab in profile.columns]
+    return Chart(f"{_slug(problem)}_profile",
+                 f"{problem}: Dolan–Moré performance profile — share of instances solved within "
+                 "τ × the best solver's time", "τ (time ratio to the best solver)",
+                 "fraction of instances", facet(series, lambda s: styles.of(s).family),
+                 xscale="log", ylim=(-0.02, 1.02), value_name="share")
+
+
+FIGURES = (time_figure, effort_figure, success_figure, ecdf_figure, cactus_figure,
+           profile_figure)
+
+
+def problem_charts(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> list[Chart]:
+    """Every figure of one problem, in a fixed order (``frame`` carries the report's labels)."""
+    frame = frame[frame["problem"] == problem]
+    charts = [make(frame, problem, styles) for make in FIGURES]
+    return [c for c in charts if c is not None]

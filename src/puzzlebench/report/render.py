@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -39,10 +37,6 @@ def _cell(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.6g}"
     return str(v)
-
-
-def inline_png(path: Path) -> str:
-    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
 ENV.filters["md"] = md_escape

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from puzzlebench.report.bootstrap import bootstrap_ci
 from puzzlebench.report.summary import with_labels
 
 
@@ -41,8 +42,10 @@ def per_instance_times(frame: pd.DataFrame) -> pd.DataFrame:
     ok = frame["success"]
     data = frame.assign(t=frame["time_s"].where(ok))
     table = data.pivot_table(index=["instance_id", "repeat"], columns="label", values="t",
-                             aggfunc="first")
-    return table.sort_index(axis=0).sort_index(axis=1)
+                             aggfunc="first", dropna=False)
+    # A configuration that solved nothing keeps its (all-NaN) column: no series vanishes.
+    table = table.reindex(columns=sorted(frame["label"].unique()))
+    return table.sort_index(axis=0)
 
 
 def performance_profile(times: pd.DataFrame, taus: np.ndarray) -> pd.DataFrame:
@@ -53,33 +56,84 @@ def performance_profile(times: pd.DataFrame, taus: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame(out, index=taus)
 
 
-def pairwise_tests(frame: pd.DataFrame) -> pd.DataFrame:
-    """Wilcoxon signed-rank on paired instances (time, unsolved = 2 × limit), Holm-corrected,
-    with the matched-pairs rank-biserial correlation as effect size."""
+MIN_PAIRS = 5
+PAIRWISE_COLUMNS = ["problem", "A", "B", "test", "n A", "n B", "median A s", "median B s",
+                    "median A−B s", "95% CI A−B s", "rank-biserial", "p", "note", "p (Holm)"]
+
+
+def pairwise_tests(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
+    """Every pair of configurations of a problem on their shared instances, scored by time with
+    unsolved runs at 2 × the limit.
+
+    Paired (Wilcoxon signed-rank by instance, matched-pairs rank-biserial effect) when both
+    ran exactly once per instance — deterministic solvers, or one seed per instance. Unpaired
+    (Mann–Whitney U, rank-biserial effect) when either has several runs per instance: repeats
+    of a stochastic solver are independent draws, and pairing them by repeat index would
+    invent a pairing. Both give a bootstrap 95% CI (``seed`` seeds its generator) of the median
+    difference. Pairs below MIN_PAIRS observations are listed with "not enough data" and no
+    p-value; p-values are Holm-corrected over the tests made."""
     frame = with_labels(frame)
+    rng = np.random.default_rng(seed)
     rows = []
     for problem, g in sorted(frame.groupby("problem"), key=lambda kv: kv[0]):
         limit = time_limit_of(g)
         g = g.assign(score=run_time_or_penalty(g, 2 * limit))
-        table = g.pivot_table(index=["instance_id", "repeat"], columns="label", values="score",
-                              aggfunc="first")
-        for a, b in itertools.combinations(sorted(table.columns), 2):
-            pair = table[[a, b]].dropna()
-            diff = pair[a] - pair[b]
-            if len(pair) < 5 or (diff == 0).all():
+        for a, b in itertools.combinations(sorted(g["label"].unique()), 2):
+            ga, gb = g[g["label"] == a], g[g["label"] == b]
+            shared = set(ga["instance_id"]) & set(gb["instance_id"])
+            if not shared:
                 continue
-            res = stats.wilcoxon(pair[a], pair[b], zero_method="wilcox")
-            nz = diff[diff != 0]
-            ranks = stats.rankdata(nz.abs())
-            effect = (ranks[nz > 0].sum() - ranks[nz < 0].sum()) / ranks.sum()
-            rows.append({"problem": problem, "A": a, "B": b, "pairs": len(pair),
-                         "median A−B s": float(diff.median()), "p": float(res.pvalue),
-                         "rank-biserial": round(float(effect), 3)})
-    out = pd.DataFrame(rows)
+            ga, gb = ga[ga["instance_id"].isin(shared)], gb[gb["instance_id"].isin(shared)]
+            paired = (ga["instance_id"].value_counts().max() == 1
+                      and gb["instance_id"].value_counts().max() == 1)
+            rows.append({"problem": problem, "A": a, "B": b,
+                         **(_paired(ga, gb, rng) if paired else _unpaired(ga, gb, rng))})
+    out = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS[:-1])
     if out.empty:
         return out
-    out["p (Holm)"] = holm(out["p"].to_numpy())
+    tested = out["p"].notna()
+    out["p (Holm)"] = np.nan
+    out.loc[tested, "p (Holm)"] = holm(out.loc[tested, "p"].to_numpy())
     return out
+
+
+def _paired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> dict[str, object]:
+    pair = pd.concat([ga.set_index("instance_id")["score"].rename("a"),
+                      gb.set_index("instance_id")["score"].rename("b")], axis=1).dropna()
+    diff = (pair["a"] - pair["b"]).to_numpy(float)
+    row: dict[str, object] = {"test": "Wilcoxon signed-rank (paired by instance)",
+                              "n A": len(pair), "n B": len(pair),
+                              "median A s": float(pair["a"].median()),
+                              "median B s": float(pair["b"].median()),
+                              "median A−B s": float(np.median(diff)) if len(diff) else np.nan}
+    if len(pair) < MIN_PAIRS:
+        return {**row, "note": f"not enough data ({len(pair)} pairs < {MIN_PAIRS})", "p": np.nan}
+    lo, hi = bootstrap_ci(lambda d: np.median(d, axis=1), [diff], rng)
+    row["95% CI A−B s"] = f"[{lo:.4g}, {hi:.4g}]"
+    if (diff == 0).all():
+        return {**row, "note": "identical scores", "p": np.nan}
+    res = stats.wilcoxon(pair["a"], pair["b"], zero_method="wilcox")
+    nz = diff[diff != 0]
+    ranks = stats.rankdata(np.abs(nz))
+    effect = (ranks[nz > 0].sum() - ranks[nz < 0].sum()) / ranks.sum()
+    return {**row, "p": float(res.pvalue), "rank-biserial": round(float(effect), 3), "note": ""}
+
+
+def _unpaired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> dict[str, object]:
+    a, b = ga["score"].to_numpy(float), gb["score"].to_numpy(float)
+    row: dict[str, object] = {"test": "Mann–Whitney U (unpaired runs)", "n A": len(a),
+                              "n B": len(b), "median A s": float(np.median(a)),
+                              "median B s": float(np.median(b)),
+                              "median A−B s": float(np.median(a) - np.median(b))}
+    if min(len(a), len(b)) < MIN_PAIRS:
+        return {**row, "note": f"not enough data (n < {MIN_PAIRS})", "p": np.nan}
+    lo, hi = bootstrap_ci(lambda x, y: np.median(x, axis=1) - np.median(y, axis=1), [a, b], rng)
+    row["95% CI A−B s"] = f"[{lo:.4g}, {hi:.4g}]"
+    if np.all(a == a[0]) and np.all(b == a[0]):
+        return {**row, "note": "identical scores", "p": np.nan}
+    res = stats.mannwhitneyu(a, b, alternative="two-sided")
+    effect = 2 * float(res.statistic) / (len(a) * len(b)) - 1  # >0: A tends to score higher
+    return {**row, "p": float(res.pvalue), "rank-biserial": round(effect, 3), "note": ""}
 
 
 def holm(p: np.ndarray) -> np.ndarray:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from puzzlebench.report.bootstrap import median_ci
+from puzzlebench.report.series_styles import SeriesStyles
+
 OUTCOMES = ("solved", "infeasible", "wrong", "budget", "timeout", "memout", "crash")
 
 
@@ -17,15 +20,12 @@ def counter_columns(frame: pd.DataFrame) -> list[str]:
     return cols
 
 
-def label(solver: str, params_key: str) -> str:
-    """A solver's display name with its parameters (none when default-free)."""
-    return solver if params_key in ("{}", "") else f"{solver} {params_key}"
-
-
 def with_labels(frame: pd.DataFrame) -> pd.DataFrame:
-    out = frame.copy()
-    out["label"] = [label(s, p) for s, p in zip(out["solver"], out["params_key"], strict=True)]
-    return out
+    """``frame`` with the report's short ``label`` per configuration (kept when already there,
+    so every table and figure of a report uses the labels computed once over all its runs)."""
+    if "label" in frame:
+        return frame
+    return SeriesStyles.from_frame(frame).with_labels(frame)
 
 
 def _iqr(values: pd.Series) -> str:
@@ -36,9 +36,11 @@ def _iqr(values: pd.Series) -> str:
     return f"{med:.4g} [{q1:.4g}, {q3:.4g}]"
 
 
-def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
+def summary_table(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
     """One row per (problem, label): runs, success % (verified successes only), unverified
-    successes apart, outcome counts, median [IQR] of wall time and each counter over all runs."""
+    successes apart, outcome counts, median [IQR] of wall time and each counter over all runs,
+    and a bootstrap 95% CI of the median time (``seed`` seeds its generator)."""
+    rng = np.random.default_rng(seed)
     frame = with_labels(frame)
     rows = []
     for (problem, lab), group in sorted(frame.groupby(["problem", "label"]), key=lambda kv: kv[0]):
@@ -49,6 +51,8 @@ def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
         for outcome in OUTCOMES:
             row[outcome] = int(counts.get(outcome, 0))
         row["time s median [IQR]"] = _iqr(group["time_s"])
+        lo, hi = median_ci(group["time_s"].to_numpy(float), rng)
+        row["time s median 95% CI"] = f"[{lo:.4g}, {hi:.4g}]"
         for col in counter_columns(group):
             if group[col].notna().any():
                 row[col.removeprefix("counter.") + " median [IQR]"] = _iqr(group[col])

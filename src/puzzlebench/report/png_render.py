@@ -1,0 +1,90 @@
+"""Charts as PNG (matplotlib, Agg) for the Markdown report.
+
+1,280 px wide at 11 pt, one row per panel, each panel's legend outside its axes on the right
+(constrained layout keeps legend and axes apart). Saved with no time stamp in the metadata, so
+the same data gives the same bytes."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+
+from puzzlebench.report.chart import Chart, Series
+from puzzlebench.report.series_styles import SeriesStyles
+
+WIDTH_IN, DPI, PANEL_HEIGHT_IN = 12.8, 100, 4.2
+RC: dict[str, Any] = {"font.size": 11, "axes.titlesize": 12, "legend.fontsize": 10,
+                      "svg.hashsalt": "puzzlebench", "axes.grid": True, "grid.alpha": 0.3}
+
+
+def _draw_series(ax: plt.Axes, s: Series, styles: SeriesStyles) -> None:
+    st = styles.of(s.label)
+    kw: dict[str, Any] = {"color": st.colour, "linestyle": st.dash, "linewidth": 1.8}
+    marker: dict[str, Any] = {"marker": st.marker, "markersize": 5} if st.marker else {}
+    if s.points is not None and len(s.points[0]):
+        ax.scatter(s.points[0], s.points[1], s=8, color=st.colour, alpha=0.25, linewidths=0,
+                   marker=st.marker or "o")
+    x, y = np.asarray(s.x, float), np.asarray(s.y, float)
+    if s.empty:
+        ax.plot([], [], label=f"{s.label} ({s.note or 'nothing to draw'})", **kw, **marker)
+        return
+    if len(x) > 20:
+        marker["markevery"] = max(1, len(x) // 10)
+    if s.step:
+        ax.step(x, y, where="post", label=s.label, **kw, **marker)
+    else:
+        ax.plot(x, y, label=s.label, **kw, **marker)
+    if s.band is not None:
+        ax.fill_between(x, s.band[0], s.band[1], color=st.colour, alpha=0.15, linewidth=0)
+
+
+def _set_scale(ax: plt.Axes, which: str, scale: str) -> None:
+    setter = ax.set_xscale if which == "x" else ax.set_yscale
+    if scale == "symlog":
+        setter("symlog", linthresh=1)
+    else:
+        setter(scale)
+
+
+def draw(chart: Chart, styles: SeriesStyles) -> Figure:
+    """The matplotlib figure of ``chart`` (call :func:`save` or close it)."""
+    with plt.rc_context(RC):  # type: ignore[arg-type]
+        fig, axes = plt.subplots(len(chart.panels), 1, squeeze=False, sharex=True, sharey=True,
+                                 figsize=(WIDTH_IN, PANEL_HEIGHT_IN * len(chart.panels) + 0.6),
+                                 dpi=DPI, layout="constrained")
+        for ax, panel in zip(axes[:, 0], chart.panels, strict=True):
+            for s in panel.series:
+                _draw_series(ax, s, styles)
+            _set_scale(ax, "x", chart.xscale)
+            _set_scale(ax, "y", chart.yscale)
+            if chart.ylim is not None:
+                ax.set_ylim(*chart.ylim)
+            if panel.title:
+                ax.set_title(panel.title, loc="left")
+            ax.set_ylabel(chart.ylabel)
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+                      frameon=False)
+        if chart.invert_x:
+            axes[0, 0].invert_xaxis()
+        axes[-1, 0].set_xlabel(chart.xlabel)
+        fig.suptitle(textwrap.fill(chart.caption, 150), fontsize=12, x=0.01, ha="left")
+    return fig
+
+
+def save(fig: Figure, path: Path) -> Path:
+    fig.savefig(path, format="png", metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def write_png(chart: Chart, styles: SeriesStyles, out: Path) -> Path:
+    """Draw ``chart`` and save it as ``out/<slug>.png``."""
+    return save(draw(chart, styles), out / f"{chart.slug}.png")

@@ -1,0 +1,96 @@
+"""One short label and one look per solver configuration, fixed for a whole report.
+
+A configuration is a (solver, parameters) pair. Its label is the solver's name when the report
+holds one parameter set of that solver, and ``solver#k`` (k = 1, 2, … in the order of the
+canonical parameter JSON) when it holds several; the full parameters go in the report's
+legend table, never in a plot legend. Colour, marker and line style are assigned once, in label
+order, so a configuration looks the same in every figure and table of the report, whichever
+subset a figure shows. Twenty colours, ten markers and four line styles give distinct looks to
+the first twenty configurations by colour alone, and to 80 by colour and line style together.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pandas as pd
+
+#: Colour-blind-aware first ten (Okabe–Ito + Tol), then ten darker/lighter companions.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#332288",
+           "#882255", "#117733", "#999933", "#44AA99", "#AA4499", "#661100", "#6699CC",
+           "#888888", "#DDCC77", "#000000", "#AA4466", "#4477AA", "#228833")
+MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*", "<", ">")
+DASHES = ("solid", "dashed", "dotted", "dashdot")
+#: Reference series drawn beside the configurations (not solvers themselves).
+REFERENCE_COLOUR = "#444444"
+
+
+@dataclass(frozen=True)
+class SeriesStyle:
+    """How one configuration is drawn."""
+
+    label: str
+    solver: str
+    params_key: str
+    colour: str
+    marker: str
+    dash: str
+
+    @property
+    def family(self) -> str:
+        """The solver family used to group small multiples: the name up to its first '-'
+        (``astar-h1`` → ``astar``), so a family's variants share a panel."""
+        return self.solver.split("-", 1)[0]
+
+
+class SeriesStyles:
+    """Labels and looks of every configuration in a report's runs."""
+
+    def __init__(self, configs: list[tuple[str, str]]):
+        configs = sorted(set(configs))
+        per_solver: dict[str, list[str]] = {}
+        for solver, key in configs:
+            per_solver.setdefault(solver, []).append(key)
+        self._by_config: dict[tuple[str, str], SeriesStyle] = {}
+        for i, (solver, key) in enumerate(configs):
+            keys = per_solver[solver]
+            label = solver if len(keys) == 1 else f"{solver}#{keys.index(key) + 1}"
+            self._by_config[(solver, key)] = SeriesStyle(
+                label, solver, key, PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)],
+                DASHES[(i // len(PALETTE)) % len(DASHES)])
+        self._by_label = {s.label: s for s in self._by_config.values()}
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame) -> SeriesStyles:
+        """Styles for every (solver, params_key) in a records frame."""
+        if frame.empty:
+            return cls([])
+        return cls(list(zip(frame["solver"].astype(str), frame["params_key"].astype(str),
+                            strict=True)))
+
+    def label(self, solver: str, params_key: str) -> str:
+        return self._by_config[(solver, params_key)].label
+
+    def of(self, label: str) -> SeriesStyle:
+        """The style of a label; an unknown label (a reference series) gets a neutral look."""
+        return self._by_label.get(label) or SeriesStyle(label, label, "{}", REFERENCE_COLOUR,
+                                                        "", "dashed")
+
+    @property
+    def labels(self) -> list[str]:
+        return [s.label for s in self._by_config.values()]
+
+    def with_labels(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """``frame`` with a ``label`` column."""
+        return frame.assign(label=[self.label(s, p) for s, p in
+                                   zip(frame["solver"], frame["params_key"], strict=True)])
+
+    def legend_table(self) -> pd.DataFrame:
+        """Label → solver and full parameters, the key to every figure and table."""
+        rows = [{"label": s.label, "solver": s.solver,
+                 "parameters": ", ".join(f"{k}={json.dumps(v)}" for k, v in
+                                         sorted(json.loads(s.params_key or "{}").items()))
+                 or "(defaults)"}
+                for s in self._by_config.values()]
+        return pd.DataFrame(rows, columns=["label", "solver", "parameters"])
