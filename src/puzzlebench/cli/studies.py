@@ -43,6 +43,7 @@ def study_command(
     from puzzlebench.harness.store import load_records, load_traces
     from puzzlebench.harness.study import study_from_dict
     from puzzlebench.report import write_report
+    from puzzlebench.report.summary import run_span
     from puzzlebench.studies import get_study
     check_workers(workers)
     builtin = get_study(name)
@@ -58,7 +59,7 @@ def study_command(
     frame = records_to_frame(load_records(store, keys=keys))
     paths = write_report(
         frame, folder, title=f"Study '{name}' (seed {builtin.seed})" + (" — quick" if quick else ""),
-        description=builtin.description, narrative=builtin.narrative(frame),
+        description=builtin.description, narrative=[run_span(frame), *builtin.narrative(frame)],
         extras=builtin.extras(frame), traces=load_traces(store, study.name))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

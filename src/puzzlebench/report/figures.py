@@ -22,15 +22,30 @@ def _slug(problem: str) -> str:
     return problem.replace("-", "_")
 
 
+#: Above this many runs in a chart, per-run points are not overlaid (the medians still are).
+MAX_RUN_POINTS = 5_000
+#: Curves over runs (ECDF, cactus) keep at most this many points per series, evenly by rank
+#: and always the first and last, so the HTML of a 10^5-run store stays small.
+MAX_CURVE_POINTS = 1_000
+
+
 def _run_hover(rows: pd.DataFrame, value: str, name: str) -> tuple[dict[str, str], ...]:
-    return tuple({"instance": str(r["instance_id"]), "seed": str(int(r["seed"])),
-                  name: f"{float(r[value]):.6g}"} for _, r in rows.iterrows())
+    return tuple({"instance": str(i), "seed": str(int(sd)), name: f"{float(v):.6g}"}
+                 for i, sd, v in zip(rows["instance_id"], rows["seed"], rows[value], strict=True))
+
+
+def _thin(col: pd.Series) -> pd.Series:
+    if len(col) <= MAX_CURVE_POINTS:
+        return col
+    keep = np.unique(np.linspace(0, len(col) - 1, MAX_CURVE_POINTS).round().astype(int))
+    return col.iloc[keep]
 
 
 def _against_size(frame: pd.DataFrame, styles: SeriesStyles, value: str, *, slug: str,
                   caption: str, ylabel: str, name: str, runs: pd.DataFrame) -> Chart:
     """Median of ``value`` per size over ``runs`` (one line per label, every run as a point)."""
     series = []
+    overlay = len(runs) <= MAX_RUN_POINTS
     for lab in sorted(frame["label"].unique()):
         mine = runs[runs["label"] == lab].dropna(subset=[value])
         total = frame[frame["label"] == lab].groupby("size").size()
@@ -40,10 +55,12 @@ def _against_size(frame: pd.DataFrame, styles: SeriesStyles, value: str, *, slug
                       for n, v in med.items())
         series.append(Series(lab, med.index.to_numpy(float), med.to_numpy(float), hover,
                              points=(mine["size"].to_numpy(float), mine[value].to_numpy(float),
-                                     _run_hover(mine, value, name)),
+                                     _run_hover(mine, value, name)) if overlay else None,
                              note="no solved runs"))
     sizes = frame["size"].to_numpy(float)
     values = runs[value].to_numpy(float)
+    if overlay:
+        caption += " (each run a faint point)"
     return Chart(slug, caption, "size n", ylabel, facet(series, lambda s: styles.of(s).family),
                  xscale=axis_scale(sizes), yscale=axis_scale(values), value_name=name)
 
@@ -54,7 +71,7 @@ def time_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Char
         return None
     return _against_size(frame, styles, "time_s", slug=f"{_slug(problem)}_time",
                          caption=f"{problem}: median wall time of verified solved runs against "
-                                 "size (each run a faint point)",
+                                 "size",
                          ylabel="median wall time (s)", name="time s", runs=solved)
 
 
@@ -105,11 +122,12 @@ def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Char
     series = []
     for lab in times.columns:
         col = times[lab].dropna().sort_values(kind="stable")
+        share = pd.Series(np.arange(1, len(col) + 1) / len(times), index=col.index)
+        col = _thin(col)
         hover = tuple({"instance": str(i), "seed": str(int(seeds.at[(i, r), lab])),
                        "time s": f"{t:.6g}"} for (i, r), t in col.items())
-        series.append(Series(lab, col.to_numpy(float),
-                             np.arange(1, len(col) + 1) / len(times), hover, step=True,
-                             note="no solved runs"))
+        series.append(Series(lab, col.to_numpy(float), share.loc[col.index].to_numpy(float),
+                             hover, step=True, note="no solved runs"))
     return Chart(f"{_slug(problem)}_ecdf",
                  f"{problem}: runtime ECDF — share of (instance, repeat) pairs verified solved "
                  "within a time", "wall time (s)", "fraction of runs solved",
@@ -124,12 +142,16 @@ def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Ch
     series = []
     for lab in times.columns:
         col = times[lab].dropna().sort_values(kind="stable")
+        rank = pd.Series(np.arange(1, len(col) + 1, dtype=float), index=col.index)
+        col = _thin(col)
         hover = tuple({"instance": str(i), "seed": str(int(seeds.at[(i, r), lab])),
                        "time s": f"{t:.6g}"} for (i, r), t in col.items())
-        series.append(Series(lab, np.arange(1, len(col) + 1, dtype=float), col.to_numpy(float),
+        series.append(Series(lab, rank.loc[col.index].to_numpy(float), col.to_numpy(float),
                              hover, note="no solved runs"))
     vbs = times.min(axis=1).dropna().sort_values(kind="stable")
-    best = Series("virtual best", np.arange(1, len(vbs) + 1, dtype=float), vbs.to_numpy(float),
+    rank = pd.Series(np.arange(1, len(vbs) + 1, dtype=float), index=vbs.index)
+    vbs = _thin(vbs)
+    best = Series("virtual best", rank.loc[vbs.index].to_numpy(float), vbs.to_numpy(float),
                   tuple({"instance": str(i), "time s": f"{t:.6g}"} for (i, _r), t in vbs.items()),
                   reference=True)
     return Chart(f"{_slug(problem)}_cactus",

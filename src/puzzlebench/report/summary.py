@@ -65,3 +65,20 @@ def wrong_runs(frame: pd.DataFrame) -> pd.DataFrame:
     bad = frame[frame["outcome"].isin(["wrong", "crash", "memout", "timeout"])]
     cols = ["problem", "instance_id", "solver", "seed", "outcome", "reason", "error"]
     return bad[cols].sort_values(["problem", "instance_id", "solver", "seed"]).reset_index(drop=True)
+
+
+def run_span(frame: pd.DataFrame) -> str:
+    """When and where the runs were made: first and last record time stamps (UTC), the span
+    between them (the study's wall time when it ran in one go; it includes any pause between
+    resumed invocations), the machine, and the sum of the timed phases."""
+    stamps = pd.to_datetime(frame["timestamp"].replace("", None), utc=True, errors="coerce")
+    stamps = stamps.dropna()
+    if stamps.empty:
+        return f"{len(frame)} runs; no time stamps recorded."
+    span = (stamps.max() - stamps.min()).total_seconds()
+    machines = sorted({f"{m.get('cpu', '?')}, {m.get('cores', '?')} cores"
+                       for m in frame["machine"] if isinstance(m, dict) and m})
+    return (f"{len(frame)} runs made between {stamps.min():%Y-%m-%d %H:%M:%S} and "
+            f"{stamps.max():%H:%M:%S} UTC ({span / 60:.1f} min from the first record to the "
+            f"last) on {'; '.join(machines) or 'an unrecorded machine'}; the timed phases sum "
+            f"to {frame['time_s'].sum():.1f} s.")

@@ -1,0 +1,89 @@
+"""Honest statistics: the test matches the design (paired only when runs pair by instance),
+sentences name test, n and p, and say "not enough data" below the minimum sample."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from puzzlebench.report.bootstrap import median_ci
+from puzzlebench.report.findings import MIN_SAMPLE, compare, trend
+from puzzlebench.report.scores import pairwise_tests
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    base = {"problem": "nqueens", "params_key": "{}", "budget": {"time_limit": 10.0},
+            "success": True}
+    return pd.DataFrame([{**base, **r} for r in rows])
+
+
+def test_repeats_of_stochastic_solvers_are_compared_unpaired() -> None:
+    rng = np.random.default_rng(1)
+    rows = [{"solver": s, "instance_id": f"i{k}", "repeat": r, "seed": r,
+             "time_s": float(rng.exponential(0.1 if s == "fast" else 1.0))}
+            for s in ("fast", "slow") for k in range(3) for r in range(10)]
+    out = pairwise_tests(_frame(rows))
+    assert len(out) == 1
+    row = out.iloc[0]
+    assert row["test"].startswith("Mann–Whitney U")
+    assert row["n A"] == row["n B"] == 30
+    assert row["p"] < 0.01 and row["rank-biserial"] < 0  # "fast" scores lower
+    lo, hi = (float(x) for x in re.findall(r"-?[\d.e+-]+", row["95% CI A−B s"]))
+    assert lo <= row["median A−B s"] <= hi and hi < 0
+
+
+def test_one_run_per_instance_is_paired_by_instance() -> None:
+    rows = [{"solver": s, "instance_id": f"i{k}", "repeat": 0, "seed": 0,
+             "time_s": (k + 1) * (1.0 if s == "a" else 1.5)} for s in ("a", "b") for k in range(8)]
+    row = pairwise_tests(_frame(rows)).iloc[0]
+    assert row["test"].startswith("Wilcoxon signed-rank")
+    assert row["n A"] == 8 and row["p"] < 0.05 and row["rank-biserial"] == -1.0
+
+
+def test_too_few_pairs_say_not_enough_data_without_a_p_value() -> None:
+    rows = [{"solver": s, "instance_id": f"i{k}", "repeat": 0, "seed": 0, "time_s": 1.0 + k}
+            for s in ("a", "b") for k in range(3)]
+    row = pairwise_tests(_frame(rows)).iloc[0]
+    assert "not enough data" in row["note"] and np.isnan(row["p"])
+
+
+def test_unsolved_runs_count_as_twice_the_limit() -> None:
+    rows = [{"solver": "a", "instance_id": f"i{k}", "repeat": 0, "seed": 0, "time_s": 1.0}
+            for k in range(6)]
+    rows += [{"solver": "b", "instance_id": f"i{k}", "repeat": 0, "seed": 0, "time_s": 0.5,
+              "success": False} for k in range(6)]
+    row = pairwise_tests(_frame(rows)).iloc[0]
+    assert row["median B s"] == 20.0 and row["median A s"] == 1.0
+
+
+def test_compare_names_test_n_and_p_and_each_verdict() -> None:
+    rng = np.random.default_rng(2)
+    small, big = rng.normal(1, 0.1, 30), rng.normal(2, 0.1, 30)
+    yes = compare("claim", small, big, names=("x", "y"), expect="less")
+    assert "confirmed here" in yes and "Mann–Whitney U" in yes and "n = 30 vs 30" in yes
+    assert "p < 0.001" in yes and "not confirmed" not in yes
+    assert "contradicted here" in compare("claim", big, small, names=("x", "y"), expect="less")
+    same = compare("claim", rng.normal(1, 0.1, 30), rng.normal(1, 0.1, 30), names=("x", "y"),
+                   expect="less")
+    assert "not confirmed here" in same and re.search(r"p = 0\.\d{3}", same)
+    few = compare("claim", small[:MIN_SAMPLE - 1], big, names=("x", "y"), expect="less")
+    assert "not enough data" in few and "p " not in few.split("(")[1]
+
+
+def test_trend_uses_every_run_not_medians() -> None:
+    rng = np.random.default_rng(3)
+    x = np.repeat([0.1, 0.3, 0.5, 0.8], 10)
+    y = 5 - 4 * x + rng.normal(0, 0.3, x.size)
+    text = trend("falls", x, y, expect="decreasing")
+    assert "confirmed here" in text and "n = 40 runs" in text and "Spearman ρ = -" in text
+    assert "not enough data" in trend("falls", [0.1, 0.3, 0.5, 0.8], [4, 3, 2, 1],
+                                      expect="decreasing")  # four medians are not a sample
+
+
+def test_bootstrap_is_seeded_and_covers_the_median() -> None:
+    values = np.random.default_rng(4).exponential(1.0, 200)
+    a = median_ci(values, np.random.default_rng(0))
+    b = median_ci(values, np.random.default_rng(0))
+    assert a == b and a[0] < np.median(values) < a[1]

@@ -1,0 +1,75 @@
+"""The studies' generated sentences: every one that checks a source study's finding names its
+test, n and p, or says there is not enough data — computed from the runs, never fixed."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from puzzlebench.studies import get_study
+
+VERDICT = re.compile(r"(confirmed here|contradicted here|not confirmed here) \((Mann–Whitney U|"
+                     r"Spearman ρ = [-+]\d\.\d\d), .*n = \d+")
+
+
+def _runs(rows: list[dict]) -> pd.DataFrame:
+    base = {"problem": "nqueens", "params_key": "{}", "budget": {"time_limit": 10.0},
+            "outcome": "solved", "repeat": 0}
+    frame = pd.DataFrame([{**base, **r} for r in rows])
+    frame["success"] = frame["outcome"] == "solved"
+    return frame
+
+
+def test_heuristics_sentences_test_the_seed_finding() -> None:
+    rng = np.random.default_rng(0)
+    rows = []
+    for solver in get_study("heuristics").full["solvers"]:
+        name = solver["name"]
+        scale = {"h1": 1.0, "h2": 0.8, "h3": 0.05}[name[-2:]] * (5 if name.startswith("a") else 1)
+        for n in (8, 9, 10):
+            for k in range(6):
+                t = float(rng.exponential(scale))
+                rows.append({"solver": name, "size": n, "instance_id": f"{n}-{k}", "seed": k,
+                             "time_s": min(t, 10.0), "outcome": "solved" if t < 10 else "timeout",
+                             "counter.steps": float(rng.integers(5, 30))})
+    lines = get_study("heuristics").narrative(_runs(rows))
+    claims = [s for s in lines if s.startswith("Seed 000 found")]
+    assert len(claims) == 4
+    assert all(VERDICT.search(s) for s in claims), claims
+    assert any("greedy-h3 against greedy-h1" in s and "confirmed here" in s for s in claims)
+
+
+def test_heuristics_with_too_few_runs_says_so() -> None:
+    rows = [{"solver": s["name"], "size": 8, "instance_id": "8-0", "seed": 0, "time_s": 0.1,
+             "counter.steps": 10.0} for s in get_study("heuristics").full["solvers"]]
+    lines = get_study("heuristics").narrative(_runs(rows))
+    claims = [s for s in lines if s.startswith("Seed 000 found")]
+    assert claims and all("not enough data" in s for s in claims)
+
+
+def test_ga_parameter_sentences_are_tested_per_size() -> None:
+    rng = np.random.default_rng(1)
+    study = get_study("ga-parameters")
+    defaults = {"mutation_rate": 0.8, "crossover_rate": 0.9, "population_size": 100}
+    rows = []
+    for param, values in (("mutation_rate", [0.1, 0.3, 0.5, 0.8, 1.0]),
+                          ("crossover_rate", [0.0, 0.3, 0.6, 0.9]),
+                          ("population_size", [20, 50, 100, 200])):
+        for v in values:
+            params = {**defaults, param: v}
+            for seed in range(6):
+                gens = float(rng.integers(10, 200)) * (100 / params["population_size"])
+                rows.append({"solver": "ga-seed002", "size": 8, "instance_id": "8",
+                             "seed": seed, "time_s": gens * params["population_size"] * 1e-5,
+                             "counter.generations": gens,
+                             **{f"param.{k}": x for k, x in params.items()}})
+    frame = _runs(rows)
+    lines = study.narrative(frame)
+    assert len(lines) == 4  # mutation, crossover, population: generations and time/generation
+    assert all(VERDICT.search(s) for s in lines), lines
+    assert "confirmed here" in next(s for s in lines if "generations to a solution" in s)
+    table = study.extras(frame)[0][1]
+    assert list(table.columns) == ["parameter", "seed 002 says", "tested here"]
+    assert len(table) == 4
