@@ -26,7 +26,7 @@ from puzzlebench.report.png_render import write_png
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
-from puzzlebench.report.summary import summary_table, wrong_runs
+from puzzlebench.report.summary import run_span, summary_table, wrong_runs
 
 
 def manifest(frame: pd.DataFrame) -> pd.DataFrame:
@@ -41,6 +41,7 @@ def manifest(frame: pd.DataFrame) -> pd.DataFrame:
                                   sort_keys=True) for m in frame["machine"] if m})
     budgets = sorted({json.dumps(b, sort_keys=True) for b in frame["budget"] if b})
     add("runs", len(frame))
+    add("made", run_span(frame))
     add("studies", ", ".join(sorted({str(s) for s in frame["study"] if s})) or "-")
     add("master seeds", ", ".join(sorted({str(int(s)) for s in frame["master_seed"].dropna()}))
         or "-")

@@ -67,6 +67,8 @@ def draw(chart: Chart, styles: SeriesStyles) -> Figure:
             _set_scale(ax, "y", chart.yscale)
             if chart.ylim is not None:
                 ax.set_ylim(*chart.ylim)
+            elif chart.yscale == "symlog":
+                ax.set_ylim(bottom=0)  # symlog is used for counts, which are never negative
             if panel.title:
                 ax.set_title(panel.title, loc="left")
             ax.set_ylabel(chart.ylabel)
