@@ -108,26 +108,30 @@ def success_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> C
                  value_name="success rate")
 
 
-def _instance_table(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _solved_curves(frame: pd.DataFrame
+                   ) -> tuple[int, list[tuple[str, np.ndarray, np.ndarray, tuple]]]:
+    """(number of (instance, repeat) pairs, per label: its solved times in increasing order
+    (thinned), their ranks 1.. and per-point hover), from the per-instance time table."""
     times = per_instance_times(frame)
     seeds = frame.pivot_table(index=["instance_id", "repeat"], columns="label", values="seed",
                               aggfunc="first").reindex_like(times)
-    return times, seeds
-
-
-def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
-    times, seeds = _instance_table(frame)
-    if times.empty:
-        return None
-    series = []
+    curves = []
     for lab in times.columns:
         col = times[lab].dropna().sort_values(kind="stable")
-        share = pd.Series(np.arange(1, len(col) + 1) / len(times), index=col.index)
+        rank = pd.Series(np.arange(1, len(col) + 1, dtype=float), index=col.index)
         col = _thin(col)
         hover = tuple({"instance": str(i), "seed": str(int(seeds.at[(i, r), lab])),
                        "time s": f"{t:.6g}"} for (i, r), t in col.items())
-        series.append(Series(lab, col.to_numpy(float), share.loc[col.index].to_numpy(float),
-                             hover, step=True, note="no solved runs"))
+        curves.append((lab, col.to_numpy(float), rank.loc[col.index].to_numpy(float), hover))
+    return len(times), curves
+
+
+def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
+    total, curves = _solved_curves(frame)
+    if not total:
+        return None
+    series = [Series(lab, t, rank / total, hover, step=True, note="no solved runs")
+              for lab, t, rank, hover in curves]
     return Chart(f"{_slug(problem)}_ecdf",
                  f"{problem}: runtime ECDF — share of (instance, repeat) pairs verified solved "
                  "within a time", "wall time (s)", "fraction of runs solved",
@@ -136,19 +140,11 @@ def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Char
 
 
 def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
-    times, seeds = _instance_table(frame)
-    if times.empty:
+    total, curves = _solved_curves(frame)
+    if not total:
         return None
-    series = []
-    for lab in times.columns:
-        col = times[lab].dropna().sort_values(kind="stable")
-        rank = pd.Series(np.arange(1, len(col) + 1, dtype=float), index=col.index)
-        col = _thin(col)
-        hover = tuple({"instance": str(i), "seed": str(int(seeds.at[(i, r), lab])),
-                       "time s": f"{t:.6g}"} for (i, r), t in col.items())
-        series.append(Series(lab, rank.loc[col.index].to_numpy(float), col.to_numpy(float),
-                             hover, note="no solved runs"))
-    vbs = times.min(axis=1).dropna().sort_values(kind="stable")
+    series = [Series(lab, rank, t, hover, note="no solved runs") for lab, t, rank, hover in curves]
+    vbs = per_instance_times(frame).min(axis=1).dropna().sort_values(kind="stable")
     rank = pd.Series(np.arange(1, len(vbs) + 1, dtype=float), index=vbs.index)
     vbs = _thin(vbs)
     best = Series("virtual best", rank.loc[vbs.index].to_numpy(float), vbs.to_numpy(float),
@@ -162,7 +158,7 @@ def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Ch
 
 
 def profile_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
-    times, _ = _instance_table(frame)
+    times = per_instance_times(frame)
     if times.empty:
         return None
     taus = np.logspace(0, 3, 60)
