@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from puzzlebench.report.chart import Chart, Series, facet
+from puzzlebench.report.findings import MIN_SAMPLE
 from puzzlebench.report.series_styles import SeriesStyles
 from puzzlebench.report.summary import with_labels
 
@@ -283,10 +284,12 @@ def headline(runs: list[RunTrace], problem: str, size: int) -> list[str]:
 def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesStyles
                      ) -> tuple[list[dict], list[tuple[str, pd.DataFrame]], list[str]]:
     """Per (problem, size) with traced runs of ``frame``: (section data for the templates,
-    tables to write as CSV, headline sentences)."""
+    tables to write as CSV, headline sentences). Groups where no configuration has
+    MIN_SAMPLE runs get no ranking sentence, only one line per problem saying so."""
     sections: list[dict] = []
     tables: list[tuple[str, pd.DataFrame]] = []
     sentences: list[str] = []
+    thin: dict[str, list[int]] = {}
     for (problem, size), runs in sorted(group_runs(traces, frame).items()):
         targets = targets_of(runs)
         ert = ert_table(runs, targets)
@@ -298,5 +301,13 @@ def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesSt
             "targets": f"{len(targets)} targets from {targets[0]} down to 0 conflicts",
             "ert": ert_display(ert, targets), "scores": scores,
             "charts": charts(runs, targets, problem, size, styles)})
-        sentences += headline(runs, problem, size)
+        most = max(sum(r.config == c for r in runs) for c in {r.config for r in runs})
+        if most < MIN_SAMPLE:
+            thin.setdefault(problem, []).append(size)
+        else:
+            sentences += headline(runs, problem, size)
+    for problem, sizes in thin.items():
+        sentences.append(f"{problem} n = {', '.join(map(str, sizes))}: fewer than {MIN_SAMPLE} "
+                         "traced runs per configuration — not enough data to rank anytime "
+                         "performance; the ERT tables and figures list the runs as they are.")
     return sections, tables, sentences

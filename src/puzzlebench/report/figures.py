@@ -128,7 +128,7 @@ def _solved_curves(frame: pd.DataFrame
 
 def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
     total, curves = _solved_curves(frame)
-    if not total:
+    if not total or not frame["success"].any():  # nothing solved: the chart would be empty
         return None
     series = [Series(lab, t, rank / total, hover, step=True, note="no solved runs")
               for lab, t, rank, hover in curves]
@@ -141,7 +141,7 @@ def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Char
 
 def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
     total, curves = _solved_curves(frame)
-    if not total:
+    if not total or not frame["success"].any():  # nothing solved: the chart would be empty
         return None
     series = [Series(lab, rank, t, hover, note="no solved runs") for lab, t, rank, hover in curves]
     vbs = per_instance_times(frame).min(axis=1).dropna().sort_values(kind="stable")
@@ -159,7 +159,7 @@ def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Ch
 
 def profile_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
     times = per_instance_times(frame)
-    if times.empty:
+    if times.empty or not frame["success"].any():
         return None
     taus = np.logspace(0, 3, 60)
     profile = performance_profile(times, taus)
