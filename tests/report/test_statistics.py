@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from puzzlebench.report.bootstrap import median_ci
-from puzzlebench.report.findings import MIN_SAMPLE, compare, trend
+from puzzlebench.report.findings import MIN_SAMPLE, Finding, compare, sentences, trend
 from puzzlebench.report.scores import pairwise_tests
 
 
@@ -61,25 +61,52 @@ def test_unsolved_runs_count_as_twice_the_limit() -> None:
 def test_compare_names_test_n_and_p_and_each_verdict() -> None:
     rng = np.random.default_rng(2)
     small, big = rng.normal(1, 0.1, 30), rng.normal(2, 0.1, 30)
-    yes = compare("claim", small, big, names=("x", "y"), expect="less")
-    assert "confirmed here" in yes and "Mann–Whitney U" in yes and "n = 30 vs 30" in yes
-    assert "p < 0.001" in yes and "not confirmed" not in yes
-    assert "contradicted here" in compare("claim", big, small, names=("x", "y"), expect="less")
-    same = compare("claim", rng.normal(1, 0.1, 30), rng.normal(1, 0.1, 30), names=("x", "y"),
-                   expect="less")
+
+    def say(*tests: Finding) -> str:
+        return sentences(list(tests))[0]
+
+    yes = say(compare("claim", small, big, names=("x", "y"), expect="less"))
+    assert re.search(r"(?<!not )confirmed here", yes) and "Mann–Whitney U" in yes
+    assert "n = 30 vs 30" in yes and "p < 0.001" in yes
+    assert "contradicted here" in say(compare("claim", big, small, names=("x", "y"),
+                                              expect="less"))
+    same = say(compare("claim", rng.normal(1, 0.1, 30), rng.normal(1, 0.1, 30),
+                       names=("x", "y"), expect="less"))
     assert "not confirmed here" in same and re.search(r"p = 0\.\d{3}", same)
-    few = compare("claim", small[:MIN_SAMPLE - 1], big, names=("x", "y"), expect="less")
-    assert "not enough data" in few and "p " not in few.split("(")[1]
+    few = say(compare("claim", small[:MIN_SAMPLE - 1], big, names=("x", "y"), expect="less"))
+    assert "not enough data" in few and "p =" not in few and "p <" not in few
+
+
+def test_holm_adjustment_can_withdraw_a_confirmation() -> None:
+    """p = 0.03 alone confirms; beside nine null tests, Holm's adjustment withdraws it."""
+    lone = Finding("c", "Mann–Whitney U", "n = 5 vs 5 runs", p=0.03, as_claimed=True)
+    nulls = [Finding(f"null {i}", "Mann–Whitney U", "n = 5 vs 5 runs", p=0.9, as_claimed=True)
+             for i in range(9)]
+    assert re.search(r"(?<!not )confirmed here", sentences([lone])[0])
+    text = sentences([lone, *nulls])[0]
+    assert "not confirmed here" in text and "Holm-adjusted over 10 tests: p = 0.300" in text
+
+
+def test_claims_tested_per_size_are_counted_per_size() -> None:
+    rng = np.random.default_rng(5)
+    tests = [compare("claim", rng.normal(1, 0.1, 10), rng.normal(2, 0.1, 10), names=("a", "b"),
+                     expect="less", stratum=f"n = {n}") for n in (8, 9)]
+    tests.append(compare("claim", [1.0, 2.0], [3.0, 4.0], names=("a", "b"), expect="less",
+                         stratum="n = 10"))
+    text = sentences(tests)[0]
+    assert text.startswith("claim: confirmed at 2 (n = 8, n = 9); not enough data at 1 (n = 10)")
+    assert "of 3 sizes (Mann–Whitney U per size, Holm-adjusted over the 2 tests" in text
 
 
 def test_trend_uses_every_run_not_medians() -> None:
     rng = np.random.default_rng(3)
     x = np.repeat([0.1, 0.3, 0.5, 0.8], 10)
     y = 5 - 4 * x + rng.normal(0, 0.3, x.size)
-    text = trend("falls", x, y, expect="decreasing")
-    assert "confirmed here" in text and "n = 40 runs" in text and "Spearman ρ = -" in text
-    assert "not enough data" in trend("falls", [0.1, 0.3, 0.5, 0.8], [4, 3, 2, 1],
-                                      expect="decreasing")  # four medians are not a sample
+    text = sentences([trend("falls", x, y, expect="decreasing")])[0]
+    assert re.search(r"(?<!not )confirmed here", text) and "n = 40 runs" in text
+    assert "Spearman ρ = -" in text
+    four = trend("falls", [0.1, 0.3, 0.5, 0.8], [4, 3, 2, 1], expect="decreasing")
+    assert four.verdict == "not enough data"  # four medians are not a sample
 
 
 def test_bootstrap_is_seeded_and_covers_the_median() -> None:

@@ -10,8 +10,10 @@ import pandas as pd
 
 from puzzlebench.studies import get_study
 
-VERDICT = re.compile(r"(confirmed here|contradicted here|not confirmed here) \((Mann–Whitney U|"
-                     r"Spearman ρ = [-+]\d\.\d\d), .*n = \d+")
+#: A claim tested per size: verdict counts, the test and the Holm adjustment.
+PER_SIZE = re.compile(r": ((?:not )?confirmed|contradicted|not enough data) at \d+ \(.*\) of \d+ "
+                      r"sizes? \((Mann–Whitney U|Spearman ρ) per size, Holm-adjusted over the "
+                      r"\d+ tests of this report")
 
 
 def _runs(rows: list[dict]) -> pd.DataFrame:
@@ -29,16 +31,17 @@ def test_heuristics_sentences_test_the_seed_finding() -> None:
         name = solver["name"]
         scale = {"h1": 1.0, "h2": 0.8, "h3": 0.05}[name[-2:]] * (5 if name.startswith("a") else 1)
         for n in (8, 9, 10):
-            for k in range(6):
-                t = float(rng.exponential(scale))
+            for k in range(10):
+                t = float(scale * (1 + rng.random()))  # groups 20× apart do not overlap
                 rows.append({"solver": name, "size": n, "instance_id": f"{n}-{k}", "seed": k,
                              "time_s": min(t, 10.0), "outcome": "solved" if t < 10 else "timeout",
                              "counter.steps": float(rng.integers(5, 30))})
     lines = get_study("heuristics").narrative(_runs(rows))
     claims = [s for s in lines if s.startswith("Seed 000 found")]
     assert len(claims) == 4
-    assert all(VERDICT.search(s) for s in claims), claims
-    assert any("greedy-h3 against greedy-h1" in s and "confirmed here" in s for s in claims)
+    assert all(PER_SIZE.search(s) for s in claims), claims
+    greedy = next(s for s in claims if "greedy-h3 faster than greedy-h1" in s)
+    assert re.search(r": confirmed at \d", greedy), greedy  # 10 vs 10 runs per size, 20× apart
 
 
 def test_heuristics_with_too_few_runs_says_so() -> None:
@@ -46,7 +49,7 @@ def test_heuristics_with_too_few_runs_says_so() -> None:
              "counter.steps": 10.0} for s in get_study("heuristics").full["solvers"]]
     lines = get_study("heuristics").narrative(_runs(rows))
     claims = [s for s in lines if s.startswith("Seed 000 found")]
-    assert claims and all("not enough data" in s for s in claims)
+    assert claims and all(": not enough data at 1 (n = 8) of 1 size" in s for s in claims)
 
 
 def test_ga_parameter_sentences_are_tested_per_size() -> None:
@@ -68,8 +71,10 @@ def test_ga_parameter_sentences_are_tested_per_size() -> None:
     frame = _runs(rows)
     lines = study.narrative(frame)
     assert len(lines) == 4  # mutation, crossover, population: generations and time/generation
-    assert all(VERDICT.search(s) for s in lines), lines
-    assert "confirmed here" in next(s for s in lines if "generations to a solution" in s)
+    assert all(PER_SIZE.search(s) for s in lines), lines
+    generations = next(s for s in lines if "generations to a solution" in s)
+    assert re.search(r": confirmed at 1 \(n = 8\)", generations), generations
     table = study.extras(frame)[0][1]
-    assert list(table.columns) == ["parameter", "seed 002 says", "tested here"]
-    assert len(table) == 4
+    assert list(table.columns) == ["parameter", "seed 002 says", "tested here", "test", "p",
+                                   "verdict"]
+    assert len(table) == 4 and "Holm" in table["p"].iloc[0]

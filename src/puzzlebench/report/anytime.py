@@ -264,9 +264,13 @@ def headline(runs: list[RunTrace], problem: str, size: int) -> list[str]:
     lines = []
     if len(finite):
         best = finite.iloc[0]
+        runner = (f"; next {finite.iloc[1]['solver']} (ERT "
+                  f"{finite.iloc[1]['ERT evaluations']:,.0f}, {finite.iloc[1]['hits']} of "
+                  f"{finite.iloc[1]['runs']} runs)" if len(finite) > 1 else "")
         lines.append(f"{problem} n={size}: {best['solver']} reaches 0 conflicts with the fewest "
                      f"evaluations (ERT {best['ERT evaluations']:,.0f}, {best['hits']} of "
-                     f"{best['runs']} runs).")
+                     f"{best['runs']} runs){runner} — an ordering of ERTs, not a significance "
+                     "test.")
     for _, r in table[table["hits"] == 0].iterrows():
         mine = [x for x in runs if x.config == r["solver"]]
         final = sorted(int(x.best[-1]) for x in mine if x.best.size)
@@ -284,8 +288,8 @@ def headline(runs: list[RunTrace], problem: str, size: int) -> list[str]:
 def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesStyles
                      ) -> tuple[list[dict], list[tuple[str, pd.DataFrame]], list[str]]:
     """Per (problem, size) with traced runs of ``frame``: (section data for the templates,
-    tables to write as CSV, headline sentences). Groups where no configuration has
-    MIN_SAMPLE runs get no ranking sentence, only one line per problem saying so."""
+    tables to write as CSV, headline sentences). Groups where some configuration has fewer
+    than MIN_SAMPLE runs get no ranking sentence, only one line per problem saying so."""
     sections: list[dict] = []
     tables: list[tuple[str, pd.DataFrame]] = []
     sentences: list[str] = []
@@ -301,8 +305,8 @@ def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesSt
             "targets": f"{len(targets)} targets from {targets[0]} down to 0 conflicts",
             "ert": ert_display(ert, targets), "scores": scores,
             "charts": charts(runs, targets, problem, size, styles)})
-        most = max(sum(r.config == c for r in runs) for c in {r.config for r in runs})
-        if most < MIN_SAMPLE:
+        fewest = min(sum(r.config == c for r in runs) for c in {r.config for r in runs})
+        if fewest < MIN_SAMPLE:
             thin.setdefault(problem, []).append(size)
         else:
             sentences += headline(runs, problem, size)

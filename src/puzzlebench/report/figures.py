@@ -34,20 +34,15 @@ def _run_hover(rows: pd.DataFrame, value: str, name: str) -> tuple[dict[str, str
                  for i, sd, v in zip(rows["instance_id"], rows["seed"], rows[value], strict=True))
 
 
-def _thin(col: pd.Series) -> pd.Series:
-    if len(col) <= MAX_CURVE_POINTS:
-        return col
-    keep = np.unique(np.linspace(0, len(col) - 1, MAX_CURVE_POINTS).round().astype(int))
-    return col.iloc[keep]
-
-
 def _against_size(frame: pd.DataFrame, styles: SeriesStyles, value: str, *, slug: str,
                   caption: str, ylabel: str, name: str, runs: pd.DataFrame) -> Chart:
     """Median of ``value`` per size over ``runs`` (one line per label, every run as a point)."""
     series = []
     overlay = len(runs) <= MAX_RUN_POINTS
     for lab in sorted(frame["label"].unique()):
-        mine = runs[runs["label"] == lab].dropna(subset=[value])
+        solved = runs[runs["label"] == lab]
+        mine = solved.dropna(subset=[value])
+        note = f"no {name} counter" if len(solved) else "no solved runs"
         total = frame[frame["label"] == lab].groupby("size").size()
         med = mine.groupby("size")[value].median().sort_index()
         hover = tuple({"size": str(n), f"median {name}": f"{v:.6g}",
@@ -56,7 +51,7 @@ def _against_size(frame: pd.DataFrame, styles: SeriesStyles, value: str, *, slug
         series.append(Series(lab, med.index.to_numpy(float), med.to_numpy(float), hover,
                              points=(mine["size"].to_numpy(float), mine[value].to_numpy(float),
                                      _run_hover(mine, value, name)) if overlay else None,
-                             note="no solved runs"))
+                             note=note))
     sizes = frame["size"].to_numpy(float)
     values = runs[value].to_numpy(float)
     if overlay:
@@ -108,52 +103,55 @@ def success_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> C
                  value_name="success rate")
 
 
-def _solved_curves(frame: pd.DataFrame
-                   ) -> tuple[int, list[tuple[str, np.ndarray, np.ndarray, tuple]]]:
-    """(number of (instance, repeat) pairs, per label: its solved times in increasing order
-    (thinned), their ranks 1.. and per-point hover), from the per-instance time table."""
-    times = per_instance_times(frame)
-    seeds = frame.pivot_table(index=["instance_id", "repeat"], columns="label", values="seed",
-                              aggfunc="first").reindex_like(times)
-    curves = []
-    for lab in times.columns:
-        col = times[lab].dropna().sort_values(kind="stable")
-        rank = pd.Series(np.arange(1, len(col) + 1, dtype=float), index=col.index)
-        col = _thin(col)
-        hover = tuple({"instance": str(i), "seed": str(int(seeds.at[(i, r), lab])),
-                       "time s": f"{t:.6g}"} for (i, r), t in col.items())
-        curves.append((lab, col.to_numpy(float), rank.loc[col.index].to_numpy(float), hover))
-    return len(times), curves
+def _solved_runs(frame: pd.DataFrame, lab: str) -> tuple[int, pd.DataFrame]:
+    """(runs of ``lab``, its verified solved runs by increasing time, thinned for drawing, with
+    each run's rank among them)."""
+    mine = frame[frame["label"] == lab]
+    ok = mine[mine["success"]].sort_values(["time_s", "instance_id", "seed"], kind="stable")
+    ok = ok.assign(rank=np.arange(1, len(ok) + 1, dtype=float))
+    if len(ok) > MAX_CURVE_POINTS:
+        keep = np.unique(np.linspace(0, len(ok) - 1, MAX_CURVE_POINTS).round().astype(int))
+        ok = ok.iloc[keep]
+    return len(mine), ok
 
 
 def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
-    total, curves = _solved_curves(frame)
-    if not total or not frame["success"].any():  # nothing solved: the chart would be empty
+    if not frame["success"].any():  # nothing solved: the chart would be empty
         return None
-    series = [Series(lab, t, rank / total, hover, step=True, note="no solved runs")
-              for lab, t, rank, hover in curves]
+    series = []
+    for lab in sorted(frame["label"].unique()):
+        total, ok = _solved_runs(frame, lab)
+        series.append(Series(lab, ok["time_s"].to_numpy(float), ok["rank"].to_numpy() / total,
+                             _run_hover(ok, "time_s", "time s"), step=True,
+                             note="no solved runs"))
     return Chart(f"{_slug(problem)}_ecdf",
-                 f"{problem}: runtime ECDF — share of (instance, repeat) pairs verified solved "
-                 "within a time", "wall time (s)", "fraction of runs solved",
+                 f"{problem}: runtime ECDF — share of each configuration's own runs verified "
+                 "solved within a time", "wall time (s)", "fraction of its runs solved",
                  facet(series, lambda s: styles.of(s).family),
                  xscale="log", ylim=(-0.02, 1.02), value_name="fraction solved")
 
 
 def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
-    total, curves = _solved_curves(frame)
-    if not total or not frame["success"].any():  # nothing solved: the chart would be empty
+    if not frame["success"].any():
         return None
-    series = [Series(lab, rank, t, hover, note="no solved runs") for lab, t, rank, hover in curves]
-    vbs = per_instance_times(frame).min(axis=1).dropna().sort_values(kind="stable")
-    rank = pd.Series(np.arange(1, len(vbs) + 1, dtype=float), index=vbs.index)
-    vbs = _thin(vbs)
-    best = Series("virtual best", rank.loc[vbs.index].to_numpy(float), vbs.to_numpy(float),
-                  tuple({"instance": str(i), "time s": f"{t:.6g}"} for (i, _r), t in vbs.items()),
-                  reference=True)
+    series = []
+    for lab in sorted(frame["label"].unique()):
+        _, ok = _solved_runs(frame, lab)
+        series.append(Series(lab, ok["rank"].to_numpy(), ok["time_s"].to_numpy(float),
+                             _run_hover(ok, "time_s", "time s"), note="no solved runs"))
+    times = per_instance_times(frame)
+    vbs = times.min(axis=1)
+    vbs = vbs[np.isfinite(vbs)].sort_values(kind="stable")
+    refs: tuple[Series, ...] = ()
+    if len(vbs):
+        refs = (Series("virtual best", np.arange(1, len(vbs) + 1, dtype=float),
+                       vbs.to_numpy(float), tuple({"instance": str(i), "time s": f"{t:.6g}"}
+                                                   for i, t in vbs.items()), reference=True),)
     return Chart(f"{_slug(problem)}_cactus",
-                 f"{problem}: cactus plot — runs solved against time, with the virtual best "
-                 "solver (dashed grey)", "instances solved", "time (s)",
-                 facet(series, lambda s: styles.of(s).family, (best,)),
+                 f"{problem}: cactus plot — each configuration's verified solved runs against "
+                 "time; dashed grey: the virtual best solver (per instance every configuration "
+                 "attempted, the best median time)", "runs solved", "time (s)",
+                 facet(series, lambda s: styles.of(s).family, refs),
                  yscale="log", value_name="time s")
 
 
@@ -168,8 +166,9 @@ def profile_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> C
                            for t, v in zip(taus, profile[lab], strict=True)), step=True)
               for lab in profile.columns]
     return Chart(f"{_slug(problem)}_profile",
-                 f"{problem}: Dolan–Moré performance profile — share of instances solved within "
-                 "τ × the best solver's time", "τ (time ratio to the best solver)",
+                 f"{problem}: Dolan–Moré performance profile over the {len(times)} instances every "
+                 "configuration attempted — share solved within τ × the best median time",
+                 "τ (time ratio to the best solver)",
                  "fraction of instances", facet(series, lambda s: styles.of(s).family),
                  xscale="log", ylim=(-0.02, 1.02), value_name="share")
 

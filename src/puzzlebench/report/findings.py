@@ -1,66 +1,150 @@
-"""Sentences that check a source study's finding against our runs, saying how.
+"""Sentences that test a claim — a source study's finding, or a comparison the report makes —
+against our runs, saying how.
 
-Each sentence names the test, the sample sizes and the p-value, and gives one of four
-verdicts: *confirmed here* (significant at ALPHA in the claimed direction), *contradicted here*
-(significant the other way), *not confirmed here* (no significant difference), or *not enough
-data* (fewer than MIN_SAMPLE observations in a group). Tests work on individual runs, never on
-a handful of medians: two groups are compared with the unpaired Mann–Whitney U test (runs of
-stochastic solvers are independent draws), a trend with Spearman's ρ over runs."""
+A claim is tested on individual runs, never on a handful of medians: two groups with the
+unpaired Mann–Whitney U test (runs of stochastic solvers are independent draws), a trend with
+Spearman's ρ. Where the runs span several sizes, a claim is tested *per size* (sizes change
+times by orders of magnitude, so pooling them would mostly measure which group ran the larger
+sizes) and the sentence counts the sizes. The p-values of all the tests a study's sentences
+make are Holm-adjusted together (``sentences``). Each sentence names the test, the sample sizes
+and the p-value, and gives one of four verdicts: *confirmed here* (significant after adjustment
+in the claimed direction), *contradicted here* (significant the other way), *not confirmed
+here* (no significant difference), *not enough data* (fewer than MIN_SAMPLE observations in a
+group, or fewer than three distinct values for a trend)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
 from scipy import stats
 
+from puzzlebench.report.scores import holm
+
 ALPHA = 0.05
 MIN_SAMPLE = 5
 
 
+@dataclass(frozen=True)
+class Finding:
+    """One test of one claim (in one stratum). ``p`` is None when no test could be made."""
+
+    claim: str
+    test: str
+    detail: str
+    p: float | None = None
+    as_claimed: bool | None = None
+    stratum: str = ""
+    p_adjusted: float | None = None
+
+    @property
+    def verdict(self) -> str:
+        if self.p is None:
+            return "not enough data" if self.as_claimed is None else "not confirmed here"
+        p = self.p if self.p_adjusted is None else self.p_adjusted
+        if p >= ALPHA:
+            return "not confirmed here"
+        return "confirmed here" if self.as_claimed else "contradicted here"
+
+
+def _num(p: float) -> str:
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
 def _p(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
-
-
-def _verdict(significant: bool, as_claimed: bool) -> str:
-    if not significant:
-        return "not confirmed here"
-    return "confirmed here" if as_claimed else "contradicted here"
+    return f"p {_num(p)}" if p < 0.001 else f"p = {_num(p)}"
 
 
 def compare(claim: str, a: Sequence[float], b: Sequence[float], *, names: tuple[str, str],
-            expect: Literal["less", "greater"], unit: str = "s", what: str = "runs") -> str:
+            expect: Literal["less", "greater"], unit: str = "s", what: str = "runs",
+            stratum: str = "") -> Finding:
     """Whether ``a`` tends to be less (or greater) than ``b`` — two-sided Mann–Whitney U."""
     x, y = np.asarray(a, float), np.asarray(b, float)
     x, y = x[np.isfinite(x)], y[np.isfinite(y)]
     sizes = f"n = {len(x)} vs {len(y)} {what}"
+    test = "Mann–Whitney U"
     if min(len(x), len(y)) < MIN_SAMPLE:
-        return f"{claim}: not enough data ({sizes}; at least {MIN_SAMPLE} each needed)."
+        return Finding(claim, test, f"{sizes}; at least {MIN_SAMPLE} each needed",
+                       stratum=stratum)
     mx, my = float(np.median(x)), float(np.median(y))
     if np.all(x == x[0]) and np.all(y == x[0]):
-        return f"{claim}: not confirmed here (all {what} equal, {mx:.4g} {unit}; {sizes})."
+        return Finding(claim, test, f"all {what} equal, {mx:.4g} {unit}; {sizes}",
+                       as_claimed=False, stratum=stratum)
     res = stats.mannwhitneyu(x, y, alternative="two-sided")
     shift = 2 * float(res.statistic) / (len(x) * len(y)) - 1  # >0: a tends to be greater
-    as_claimed = shift < 0 if expect == "less" else shift > 0
-    return (f"{claim}: {_verdict(float(res.pvalue) < ALPHA, as_claimed)} (Mann–Whitney U, "
-            f"{sizes}, {_p(float(res.pvalue))}; medians {mx:.4g} {unit} for {names[0]} vs "
-            f"{my:.4g} {unit} for {names[1]}, rank-biserial {shift:+.2f}).")
+    return Finding(claim, test, f"{sizes}; medians {mx:.4g} {unit} for {names[0]} vs "
+                                f"{my:.4g} {unit} for {names[1]}, rank-biserial {shift:+.2f}",
+                   float(res.pvalue), shift < 0 if expect == "less" else shift > 0, stratum)
 
 
 def trend(claim: str, x: Sequence[float], y: Sequence[float], *,
-          expect: Literal["increasing", "decreasing"], what: str = "runs") -> str:
+          expect: Literal["increasing", "decreasing"], what: str = "runs",
+          stratum: str = "") -> Finding:
     """Whether ``y`` rises (or falls) with ``x`` — Spearman's ρ over the individual points."""
     xs, ys = np.asarray(x, float), np.asarray(y, float)
     keep = np.isfinite(xs) & np.isfinite(ys)
     xs, ys = xs[keep], ys[keep]
     if len(xs) < MIN_SAMPLE or len(np.unique(xs)) < 3:
-        return (f"{claim}: not enough data (n = {len(xs)} {what} over {len(np.unique(xs))} "
-                f"values; at least {MIN_SAMPLE} runs over 3 values needed).")
+        return Finding(claim, "Spearman ρ", f"n = {len(xs)} {what} over {len(np.unique(xs))} "
+                       f"values; at least {MIN_SAMPLE} runs over 3 values needed",
+                       stratum=stratum)
     if np.all(ys == ys[0]):
-        return f"{claim}: not confirmed here (no variation, n = {len(xs)} {what})."
+        return Finding(claim, "Spearman ρ", f"no variation, n = {len(xs)} {what}",
+                       as_claimed=False, stratum=stratum)
     res = stats.spearmanr(xs, ys)
-    rho, p = float(res.statistic), float(res.pvalue)
-    as_claimed = rho > 0 if expect == "increasing" else rho < 0
-    return (f"{claim}: {_verdict(p < ALPHA, as_claimed)} (Spearman ρ = {rho:+.2f}, "
-            f"n = {len(xs)} {what}, {_p(p)}).")
+    rho = float(res.statistic)
+    return Finding(claim, f"Spearman ρ = {rho:+.2f}", f"n = {len(xs)} {what}",
+                   float(res.pvalue), rho > 0 if expect == "increasing" else rho < 0, stratum)
+
+
+def adjust(findings: list[Finding]) -> list[Finding]:
+    """The findings with Holm-adjusted p-values over every test among them."""
+    tested = [i for i, f in enumerate(findings) if f.p is not None]
+    adjusted = (holm(np.array([findings[i].p for i in tested], float)).tolist() if tested
+                else [])
+    out = list(findings)
+    for i, p in zip(tested, adjusted, strict=True):
+        out[i] = replace(out[i], p_adjusted=float(p))
+    return out
+
+
+def _one(f: Finding, tests: int) -> str:
+    if f.p is None:
+        return f"{f.claim}: {f.verdict} ({f.test}, {f.detail})."
+    holm_note = (f", Holm-adjusted over {tests} tests: {_p(f.p_adjusted or f.p)}"
+                 if tests > 1 else "")
+    return f"{f.claim}: {f.verdict} ({f.test}, {f.detail}, {_p(f.p)}{holm_note})."
+
+
+def _strata(claim: str, group: list[Finding], tests: int) -> str:
+    counts: dict[str, list[str]] = {}
+    for f in group:
+        counts.setdefault(f.verdict, []).append(f.stratum)
+    order = ("confirmed here", "contradicted here", "not confirmed here", "not enough data")
+    parts = [f"{v.removesuffix(' here')} at {len(counts[v])} ({', '.join(counts[v])})"
+             for v in order if v in counts]
+    test = group[0].test.split(" =")[0]
+    ps = [f.p_adjusted for f in group if f.p_adjusted is not None]
+    if not ps:
+        worst = ""
+    elif len(ps) == 1 or min(ps) == max(ps):
+        worst = f"; adjusted {_p(ps[0])}"
+    else:
+        worst = f"; adjusted p from {_num(min(ps))} to {_num(max(ps))}"
+    sizes = "size" if len(group) == 1 else "sizes"
+    return (f"{claim}: {'; '.join(parts)} of {len(group)} {sizes} ({test} per size, "
+            f"Holm-adjusted over the {tests} tests of this report{worst}).")
+
+
+def sentences(findings: list[Finding]) -> list[str]:
+    """One sentence per claim, in order; p-values Holm-adjusted over all the tests. A claim
+    tested in several strata (sizes) gets one sentence counting its verdicts per stratum."""
+    done = adjust(findings)
+    tests = sum(f.p is not None for f in done)
+    by_claim: dict[str, list[Finding]] = {}
+    for f in done:
+        by_claim.setdefault(f.claim, []).append(f)
+    return [_one(group[0], tests) if len(group) == 1 and not group[0].stratum
+            else _strata(claim, group, tests) for claim, group in by_claim.items()]

@@ -4,7 +4,9 @@ Why plotly (rather than Vega-Lite through altair): its legend hides a series on 
 isolates one on double click) with no extra specification, hover, zoom and pan are built in,
 and its JavaScript ships inside the Python wheel, so the report embeds it once and works
 offline with no CDN and no download at install time. The price is size: the embedded library
-is about 4.8 MB per report.
+is about 4.8 MB per report. Plotly has no symmetric-log axis: a chart drawn symlog in the PNG
+(best-so-far conflict counts, which reach 0) is linear in the HTML, where zoom stands in for it.
+Panels share both axes (``matches``), as in the PNG.
 
 Hover on any point shows the configuration's label, solver and parameters, and the point's own
 fields (size, instance, seed, value). A configuration's line, its per-run points and its band
@@ -67,14 +69,16 @@ def _traces(s: Series, styles: SeriesStyles, chart: Chart, show_legend: bool) ->
     if s.points is not None and len(s.points[0]):
         px, py, fields = s.points
         traces.append(go.Scatter(
-            x=px, y=py, mode="markers", legendgroup=group, showlegend=False, name=s.label,
+            x=px, y=py, mode="markers", legendgroup=group, showlegend=False,
+            name=html.escape(s.label),
             marker={"color": colour, "size": 5, "opacity": 0.35,
                     "symbol": PLOTLY_MARKER[st.marker]},
             text=_hover_texts(s, styles, fields, len(px), chart, px, py),
             hovertemplate="%{text}<extra></extra>"))
     x, y = np.asarray(s.x, float), np.asarray(s.y, float)
     if s.empty:
-        traces.append(go.Scatter(x=[None], y=[None], mode="lines", name=f"{s.label} ({s.note})",
+        traces.append(go.Scatter(x=[None], y=[None], mode="lines",
+                                 name=html.escape(f"{s.label} ({s.note})"),
                                  legendgroup=group, showlegend=show_legend,
                                  line={"color": colour, "dash": dash}))
         return traces
@@ -85,7 +89,7 @@ def _traces(s: Series, styles: SeriesStyles, chart: Chart, show_legend: bool) ->
                                  fill="tonexty", fillcolor=_rgba(colour, 0.15),
                                  legendgroup=group, showlegend=False, hoverinfo="skip"))
     traces.append(go.Scatter(
-        x=x, y=y, mode="lines+markers" if len(x) <= 60 else "lines", name=s.label,
+        x=x, y=y, mode="lines+markers" if len(x) <= 60 else "lines", name=html.escape(s.label),
         legendgroup=group, showlegend=show_legend,
         line={"color": colour, "dash": dash, "shape": "hv" if s.step else "linear", "width": 2},
         marker={"symbol": PLOTLY_MARKER[st.marker], "size": 7, "color": colour},
@@ -102,9 +106,10 @@ def _rgba(hex_colour: str, alpha: float) -> str:
 def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
     """The plotly figure of ``chart``: one row per panel, shared axes, one legend."""
     rows = len(chart.panels)
-    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, shared_yaxes=True,
+    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True,
                         vertical_spacing=0.08 if rows > 1 else 0.0,
-                        subplot_titles=[p.title for p in chart.panels] if rows > 1 else None)
+                        subplot_titles=[html.escape(p.title) for p in chart.panels]
+                        if rows > 1 else None)
     seen: set[str] = set()
     for row, panel in enumerate(chart.panels, start=1):
         for s in panel.series:
@@ -115,7 +120,7 @@ def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
     fig.update_xaxes(type=axis_type[chart.xscale],
                      autorange="reversed" if chart.invert_x else True)
     fig.update_xaxes(title_text=chart.xlabel, row=rows, col=1)
-    fig.update_yaxes(type=axis_type[chart.yscale], title_text=chart.ylabel)
+    fig.update_yaxes(type=axis_type[chart.yscale], title_text=chart.ylabel, matches="y")
     if chart.ylim is not None:
         fig.update_yaxes(range=list(chart.ylim))
     fig.update_layout(height=140 + 380 * rows, template="plotly_white",

@@ -37,28 +37,30 @@ def par2(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def per_instance_times(frame: pd.DataFrame) -> pd.DataFrame:
-    """Instances (instance_id, repeat) × solvers: time, or NaN when not solved."""
+    """Instances × configurations: the median over a configuration's runs on the instance of
+    its time when verified solved, ∞ when not (so a configuration that solved at most half its
+    repeats there counts as unsolved). Only instances every configuration attempted, so no
+    configuration is charged for runs it never made; a configuration that solved nothing keeps
+    its (all-∞) column."""
     frame = with_labels(frame)
-    ok = frame["success"]
-    data = frame.assign(t=frame["time_s"].where(ok))
-    table = data.pivot_table(index=["instance_id", "repeat"], columns="label", values="t",
-                             aggfunc="first", dropna=False)
-    # A configuration that solved nothing keeps its (all-NaN) column: no series vanishes.
+    data = frame.assign(t=frame["time_s"].where(frame["success"], np.inf))
+    table = data.groupby(["instance_id", "label"])["t"].median().unstack("label")
     table = table.reindex(columns=sorted(frame["label"].unique()))
-    return table.sort_index(axis=0)
+    return table.dropna(axis=0, how="any").sort_index(axis=0)
 
 
 def performance_profile(times: pd.DataFrame, taus: np.ndarray) -> pd.DataFrame:
-    """Dolan–Moré: fraction of instances each solver solves within τ × the best time."""
+    """Dolan–Moré: fraction of instances each solver solves within τ × the best time (times:
+    ``per_instance_times``, ∞ = unsolved; an instance nobody solved counts against everyone)."""
     best = times.min(axis=1)
-    ratios = times.div(best.replace(0, np.nan).fillna(1e-9), axis=0)
+    ratios = times.div(best.replace(0, 1e-9), axis=0)
     out = {col: [(ratios[col] <= tau).mean() for tau in taus] for col in times.columns}
     return pd.DataFrame(out, index=taus)
 
 
 MIN_PAIRS = 5
-PAIRWISE_COLUMNS = ["problem", "A", "B", "test", "n A", "n B", "median A s", "median B s",
-                    "median A−B s", "95% CI A−B s", "rank-biserial", "p", "note", "p (Holm)"]
+PAIRWISE_COLUMNS = ["problem", "A", "B", "test", "n A", "n B", "non-zero pairs", "median A s",
+                    "median B s", "median A−B s", "95% CI A−B s", "rank-biserial", "p", "note", "p (Holm)"]
 
 
 def pairwise_tests(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
@@ -70,8 +72,9 @@ def pairwise_tests(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
     (Mann–Whitney U, rank-biserial effect) when either has several runs per instance: repeats
     of a stochastic solver are independent draws, and pairing them by repeat index would
     invent a pairing. Both give a bootstrap 95% CI (``seed`` seeds its generator) of the median
-    difference. Pairs below MIN_PAIRS observations are listed with "not enough data" and no
-    p-value; p-values are Holm-corrected over the tests made."""
+    difference. Pairs below MIN_PAIRS observations (for the paired test: non-zero
+    differences, since ties such as two timeouts carry no information) are listed with "not
+    enough data" and no p-value; p-values are Holm-corrected over the tests made."""
     frame = with_labels(frame)
     rng = np.random.default_rng(seed)
     rows = []
@@ -106,14 +109,16 @@ def _paired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> dic
                               "median A s": float(pair["a"].median()),
                               "median B s": float(pair["b"].median()),
                               "median A−B s": float(np.median(diff)) if len(diff) else np.nan}
-    if len(pair) < MIN_PAIRS:
-        return {**row, "note": f"not enough data ({len(pair)} pairs < {MIN_PAIRS})", "p": np.nan}
-    lo, hi = bootstrap_ci(lambda d: np.median(d, axis=1), [diff], rng)
-    row["95% CI A−B s"] = f"[{lo:.4g}, {hi:.4g}]"
-    if (diff == 0).all():
-        return {**row, "note": "identical scores", "p": np.nan}
+    nz = diff[diff != 0]  # ties (e.g. both out of time) carry no information for the test
+    row["non-zero pairs"] = len(nz)
+    if len(pair) >= MIN_PAIRS:
+        lo, hi = bootstrap_ci(lambda d: np.median(d, axis=1), [diff], rng)
+        row["95% CI A−B s"] = f"[{lo:.4g}, {hi:.4g}]"
+    if len(nz) < MIN_PAIRS:
+        why = "identical scores" if len(pair) >= MIN_PAIRS and not len(nz) else (
+            f"not enough data ({len(nz)} non-zero differences < {MIN_PAIRS})")
+        return {**row, "note": why, "p": np.nan}
     res = stats.wilcoxon(pair["a"], pair["b"], zero_method="wilcox")
-    nz = diff[diff != 0]
     ranks = stats.rankdata(np.abs(nz))
     effect = (ranks[nz > 0].sum() - ranks[nz < 0].sum()) / ranks.sum()
     return {**row, "p": float(res.pvalue), "rank-biserial": round(float(effect), 3), "note": ""}

@@ -1,12 +1,15 @@
 """One short label and one look per solver configuration, fixed for a whole report.
 
 A configuration is a (solver, parameters) pair. Its label is the solver's name when the report
-holds one parameter set of that solver, and ``solver#k`` (k = 1, 2, … in the order of the
-canonical parameter JSON) when it holds several; the full parameters go in the report's
-legend table, never in a plot legend. Colour, marker and line style are assigned once, in label
-order, so a configuration looks the same in every figure and table of the report, whichever
-subset a figure shows. Twenty colours, ten markers and four line styles give distinct looks to
-the first twenty configurations by colour alone, and to 80 by colour and line style together.
+holds one parameter set of that solver, and ``solver#k`` when it holds several (k = 1, 2, …
+ordered by parameter name, then value, numbers numerically: population 50 before 200); the
+full parameters go in the report's legend table, never in a plot legend. Colour, marker and
+line style are assigned once, in label order, so a configuration looks the same in every
+figure and table of the report, whichever subset a figure shows. Twenty colours, ten markers
+and four line styles: the first twenty configurations differ by colour alone; from the 21st on,
+line style and a shifted marker tell configurations of the same colour apart. Should two
+configurations arrive at the same label (a solver literally named ``x#1`` beside ``x`` with
+two parameter sets), the later one gets a prime (``x#1′``), so no label is ever shared.
 """
 
 from __future__ import annotations
@@ -44,20 +47,34 @@ class SeriesStyle:
         return self.solver.split("-", 1)[0]
 
 
+def _natural(params_key: str) -> list[tuple[str, int, float, str]]:
+    """Sort key of a parameter set: by name, numbers by value (50 before 200)."""
+    out = []
+    for k, v in sorted(json.loads(params_key or "{}").items()):
+        num = isinstance(v, int | float) and not isinstance(v, bool)
+        out.append((k, 0 if num else 1, float(v) if num else 0.0, "" if num else json.dumps(v)))
+    return out
+
+
 class SeriesStyles:
     """Labels and looks of every configuration in a report's runs."""
 
     def __init__(self, configs: list[tuple[str, str]]):
-        configs = sorted(set(configs))
+        configs = sorted(set(configs), key=lambda c: (c[0], _natural(c[1])))
         per_solver: dict[str, list[str]] = {}
         for solver, key in configs:
             per_solver.setdefault(solver, []).append(key)
         self._by_config: dict[tuple[str, str], SeriesStyle] = {}
+        used: set[str] = set()
         for i, (solver, key) in enumerate(configs):
             keys = per_solver[solver]
             label = solver if len(keys) == 1 else f"{solver}#{keys.index(key) + 1}"
+            while label in used:
+                label += "′"
+            used.add(label)
             self._by_config[(solver, key)] = SeriesStyle(
-                label, solver, key, PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)],
+                label, solver, key, PALETTE[i % len(PALETTE)],
+                MARKERS[(i + i // len(PALETTE)) % len(MARKERS)],
                 DASHES[(i // len(PALETTE)) % len(DASHES)])
         self._by_label = {s.label: s for s in self._by_config.values()}
 

@@ -79,6 +79,6 @@ def run_span(frame: pd.DataFrame) -> str:
     machines = sorted({f"{m.get('cpu', '?')}, {m.get('cores', '?')} cores"
                        for m in frame["machine"] if isinstance(m, dict) and m})
     return (f"{len(frame)} runs made between {stamps.min():%Y-%m-%d %H:%M:%S} and "
-            f"{stamps.max():%H:%M:%S} UTC ({span / 60:.1f} min from the first record to the "
+            f"{stamps.max():%Y-%m-%d %H:%M:%S} UTC ({span / 60:.1f} min from the first record to the "
             f"last) on {'; '.join(machines) or 'an unrecorded machine'}; the timed phases sum "
             f"to {frame['time_s'].sum():.1f} s.")

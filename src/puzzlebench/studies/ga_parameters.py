@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from puzzlebench.report.findings import trend
+from puzzlebench.report.findings import Finding, adjust, sentences, trend
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
 
@@ -61,9 +61,9 @@ SEED_SAYS = {
 }
 
 
-def findings(frame: pd.DataFrame) -> list[tuple[str, str]]:
-    """(parameter, tested sentence) per statement of seed 002 and board size; time is PAR-2
-    per run (unsolved = 2 × limit), generations over verified solved runs."""
+def findings(frame: pd.DataFrame) -> list[Finding]:
+    """One test per statement of seed 002 and board size; time is PAR-2 per run (unsolved =
+    2 × limit), generations over verified solved runs."""
     out = []
     limit = time_limit_of(frame) if len(frame) else 1.0
     for param in SEED_SAYS:
@@ -71,36 +71,43 @@ def findings(frame: pd.DataFrame) -> list[tuple[str, str]]:
         for n in sorted(runs["size"].unique()):
             sub = runs[runs["size"] == n]
             sub = sub.assign(score=run_time_or_penalty(sub, 2 * limit))
-            x = sub[f"param.{param}"]
+            x, at = sub[f"param.{param}"], f"n = {n}"
             if param == "mutation_rate":
                 upto = sub[x <= 0.8]
-                out.append((param, trend(f"n = {n}: time per run falls as the mutation rate "
-                                         "rises to 0.8", upto[f"param.{param}"], upto["score"],
-                                         expect="decreasing")))
+                out.append(trend("mutation_rate: time per run falls as the rate rises to 0.8",
+                                 upto[f"param.{param}"], upto["score"], expect="decreasing",
+                                 stratum=at))
             elif param == "crossover_rate":
-                out.append((param, trend(f"n = {n}: time per run falls as the crossover rate "
-                                         "rises", x, sub["score"], expect="decreasing")))
+                out.append(trend("crossover_rate: time per run falls as the rate rises", x,
+                                 sub["score"], expect="decreasing", stratum=at))
             else:
                 ok = sub[sub["success"]]
-                out.append((param, trend(f"n = {n}: generations to a solution fall as the "
-                                         "population grows", ok[f"param.{param}"],
-                                         ok["counter.generations"], expect="decreasing",
-                                         what="solved runs")))
+                out.append(trend("population_size: generations to a solution fall as the "
+                                 "population grows", ok[f"param.{param}"],
+                                 ok["counter.generations"], expect="decreasing",
+                                 what="solved runs", stratum=at))
                 per_gen = ok["time_s"] / ok["counter.generations"].clip(lower=1)
-                out.append((param, trend(f"n = {n}: time per generation rises with the "
-                                         "population", ok[f"param.{param}"], per_gen,
-                                         expect="increasing", what="solved runs")))
+                out.append(trend("population_size: time per generation rises with the "
+                                 "population", ok[f"param.{param}"], per_gen,
+                                 expect="increasing", what="solved runs", stratum=at))
     return out
 
 
 def beside_seed(frame: pd.DataFrame) -> pd.DataFrame:
-    """Seed 002's statements beside our tests of them."""
-    return pd.DataFrame([{"parameter": p, "seed 002 says": SEED_SAYS[p], "tested here": s}
-                         for p, s in findings(frame)])
+    """Seed 002's statements beside our tests of them (one row per test, Holm-adjusted over
+    all of them)."""
+    rows = []
+    for f in adjust(findings(frame)):
+        param = f.claim.split(":")[0]
+        p = "" if f.p is None else f"{f.p:.3g} (Holm {f.p_adjusted:.3g})"
+        rows.append({"parameter": param, "seed 002 says": SEED_SAYS[param],
+                     "tested here": f"{f.stratum}: {f.claim.split(': ', 1)[1]}",
+                     "test": f"{f.test}, {f.detail}", "p": p, "verdict": f.verdict})
+    return pd.DataFrame(rows)
 
 
 def narrative(frame: pd.DataFrame) -> list[str]:
-    return [f"Seed 002 — {sentence}" for _, sentence in findings(frame)]
+    return [f"Seed 002 — {s}" for s in sentences(findings(frame))]
 
 
 STUDY = BuiltinStudy(

@@ -1,0 +1,82 @@
+"""What the figures are made of: each configuration's curves over its own runs, hover details
+from the runs themselves, labels that never collide and number naturally."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from puzzlebench.report.figures import cactus_figure, ecdf_figure, effort_figure, profile_figure
+from puzzlebench.report.series_styles import SeriesStyles
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    base = {"problem": "nqueens", "params_key": "{}", "success": True, "repeat": 0}
+    frame = pd.DataFrame([{**base, **r} for r in rows])
+    return SeriesStyles.from_frame(frame).with_labels(frame)
+
+
+def _runs(solver: str, instances: list[str], repeats: int, seed0: int = 0) -> list[dict]:
+    return [{"solver": solver, "instance_id": i, "size": 8, "repeat": r, "seed": seed0 + r,
+             "time_s": 0.01 * (r + 1)} for i in instances for r in range(repeats)]
+
+
+def test_ecdf_and_cactus_use_each_configurations_own_runs() -> None:
+    """One repeat beside ten, and instances only one configuration attempted: every curve still
+    reaches 1 when all its runs were solved; no duplicate run is dropped."""
+    frame = _frame(_runs("once", ["a", "b"], 1) + _runs("often", ["a", "b", "c"], 10))
+    styles = SeriesStyles.from_frame(frame)
+    ecdf = ecdf_figure(frame, "nqueens", styles)
+    assert ecdf is not None
+    curves = {s.label: s for s in ecdf.panels[0].series}
+    assert curves["once"].y[-1] == 1.0 and curves["often"].y[-1] == 1.0
+    assert len(curves["often"].x) == 30  # every run, none merged by repeat index
+    cactus = cactus_figure(frame, "nqueens", styles)
+    assert cactus is not None
+    lines = {s.label: s for s in cactus.panels[0].series}
+    assert lines["often"].x[-1] == 30 and lines["once"].x[-1] == 2
+    best = lines["virtual best"]
+    assert len(best.x) == 2  # only the instances both configurations attempted
+    profile = profile_figure(frame, "nqueens", styles)
+    assert profile is not None and "over the 2 instances" in profile.caption
+
+
+def test_hover_shows_the_runs_own_seed_and_instance() -> None:
+    big = 2**62 + 12345  # loses its low bits in a float pivot
+    rows = _runs("a", ["x"], 1, seed0=big) + _runs("b", ["y"], 1)
+    frame = _frame(rows)
+    chart = ecdf_figure(frame, "nqueens", SeriesStyles.from_frame(frame))
+    assert chart is not None
+    hover = {s.label: s.hover for s in chart.panels[0].series}
+    assert hover["a"][0]["seed"] == str(big) and hover["a"][0]["instance"] == "x"
+
+
+def test_effort_figure_says_which_counter_is_missing() -> None:
+    rows = [{**r, "counter.nodes": 10.0 * r["repeat"] + 1} for r in _runs("counts", ["a"], 3)]
+    rows += _runs("silent", ["a"], 3)
+    rows = [{**r, "size": 8 + k % 2} for k, r in enumerate(rows)]
+    frame = _frame(rows)
+    chart = effort_figure(frame, "nqueens", SeriesStyles.from_frame(frame))
+    assert chart is not None
+    notes = {s.label: (s.empty, s.note) for s in chart.panels[0].series}
+    assert notes["silent"] == (True, "no nodes counter") and notes["counts"][0] is False
+
+
+def test_labels_number_parameters_naturally_and_never_collide() -> None:
+    keys = [json.dumps({"population_size": p}) for p in (200, 50, 100)]
+    styles = SeriesStyles([("ga", k) for k in keys] + [("ga#1", "{}")])
+    assert styles.label("ga", keys[1]) == "ga#1"  # 50 first
+    assert styles.label("ga", keys[2]) == "ga#2" and styles.label("ga", keys[0]) == "ga#3"
+    labels = styles.labels
+    assert len(set(labels)) == len(labels) == 4 and "ga#1′" in labels
+    looks = {(styles.of(lab).colour, styles.of(lab).marker, styles.of(lab).dash)
+             for lab in labels}
+    assert len(looks) == 4
+
+
+def test_the_21st_configuration_does_not_look_like_the_first() -> None:
+    styles = SeriesStyles([(f"s{i:02d}", "{}") for i in range(21)])
+    first, twenty_first = styles.of("s00"), styles.of("s20")
+    assert first.colour == twenty_first.colour
+    assert first.marker != twenty_first.marker and first.dash != twenty_first.dash
