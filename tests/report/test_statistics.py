@@ -114,3 +114,18 @@ def test_bootstrap_is_seeded_and_covers_the_median() -> None:
     a = median_ci(values, np.random.default_rng(0))
     b = median_ci(values, np.random.default_rng(0))
     assert a == b and a[0] < np.median(values) < a[1]
+
+
+def test_large_sample_medians_are_drawn_from_the_exact_resampling_distribution() -> None:
+    """Above DIRECT_MAX the resampled medians come from the binomial law of the order
+    statistic; their quantiles agree with brute-force resampling."""
+    from puzzlebench.report.bootstrap import DIRECT_MAX, resampled_medians
+
+    x = np.random.default_rng(6).exponential(1.0, DIRECT_MAX + 1001)
+    brute = np.median(x[np.random.default_rng(7).integers(0, x.size, size=(2000, x.size))],
+                      axis=1)
+    fast = resampled_medians(x, np.random.default_rng(7))
+    q = [2.5, 25, 50, 75, 97.5]
+    spread = np.percentile(brute, 97.5) - np.percentile(brute, 2.5)
+    assert np.allclose(np.percentile(fast, q), np.percentile(brute, q), atol=0.1 * spread)
+    assert not np.allclose(np.percentile(fast, q), np.median(x), atol=0.01 * spread)

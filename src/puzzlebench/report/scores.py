@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from puzzlebench.report.bootstrap import bootstrap_ci
+from puzzlebench.report.bootstrap import median_ci, median_difference_ci
 from puzzlebench.report.summary import with_labels
 
 
@@ -112,7 +112,7 @@ def _paired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> dic
     nz = diff[diff != 0]  # ties (e.g. both out of time) carry no information for the test
     row["non-zero pairs"] = len(nz)
     if len(pair) >= MIN_PAIRS:
-        lo, hi = bootstrap_ci(lambda d: np.median(d, axis=1), [diff], rng)
+        lo, hi = median_ci(diff, rng)
         row["95% CI A−B s"] = f"[{lo:.4g}, {hi:.4g}]"
     if len(nz) < MIN_PAIRS:
         why = "identical scores" if len(pair) >= MIN_PAIRS and not len(nz) else (
@@ -132,7 +132,7 @@ def _unpaired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> d
                               "median A−B s": float(np.median(a) - np.median(b))}
     if min(len(a), len(b)) < MIN_PAIRS:
         return {**row, "note": f"not enough data (n < {MIN_PAIRS})", "p": np.nan}
-    lo, hi = bootstrap_ci(lambda x, y: np.median(x, axis=1) - np.median(y, axis=1), [a, b], rng)
+    lo, hi = median_difference_ci(a, b, rng)
     row["95% CI A−B s"] = f"[{lo:.4g}, {hi:.4g}]"
     if np.all(a == a[0]) and np.all(b == a[0]):
         return {**row, "note": "identical scores", "p": np.nan}
