@@ -10,6 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebench.contract import Budget
+from puzzlebench.harness.size_lists import (
+    MAX_INT,
+    SizeListError,
+    parse_integer,
+    parse_size_list,
+)
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance, InvalidInstanceError, PuzzlebenchError
 
@@ -19,8 +25,6 @@ class CliInputError(PuzzlebenchError, ValueError):
 
 
 #: Largest integer a command accepts (sizes, seeds, caps), and most sizes in one grid.
-MAX_INT = 2**62
-MAX_SIZES = 10_000
 
 
 def check_limit(time_limit: float | None, what: str = "--time-limit") -> float | None:
@@ -38,63 +42,26 @@ def check_seed(seed: int) -> int:
 
 def parse_int(text: str, what: str) -> int:
     """An integer from the command line (``1000000``, ``1_000_000`` or ``10**6``/``1e6``)."""
-    t = text.strip().replace("_", "")
     try:
-        if "**" in t:
-            base, exp = (int(p) for p in t.split("**"))
-            if not (0 <= exp <= 64 and abs(base) <= 10**6):
-                raise ValueError
-            value = base**exp
-        elif "e" in t.lower():
-            as_float = float(t)
-            if not math.isfinite(as_float) or as_float != int(as_float):
-                raise ValueError
-            value = int(as_float)
-        else:
-            value = int(t)
-    except (ValueError, OverflowError):
-        raise CliInputError(f"{what} must be an integer, got {text!r}") from None
-    if abs(value) > MAX_INT:
-        raise CliInputError(f"{what} is too large: {text!r} (at most {MAX_INT:.0e})")
-    return value
+        return parse_integer(text, what)
+    except SizeListError as e:
+        raise CliInputError(str(e)) from None
 
 
 def parse_sizes(text: str) -> list[int]:
     """``4..12``, ``4,6,8`` or ``8`` as a sorted list of distinct sizes (each ≥ 1)."""
-    sizes: set[int] = set()
-    for part in [p for p in text.split(",") if p.strip()]:
-        if ".." in part:
-            lo_t, hi_t = part.split("..", 1)
-            lo, hi = parse_int(lo_t, "size"), parse_int(hi_t, "size")
-            if lo > hi:
-                raise CliInputError(f"size range {part!r} is empty (start after end)")
-            if hi - lo + 1 + len(sizes) > MAX_SIZES:
-                raise CliInputError(f"size range {part!r} has {hi - lo + 1} sizes; at most "
-                                    f"{MAX_SIZES} per command (list the sizes you need)")
-            sizes.update(range(lo, hi + 1))
-        else:
-            sizes.add(parse_int(part, "size"))
-    if not sizes:
-        raise CliInputError(f"no sizes in {text!r}")
-    bad = [s for s in sizes if s < 1]
-    if bad:
-        raise CliInputError(f"sizes must be at least 1, got {min(bad)}")
-    return sorted(sizes)
+    try:
+        return parse_size_list(text)
+    except SizeListError as e:
+        raise CliInputError(str(e)) from None
 
 
 def parse_counts(text: str) -> list[int]:
     """Like ``parse_sizes`` but 0 is allowed (e.g. A = 0 queens): ``0,2,4`` or ``0..3``."""
-    out: set[int] = set()
-    for part in [p.strip() for p in text.split(",") if p.strip()]:
-        lo_t, sep, hi_t = part.partition("..")
-        lo = parse_int(lo_t, "value")
-        hi = parse_int(hi_t, "value") if sep else lo
-        if lo < 0 or hi < lo or hi - lo > MAX_SIZES:
-            raise CliInputError(f"{part!r} is not a value ≥ 0 or a non-empty range of them")
-        out.update(range(lo, hi + 1))
-    if not out:
-        raise CliInputError(f"no values in {text!r}")
-    return sorted(out)
+    try:
+        return parse_size_list(text, minimum=0, what="value")
+    except SizeListError as e:
+        raise CliInputError(str(e)) from None
 
 
 def build_instance(

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlebench.harness.outcome import RunRecord
+from puzzlebench.harness.outcome import SUCCESS_VALUES, RunRecord
 
 
 def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFrame:
@@ -36,7 +36,7 @@ def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFr
     if frame.empty:
         return pd.DataFrame(columns=[*RunRecord.__dataclass_fields__, "params_key", "success",
                                      "unverified"])
-    accepted = frame["outcome"].isin(["solved", "infeasible"])
+    accepted = frame["outcome"].isin(SUCCESS_VALUES)
     verified = frame["verified"] if "verified" in frame else pd.Series(True, index=frame.index)
     frame["success"] = accepted & (verified == True)  # noqa: E712 - None/NaN are not True
     frame["unverified"] = accepted & ~frame["success"]

@@ -31,6 +31,12 @@ class Outcome(StrEnum):
         return self in (Outcome.WRONG, Outcome.TIMEOUT, Outcome.MEMOUT, Outcome.CRASH)
 
 
+#: The outcome values whose claim the harness accepted (``Outcome.success``), for tables.
+SUCCESS_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome if o.success)
+#: The outcome values of runs that went wrong (``Outcome.failure``).
+FAILURE_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome if o.failure)
+
+
 #: Fields that differ between two otherwise identical runs (clocks, machine, stamps).
 VOLATILE_FIELDS: frozenset[str] = frozenset(
     {"time_s", "cpu_s", "peak_rss_mb", "timestamp", "machine", "versions", "host", "warmup_s",

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebench.contract import Budget, SolverConfigError
+from puzzlebench.harness.size_lists import SizeListError, parse_size_list
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import Instance, PuzzlebenchError
 from puzzlebench.registry import REGISTRY, RegistryError
@@ -188,27 +189,10 @@ def expand_grid(params: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def parse_sizes(value: Any, where: str) -> list[int]:
     """A size list from "4..12", "4,8" or a list of ints; errors name ``where``."""
-    sizes: list[int] = []
-    if isinstance(value, int) and not isinstance(value, bool):
-        sizes = [value]
-    elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
-                                         for v in value):
-        sizes = list(value)
-    elif isinstance(value, str):
-        for part in [p.strip() for p in value.split(",") if p.strip()]:
-            try:
-                lo, _, hi = part.partition("..")
-                bounds = (int(lo), int(hi) if hi else int(lo))
-            except ValueError:
-                raise StudyError(f"{where}: bad size range {value!r}") from None
-            if bounds[0] > bounds[1]:
-                raise StudyError(f"{where}: size range {part!r} is empty")
-            sizes.extend(range(bounds[0], bounds[1] + 1))
-    else:
-        raise StudyError(f"{where}: sizes are \"4..12\", \"4,8\" or a list of integers")
-    if not sizes or min(sizes) < 1:
-        raise StudyError(f"{where}: sizes must be at least 1 (got {value!r})")
-    return sorted(set(sizes))
+    try:
+        return parse_size_list(value)
+    except SizeListError as e:
+        raise StudyError(f"{where}: {e}") from None
 
 
 def _check_keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None:

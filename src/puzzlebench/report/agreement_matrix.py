@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from puzzlebench.harness.outcome import FAILURE_VALUES, SUCCESS_VALUES
+
 
 def agreement_matrix(frame: pd.DataFrame) -> pd.DataFrame:
     """Instances × solvers: the majority claim of each solver's runs ('solved', 'infeasible',
@@ -24,8 +26,8 @@ def agreement_matrix(frame: pd.DataFrame) -> pd.DataFrame:
     agree = []
     for iid, row in table.iterrows():
         sub = frame[frame["instance_id"] == iid]
-        bad = sub["outcome"].isin(["wrong", "crash", "timeout", "memout"]).any()
-        claims = set(sub.loc[sub["outcome"].isin(["solved", "infeasible"]), "outcome"])
+        bad = sub["outcome"].isin(FAILURE_VALUES).any()
+        claims = set(sub.loc[sub["outcome"].isin(SUCCESS_VALUES), "outcome"])
         counts = set(sub["count"].dropna())
         agree.append("yes" if not bad and len(claims) <= 1 and len(counts) <= 1 else "NO")
         del row

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from puzzlebench.harness.outcome import FAILURE_VALUES, Outcome
 from puzzlebench.report.bootstrap import median_ci
 from puzzlebench.report.series_styles import SeriesStyles
 
-OUTCOMES = ("solved", "infeasible", "wrong", "budget", "timeout", "memout", "crash")
+OUTCOMES = tuple(o.value for o in Outcome)
 
 
 def counter_columns(frame: pd.DataFrame) -> list[str]:
@@ -62,7 +63,7 @@ def summary_table(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
 
 def wrong_runs(frame: pd.DataFrame) -> pd.DataFrame:
     """Every run judged wrong or crashed, with its reason."""
-    bad = frame[frame["outcome"].isin(["wrong", "crash", "memout", "timeout"])]
+    bad = frame[frame["outcome"].isin(FAILURE_VALUES)]
     cols = ["problem", "instance_id", "solver", "seed", "outcome", "reason", "error"]
     return bad[cols].sort_values(["problem", "instance_id", "solver", "seed"]).reset_index(drop=True)
 

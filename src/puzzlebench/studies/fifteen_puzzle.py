@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems.korf_instances import KORF_GOAL, korf100
 from puzzlebench.studies import BuiltinStudy
 
@@ -51,8 +52,8 @@ def beside_korf(frame: pd.DataFrame) -> pd.DataFrame:
                 continue
             r = r.iloc[0]
             row[f"{short}: outcome"] = r["outcome"] + (
-                " (not verified)" if r["outcome"] == "solved" and not r["success"] else "")
-            row[f"{short}: moves"] = r["answer_length"] if r["outcome"] == "solved" else None
+                " (not verified)" if r["outcome"] == Outcome.SOLVED and not r["success"] else "")
+            row[f"{short}: moves"] = r["answer_length"] if r["outcome"] == Outcome.SOLVED else None
             row[f"{short}: nodes"] = int(r["counters"].get("nodes_generated", 0))
             row[f"{short}: s"] = round(float(r["time_s"]), 4)
         rows.append(row)
