@@ -73,15 +73,6 @@ def attacking_pairs(cols: IntArray, torus: bool) -> int:
     return total
 
 
-def attacked_queens(cols: IntArray, torus: bool) -> IntArray:
-    """Boolean mask of queens attacked by at least one other queen."""
-    mask = np.zeros(cols.size, dtype=bool)
-    for _, key, size in line_keys(cols, torus):
-        counts = np.bincount(key, minlength=max(size, 1))
-        mask |= counts[key] > 1
-    return mask.astype(np.int64)
-
-
 def judge(cols: IntArray, torus: bool) -> Verdict:
     """Valid, or the first clash found with the two rows involved.
 
