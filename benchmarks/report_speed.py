@@ -18,7 +18,7 @@ from pathlib import Path
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.outcome import _json_default
+from puzzlebench.harness.outcome import json_default
 from puzzlebench.harness.store import Store
 from puzzlebench.problems import get_problem
 
@@ -40,7 +40,7 @@ def main() -> None:
                                                 time_s=base[i % len(base)].time_s * (1 + i % 7))
                 rows.append((f"k{i}", rec.study, rec.problem, rec.size, rec.solver,
                              rec.outcome.value, rec.time_s,
-                             json.dumps(rec.to_dict(), default=_json_default)))
+                             json.dumps(rec.to_dict(), default=json_default)))
             store.conn.execute("BEGIN")
             store.conn.executemany(
                 "INSERT INTO runs (key, study, problem, size, solver, outcome, time_s, record)"

@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebench.harness.outcome import RunRecord
+from puzzlebench.harness.outcome import RunRecord, json_default
 
 JSON_KEYS: tuple[str, ...] = (
     "problem", "size", "instance_id", "solver", "params", "seed", "outcome", "claim", "answer",
@@ -70,8 +70,8 @@ def console() -> Console:
 
 
 def _default(obj: Any) -> Any:
-    if hasattr(obj, "tolist"):
-        return obj.tolist()
-    if hasattr(obj, "item"):
-        return obj.item()
-    return str(obj)
+    """Printing is lenient where storing is strict: what records cannot hold prints as text."""
+    try:
+        return json_default(obj)
+    except TypeError:
+        return str(obj)

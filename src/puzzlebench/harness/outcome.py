@@ -124,7 +124,7 @@ class RunRecord:
         return d
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True, default=_json_default)
+        return json.dumps(self.to_dict(), sort_keys=True, default=json_default)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunRecord:
@@ -147,7 +147,9 @@ class RunRecord:
         return replace(self, **changes)
 
 
-def _json_default(obj: Any) -> Any:
+def json_default(obj: Any) -> Any:
+    """``json.dumps`` default for records: numpy arrays and scalars as plain values; anything
+    else is an error (a record must not hold what JSON cannot say)."""
     if hasattr(obj, "tolist"):
         return obj.tolist()
     if hasattr(obj, "item"):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from puzzlebench.harness.frame import records_to_frame
-from puzzlebench.harness.outcome import RunRecord, _json_default
+from puzzlebench.harness.outcome import RunRecord, json_default
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.problems.base import PuzzlebenchError
 
@@ -112,7 +112,7 @@ class Store:
     def add(self, key: str, record: RunRecord) -> bool:
         """Store one finished run — its record and its trace — in one transaction; False if
         the key was stored already."""
-        text = json.dumps(record.to_dict(), sort_keys=True, default=_json_default, allow_nan=False)
+        text = json.dumps(record.to_dict(), sort_keys=True, default=json_default, allow_nan=False)
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             cur = self.conn.execute(
@@ -242,7 +242,7 @@ def export_frame(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame.copy()
     for col in (*EXPORT_DROP, "answer"):
         if col in out.columns:
-            out[col] = [json.dumps(v, sort_keys=True, default=_json_default) for v in out[col]]
+            out[col] = [json.dumps(v, sort_keys=True, default=json_default) for v in out[col]]
     return out
 
 
