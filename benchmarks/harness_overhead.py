@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.study import study_from_dict
+from puzzlebench.harness.study_file import study_from_dict
 
 
 def main() -> None:

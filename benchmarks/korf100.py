@@ -37,7 +37,7 @@ def study(solver: str, numbers: list[int], limit: float, params: dict | None = N
 def run(definition: dict, store: Path, workers: int) -> tuple[list, float]:
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.store import load_records
-    from puzzlebench.harness.study import study_from_dict
+    from puzzlebench.harness.study_file import study_from_dict
 
     s = study_from_dict(definition, "benchmark")
     t0 = time.perf_counter()

@@ -12,7 +12,8 @@ import puzzlebench
 from puzzlebench.cli import main
 from puzzlebench.harness.runner import run_study
 from puzzlebench.harness.store import Store, StoreError, export
-from puzzlebench.harness.study import StudyError, load_study, study_from_dict
+from puzzlebench.harness.study import StudyError
+from puzzlebench.harness.study_file import load_study, study_from_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = {

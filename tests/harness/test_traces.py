@@ -22,7 +22,7 @@ from puzzlebench.harness.ioh_export import export_ioh
 from puzzlebench.harness.outcome import Outcome
 from puzzlebench.harness.runner import run_study
 from puzzlebench.harness.store import Store, load_records, load_traces
-from puzzlebench.harness.study import study_from_dict
+from puzzlebench.harness.study_file import study_from_dict
 from puzzlebench.local.compiled_random import new_state
 from puzzlebench.local.hill_climbing import objective, random_placement, recount
 from puzzlebench.local.min_conflicts import Lines

@@ -281,7 +281,7 @@ def test_run_and_report_survive_hostile_plugins(capsys, tmp_path: Path) -> None:
 def test_dask_judges_hostile_plugins_the_same(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     from puzzlebench.harness.runner import run_study
-    from puzzlebench.harness.study import load_study
+    from puzzlebench.harness.study_file import load_study
 
     study = load_study(write_study(tmp_path))
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
@@ -294,7 +294,7 @@ def test_dask_judges_hostile_plugins_the_same(tmp_path: Path) -> None:
 
 def test_peak_memory_and_the_memory_limit_are_per_run(tmp_path: Path) -> None:
     from puzzlebench.harness.runner import run_study
-    from puzzlebench.harness.study import study_from_dict
+    from puzzlebench.harness.study_file import study_from_dict
 
     def study(name: str, limit: int | None) -> Any:
         head: dict[str, Any] = {"name": name, "time_limit": 10.0}
@@ -324,7 +324,7 @@ def test_resume_under_other_limits_makes_new_runs(capsys, tmp_path: Path) -> Non
 
 
 def test_a_plugins_key_does_not_depend_on_the_path_naming_it(tmp_path: Path) -> None:
-    from puzzlebench.harness.study import study_from_dict
+    from puzzlebench.harness.study_file import study_from_dict
 
     def keys(name: str) -> list[str]:
         return [s.key for s in study_from_dict({

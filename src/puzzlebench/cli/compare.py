@@ -54,7 +54,7 @@ def compare_command(
     """Compare solvers: exit 1 if any run is wrong, crashed or was killed."""
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.store import load_records
-    from puzzlebench.harness.study import study_from_dict
+    from puzzlebench.harness.study_file import study_from_dict
     if repeats < 1:
         raise CliInputError(f"--repeats must be at least 1, got {repeats}")
     check_limit(time_limit)

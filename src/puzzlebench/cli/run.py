@@ -47,7 +47,7 @@ def run_command(
     from puzzlebench.harness.progress import summary_table
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.store import load_records
-    from puzzlebench.harness.study import load_study
+    from puzzlebench.harness.study_file import load_study
     check_workers(workers)
     if scheduler is not None:
         check_scheduler(scheduler)

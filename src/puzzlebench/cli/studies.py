@@ -41,7 +41,7 @@ def study_command(
     from puzzlebench.harness.frame import records_to_frame
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.store import load_records, load_traces
-    from puzzlebench.harness.study import study_from_dict
+    from puzzlebench.harness.study_file import study_from_dict
     from puzzlebench.report import write_report
     from puzzlebench.report.summary import run_span
     from puzzlebench.studies import get_study

@@ -1,0 +1,193 @@
+"""Study files: the TOML (or dict) schema of a study, validated completely before anything
+runs; every error names the key at fault. The result is a ``harness.study.Study`` grid.
+
+TOML format (see ``studies/example.toml``)::
+
+    [study]
+    name = "nqueens-small"      # required; part of every run key
+    master_seed = 2026          # default 0
+    repeats = 3                 # default 1
+    time_limit = 10.0           # seconds, the budget handed to the solver (default 10)
+    hard_limit = 20.0           # seconds, the run is killed after this (default 1.1×time_limit+0.5)
+    memory_limit_mb = 2048      # per run (default: none)
+    max_nodes = 1000000         # optional effort caps handed to the solver
+    max_iterations = 100000
+    max_evaluations = 1000000
+    db = "nqueens-small.sqlite" # default store when --db is not given
+
+    [[problems]]
+    problem = "nqueens"         # nqueens, torus-queens, queens-knights, sliding
+    sizes = "4..12"             # "4..12", "4,8,12" or a list of ints
+    # queens = [2, 4]           # queens-knights: A values (list → grid)
+    # starts = ["125408367"]    # sliding: start states; goal = "123456780"; shape = "3x3"
+
+    [[solvers]]
+    name = "mod12"              # a registered name or module:attr / file.py:attr
+    # params = { population = [50, 100] }   # a list makes a grid over that parameter
+    # problems = ["nqueens"]                # restrict to some of the study's problems
+    # min_size = 4, max_size = 64           # restrict to a range of sizes
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from puzzlebench.contract import SolverConfigError
+from puzzlebench.harness.size_lists import SizeListError, parse_size_list
+from puzzlebench.harness.study import Study, StudyError, expand_grid
+from puzzlebench.problems import PROBLEMS
+from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.registry import REGISTRY, RegistryError
+
+STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
+              "max_nodes", "max_iterations", "max_evaluations", "db", "description"}
+PROBLEM_KEYS = {"problem", "sizes", "queens", "starts", "goal", "shape"}
+SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size"}
+TOP_KEYS = {"study", "problems", "solvers"}
+
+
+def parse_sizes(value: Any, where: str) -> list[int]:
+    """A size list from "4..12", "4,8" or a list of ints; errors name ``where``."""
+    try:
+        return parse_size_list(value)
+    except SizeListError as e:
+        raise StudyError(f"{where}: {e}") from None
+
+
+def _check_keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, sorted(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise StudyError(f"{where}: unknown key {key!r}{hint}")
+
+
+def _number(table: Mapping[str, Any], key: str, kind: type, where: str, minimum: float = 0,
+            default: Any = None) -> Any:
+    value = table.get(key, default)
+    if value is None:
+        return None
+    ok = isinstance(value, kind) or (kind is float and isinstance(value, int))
+    if not ok or isinstance(value, bool) or not math.isfinite(value) or value < minimum \
+            or abs(value) > 2**62:
+        raise StudyError(f"{where}.{key}: expected a {kind.__name__} ≥ {minimum}, got {value!r}")
+    return kind(value)
+
+
+def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
+    """Validate a parsed study and build it (raises StudyError naming the key)."""
+    _check_keys(data, TOP_KEYS, source)
+    head = data.get("study")
+    if not isinstance(head, dict):
+        raise StudyError(f"{source}: missing [study] table")
+    _check_keys(head, STUDY_KEYS, f"{source} [study]")
+    name = head.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise StudyError(f"{source} [study].name: a non-empty string is required")
+    where = f"{source} [study]"
+    master_seed = _number(head, "master_seed", int, where, default=0)
+    repeats = _number(head, "repeats", int, where, minimum=1, default=1)
+    time_limit = _number(head, "time_limit", float, where, default=10.0)
+    hard_limit = _number(head, "hard_limit", float, where)
+    if time_limit <= 0:
+        raise StudyError(f"{where}.time_limit: must be positive, got {time_limit}")
+    if hard_limit is not None and hard_limit < time_limit:
+        raise StudyError(f"{where}.hard_limit: {hard_limit} is below time_limit {time_limit}")
+    memory = _number(head, "memory_limit_mb", int, where, minimum=16)
+    caps = {k: _number(head, k, int, where) for k in ("max_nodes", "max_iterations",
+                                                      "max_evaluations") if k in head}
+    problems_raw = data.get("problems")
+    if not isinstance(problems_raw, list) or not problems_raw:
+        raise StudyError(f"{source}: at least one [[problems]] table is required")
+    problems = []
+    for i, entry in enumerate(problems_raw):
+        w = f"{source} [[problems]][{i}]"
+        if not isinstance(entry, dict):
+            raise StudyError(f"{w}: must be a table")
+        _check_keys(entry, PROBLEM_KEYS, w)
+        problem = entry.get("problem")
+        if problem not in PROBLEMS:
+            raise StudyError(f"{w}.problem: unknown problem {problem!r}; known: {', '.join(PROBLEMS)}")
+        item: dict[str, Any] = {"problem": problem, "sizes": parse_sizes(entry.get("sizes"),
+                                                                         f"{w}.sizes")}
+        if problem == "queens-knights":
+            queens = entry.get("queens")
+            queens = [queens] if isinstance(queens, int) else queens
+            if not isinstance(queens, list) or not all(isinstance(a, int) and a >= 0
+                                                       for a in queens):
+                raise StudyError(f"{w}.queens: a list of A values (integers ≥ 0) is required")
+            item["queens"] = queens
+        if problem == "sliding":
+            starts = entry.get("starts")
+            if not isinstance(starts, list) or not starts:
+                raise StudyError(f"{w}.starts: a list of start states is required")
+            item.update(starts=[str(s) for s in starts], goal=entry.get("goal"),
+                        shape=entry.get("shape"))
+        problems.append(item)
+    solvers_raw = data.get("solvers")
+    if not isinstance(solvers_raw, list) or not solvers_raw:
+        raise StudyError(f"{source}: at least one [[solvers]] table is required")
+    study_problems = {p["problem"] for p in problems}
+    solvers = []
+    for i, entry in enumerate(solvers_raw):
+        w = f"{source} [[solvers]][{i}]"
+        if not isinstance(entry, dict):
+            raise StudyError(f"{w}: must be a table")
+        _check_keys(entry, SOLVER_KEYS, w)
+        try:
+            spec = REGISTRY.get(str(entry.get("name")))
+        except RegistryError as exc:
+            raise StudyError(f"{w}.name: {exc}") from None
+        params = entry.get("params", {})
+        if not isinstance(params, dict):
+            raise StudyError(f"{w}.params: must be a table")
+        empty = sorted(k for k, v in params.items() if isinstance(v, list) and not v)
+        if empty:
+            raise StudyError(f"{w}.params.{empty[0]}: an empty list makes an empty grid")
+        for combo in expand_grid(params):
+            try:
+                spec.check_params(combo)
+            except SolverConfigError as exc:
+                raise StudyError(f"{w}.params: {exc}") from None
+        wanted = entry.get("problems", sorted(study_problems))
+        if not isinstance(wanted, list):
+            raise StudyError(f"{w}.problems: must be a list of problem ids")
+        handled = sorted(set(wanted) & study_problems & spec.problems)
+        if not handled:
+            raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
+        min_size = _number(entry, "min_size", int, w, minimum=1, default=1)
+        max_size = _number(entry, "max_size", int, w, minimum=1, default=2**62)
+        solvers.append({"name": str(entry["name"]), "params": params, "problems": handled,
+                        "min_size": min_size, "max_size": max_size})
+    study = Study(name=name.strip(), problems=problems, solvers=solvers,
+                  master_seed=master_seed, repeats=repeats, time_limit=time_limit,
+                  hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
+                  db=head.get("db"), description=str(head.get("description", "")))
+    try:
+        study.instances()
+    except PuzzlebenchError as exc:
+        raise StudyError(f"{source} [[problems]]: {exc}") from None
+    return study
+
+
+def load_study(path: str | Path) -> Study:
+    """Read and validate a study TOML file."""
+    p = Path(path)
+    if p.is_dir():
+        raise StudyError(f"{str(p)!r} is a folder, not a study file")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise StudyError(f"study file {str(p)!r} does not exist") from None
+    except UnicodeDecodeError:
+        raise StudyError(f"{p.name}: not a text file (a study is TOML)") from None
+    except OSError as exc:
+        raise StudyError(f"cannot read {str(p)!r}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"{p.name}: not valid TOML ({exc})") from None
+    return study_from_dict(data, p.name)
