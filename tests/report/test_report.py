@@ -78,4 +78,4 @@ def test_study_report_regenerates_identically(tmp_path: Path) -> None:
     for f in sorted((tmp_path / "r1").iterdir()):
         assert f.read_bytes() == (tmp_path / "r2" / f.name).read_bytes(), f.name
     text = (tmp_path / "one" / "report.md").read_text()
-    assert "node counts match the seed's published table on 9 of 9 inputs" in text
+    assert "node counts match the source study's published table on 9 of 9 inputs" in text

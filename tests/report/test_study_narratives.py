@@ -37,7 +37,7 @@ def test_heuristics_sentences_test_the_seed_finding() -> None:
                              "time_s": min(t, 10.0), "outcome": "solved" if t < 10 else "timeout",
                              "counter.steps": float(rng.integers(5, 30))})
     lines = get_study("heuristics").narrative(_runs(rows))
-    claims = [s for s in lines if s.startswith("Seed 000 found")]
+    claims = [s for s in lines if s.startswith("Source study 000 found")]
     assert len(claims) == 4
     assert all(PER_SIZE.search(s) for s in claims), claims
     greedy = next(s for s in claims if "greedy-h3 faster than greedy-h1" in s)
@@ -48,7 +48,7 @@ def test_heuristics_with_too_few_runs_says_so() -> None:
     rows = [{"solver": s["name"], "size": 8, "instance_id": "8-0", "seed": 0, "time_s": 0.1,
              "counter.steps": 10.0} for s in get_study("heuristics").full["solvers"]]
     lines = get_study("heuristics").narrative(_runs(rows))
-    claims = [s for s in lines if s.startswith("Seed 000 found")]
+    claims = [s for s in lines if s.startswith("Source study 000 found")]
     assert claims and all(": not enough data at 1 (n = 8) of 1 size" in s for s in claims)
 
 
@@ -75,6 +75,6 @@ def test_ga_parameter_sentences_are_tested_per_size() -> None:
     generations = next(s for s in lines if "generations to a solution" in s)
     assert re.search(r": confirmed at 1 \(n = 8\)", generations), generations
     table = study.extras(frame)[0][1]
-    assert list(table.columns) == ["parameter", "seed 002 says", "tested here", "test", "p",
+    assert list(table.columns) == ["parameter", "source study 002 says", "tested here", "test", "p",
                                    "verdict"]
     assert len(table) == 4 and "Holm" in table["p"].iloc[0]

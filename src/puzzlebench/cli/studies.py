@@ -19,7 +19,7 @@ def studies_command() -> int:
     from puzzlebench.studies import catalog
 
     for name, study in catalog().items():
-        typer.echo(f"{name:<16} seed {study.seed:<4} {study.description}")
+        typer.echo(f"{name:<16} source study {study.source:<7} {study.description}")
         typer.echo(f"{'':<16} puzzlebench study {name} [--quick] [--out DIR]")
     return 0
 
@@ -58,7 +58,8 @@ def study_command(
     keys = [s.key for s in study.runs()]
     frame = records_to_frame(load_records(store, keys=keys))
     paths = write_report(
-        frame, folder, title=f"Study '{name}' (seed {builtin.seed})" + (" — quick" if quick else ""),
+        frame, folder,
+        title=f"Study '{name}' (source study {builtin.source})" + (" — quick" if quick else ""),
         description=builtin.description, narrative=[run_span(frame), *builtin.narrative(frame)],
         extras=builtin.extras(frame), traces=load_traces(store, study.name))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")

@@ -2,7 +2,7 @@
 
 Each module of this package defines ``STUDY``, a :class:`BuiltinStudy`: the study grid (full
 and ``--quick``), and functions that turn the stored runs into sentences and extra tables.
-Every sentence is computed from the data; where the seed published figures, they are set
+Every sentence is computed from the data; where the source study published figures, they are set
 beside ours and differences are said.
 """
 
@@ -24,7 +24,9 @@ class BuiltinStudy:
     """A named study with its narrative and extra tables."""
 
     name: str
-    seed: str
+    #: The source study (one of the five documents the project comes from, 000–004) whose
+    #: experiment this reproduces; "all" or a range for studies that draw on several.
+    source: str
     description: str
     full: dict[str, Any]
     quick: dict[str, Any]

@@ -45,7 +45,7 @@ def narrative(frame: pd.DataFrame) -> list[str]:
 
 
 STUDY = BuiltinStudy(
-    name="anytime", seed="000-004",
+    name="anytime", source="000-004",
     description="Anytime performance of the incomplete solvers (both GAs, DEAP's GA, the two hill "
                 "climbers, min-conflicts, qs4, python-constraint's min-conflicts) on n-queens "
                 "n = 32..256 and torus-queens n = 25, 35, 49, 20 seeds, equal evaluation budgets.",

@@ -1,4 +1,4 @@
-"""Seed 003: backtracking, counts against OEIS, Knuth's estimate, the mod-12 construction."""
+"""Source study 003: backtracking, counts against OEIS, Knuth's estimate, the mod-12 construction."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def narrative(frame: pd.DataFrame) -> list[str]:
     lines = [f"Counts and unique counts for n = 1..{counts['n'].max()} match OEIS A000170 and "
              f"A002562 in {int(counts['match'].sum())} of {len(counts)} cases "
              f"(n = 8: {counts.loc[counts['n'] == 8, 'solutions'].iloc[0]} solutions, "
-             f"{counts.loc[counts['n'] == 8, 'unique'].iloc[0]} unique, as the seed states).",
+             f"{counts.loc[counts['n'] == 8, 'unique'].iloc[0]} unique, as source study 003 states).",
              f"Knuth's estimate brackets the exact tree size in {int(knuth['exact inside CI'].sum())}"
              f" of {len(knuth)} sizes; estimate/exact ranges over "
              f"{knuth['ratio'].min():.2f}..{knuth['ratio'].max():.2f}.",
@@ -68,8 +68,8 @@ def narrative(frame: pd.DataFrame) -> list[str]:
 
 
 STUDY = BuiltinStudy(
-    name="backtracking", seed="003",
-    description="Seed 003: backtracking, exhaustive counts against OEIS, Knuth's Monte Carlo "
+    name="backtracking", source="003",
+    description="Source study 003: backtracking, exhaustive counts against OEIS, Knuth's Monte Carlo "
                 "estimate against the exact tree size, and the mod-12 construction.",
     full=_grid(14, 1000), quick=_grid(10, 200), narrative=narrative,
     extras=lambda f: [("Counts against OEIS", counts_table(f)),

@@ -1,7 +1,7 @@
 """Korf's 100 15-puzzles: IDA* with pattern databases beside IDA* with linear conflict, and
 both beside Korf's 1985 table (IDA* with Manhattan distance).
 
-Extension of seed 001 (the 8-puzzle) to the board where heuristic search is measured against a
+Extension of source study 001 (the 8-puzzle) to the board where heuristic search is measured against a
 classic table. Every answer is checked against the published optimal length. The node counts
 of the three searches are set side by side per instance; idastar-linear-conflict runs under a
 per-instance limit (it would need hours for the hardest instances), so its missing rows are
@@ -115,7 +115,7 @@ def narrative(frame: pd.DataFrame) -> list[str]:
 
 
 STUDY = BuiltinStudy(
-    name="fifteen-puzzle", seed="001+",
+    name="fifteen-puzzle", source="001+",
     description="Korf's 100 15-puzzles (Korf 1985): IDA* with additive 6-6-3 pattern databases "
                 f"and with linear conflict ({LIMIT:g} s per instance), beside Korf's published "
                 "optimal lengths and node counts.",

@@ -1,4 +1,4 @@
-"""Seed 002: mutation rate, crossover rate and population size against generations and time."""
+"""Source study 002: mutation rate, crossover rate and population size against generations and time."""
 
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def effect(frame: pd.DataFrame, param: str) -> pd.DataFrame:
     return out.rename(columns={col: param})
 
 
-#: Seed 002's statements (its report gives no numbers, only these conclusions; translated).
-SEED_SAYS = {
+#: Source study 002's statements (its report gives no numbers, only these conclusions; translated).
+SOURCE_SAYS = {
     "mutation_rate": "Raising the mutation rate up to 0.8 makes the search faster.",
     "crossover_rate": "Raising the crossover rate makes the search steadily faster; at 0 the "
                       "next generation is the previous one except for mutations.",
@@ -62,11 +62,11 @@ SEED_SAYS = {
 
 
 def findings(frame: pd.DataFrame) -> list[Finding]:
-    """One test per statement of seed 002 and board size; time is PAR-2 per run (unsolved =
+    """One test per statement of source study 002 and board size; time is PAR-2 per run (unsolved =
     2 × limit), generations over verified solved runs."""
     out = []
     limit = time_limit_of(frame) if len(frame) else 1.0
-    for param in SEED_SAYS:
+    for param in SOURCE_SAYS:
         runs = sweep_runs(frame, param)
         for n in sorted(runs["size"].unique()):
             sub = runs[runs["size"] == n]
@@ -93,29 +93,29 @@ def findings(frame: pd.DataFrame) -> list[Finding]:
     return out
 
 
-def beside_seed(frame: pd.DataFrame) -> pd.DataFrame:
-    """Seed 002's statements beside our tests of them (one row per test, Holm-adjusted over
+def beside_source(frame: pd.DataFrame) -> pd.DataFrame:
+    """Source study 002's statements beside our tests of them (one row per test, Holm-adjusted over
     all of them)."""
     rows = []
     for f in adjust(findings(frame)):
         param = f.claim.split(":")[0]
         p = "" if f.p is None else f"{f.p:.3g} (Holm {f.p_adjusted:.3g})"
-        rows.append({"parameter": param, "seed 002 says": SEED_SAYS[param],
+        rows.append({"parameter": param, "source study 002 says": SOURCE_SAYS[param],
                      "tested here": f"{f.stratum}: {f.claim.split(': ', 1)[1]}",
                      "test": f"{f.test}, {f.detail}", "p": p, "verdict": f.verdict})
     return pd.DataFrame(rows)
 
 
 def narrative(frame: pd.DataFrame) -> list[str]:
-    return [f"Seed 002 — {s}" for s in sentences(findings(frame))]
+    return [f"Source study 002 — {s}" for s in sentences(findings(frame))]
 
 
 STUDY = BuiltinStudy(
-    name="ga-parameters", seed="002",
-    description="Seed 002: the effect of mutation rate, crossover rate and population size on "
+    name="ga-parameters", source="002",
+    description="Source study 002: the effect of mutation rate, crossover rate and population size on "
                 "generations and time to solution (one parameter varied at a time).",
     full=_grid(10, [8, 12], 20.0), quick=_grid(4, [8], 5.0), narrative=narrative,
-    extras=lambda f: [("Seed 002's statements beside our tests", beside_seed(f))]
+    extras=lambda f: [("Source study 002's statements beside our tests", beside_source(f))]
     + [(f"Effect of {p}", effect(f, p)) for p in ("mutation_rate", "crossover_rate",
                                                   "population_size")],
 )

@@ -1,4 +1,4 @@
-"""Seed 000: H1, H2, H3 × greedy and A* on n = 8..16, 10 random starts each."""
+"""Source study 000: H1, H2, H3 × greedy and A* on n = 8..16, 10 random starts each."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def _reach(sub: pd.DataFrame) -> int | None:
 
 
 def narrative(frame: pd.DataFrame) -> list[str]:
-    """Per solver: success and reach; the limit's cost; seed 000's finding (H3 best) and the
+    """Per solver: success and reach; the limit's cost; source study 000's finding (H3 best) and the
     A*/greedy trade-off tested per size on each run's PAR-2 time (unsolved = 2 × limit, so a
     timeout counts against a heuristic) or steps."""
     limit = time_limit_of(frame)
@@ -73,7 +73,7 @@ def narrative(frame: pd.DataFrame) -> list[str]:
             for other in ("h1", "h2"):
                 rival = at[at["solver"] == f"{search}-{other}"]["score"]
                 tests.append(compare(
-                    f"Seed 000 found H3 (permutation start) best: {search}-h3 faster than "
+                    f"Source study 000 found H3 (permutation start) best: {search}-h3 faster than "
                     f"{search}-{other} (PAR-2 time per run)", h3, rival,
                     names=(f"{search}-h3", f"{search}-{other}"), expect="less",
                     stratum=f"n = {n}"))
@@ -92,13 +92,13 @@ def narrative(frame: pd.DataFrame) -> list[str]:
 
 
 STUDY = BuiltinStudy(
-    name="heuristics", seed="000",
-    description="Seed 000: greedy and A* with H1 (attacking pairs), H2 (attacked queens) and "
-                "H3 (diagonal pairs over permutations) on n-queens, n = 8..16, 10 random starts "
-                "each (the seed's grid). The limit is 10 s per run: the question is how each heuristic "
-                "scales, and A* with H1 does not finish n = 14 even in 60 s, so a longer limit "
-                "mostly lengthens the timeouts (a sentence below counts them and their "
-                "cost at 60 s). Unsolved runs count as 2 × the limit (PAR-2).",
+    name="heuristics", source="000",
+    description="Source study 000: greedy and A* with H1 (attacking pairs), H2 (attacked "
+                "queens) and H3 (diagonal pairs over permutations) on n-queens, n = 8..16, 10 "
+                "random starts each (the source study's grid). The limit is 10 s per run: the "
+                "question is how each heuristic scales, and A* with H1 does not finish n = 14 "
+                "even in 60 s, so a longer limit mostly lengthens the timeouts (a sentence "
+                "below counts them and their cost at 60 s). Unsolved runs count as 2 × the limit (PAR-2).",
     full=_grid("8..16", 10, 10.0), quick=_grid("8..11", 3, 2.0),
     narrative=narrative, extras=lambda f: [("Mean steps, time and success by n", steps_table(f))],
 )

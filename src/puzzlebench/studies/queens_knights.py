@@ -1,4 +1,4 @@
-"""Seed 004: every A on 12×12 and 15×15, five runs each, first-choice against stochastic."""
+"""Source study 004: every A on 12×12 and 15×15, five runs each, first-choice against stochastic."""
 
 from __future__ import annotations
 
@@ -29,28 +29,28 @@ def per_a(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def narrative(frame: pd.DataFrame) -> list[str]:
-    """Seed 004's findings tested per board on effort (iterations: sub-millisecond times on
+    """Source study 004's findings tested per board on effort (iterations: sub-millisecond times on
     these boards are mostly timer noise) and on PAR-2 time."""
     frame = frame.assign(A=frame["instance"].apply(lambda d: d["queens"]))
     frame = frame.assign(score=run_time_or_penalty(frame, 2 * time_limit_of(frame)))
     lines = [f"{len(frame)} runs, {int(frame['success'].sum())} verified solved; ours took "
-             f"{frame['time_s'].sum():.1f} s of solver time in all, the seed's 290 runs 9.48 "
-             "hours (its longest 81 minutes): the same boards, but a far shorter regime, so the "
-             "seed's timing findings are tested here on effort as well as on time."]
+             f"{frame['time_s'].sum():.1f} s of solver time in all, source study 004's 290 runs "
+             "9.48 hours (its longest 81 minutes): the same boards, but a far shorter regime, so "
+             "its timing findings are tested here on effort as well as on time."]
     tests = []
     for n in sorted(frame["size"].unique()):
         sub = frame[frame["size"] == n]
         board = f"{n}×{n}"
-        tests.append(trend("Seed 004 found that more queens A make the search slower: "
+        tests.append(trend("Source study 004 found that more queens A make the search slower: "
                            "iterations rise with A", sub["A"], sub["counter.iterations"],
                            expect="increasing", stratum=board))
         tests.append(trend("The same, on PAR-2 time per run", sub["A"], sub["score"],
                            expect="increasing", stratum=board))
         fc, st = (sub[sub["solver"] == s] for s in ("first-choice-hc", "stochastic-hc"))
         if len(fc) and len(st):
-            claim = ("Seed 004 found stochastic hill climbing faster than first-choice on the "
+            claim = ("Source study 004 found stochastic hill climbing faster than first-choice on the "
                      "larger board" if n >= 15 else
-                     "Stochastic hill climbing faster than first-choice (the seed's claim is "
+                     "Stochastic hill climbing faster than first-choice (the source study's claim is "
                      "for the larger board)")
             tests.append(compare(f"{claim}, PAR-2 time per run", st["score"], fc["score"],
                                  names=("stochastic", "first-choice"), expect="less",
@@ -59,8 +59,8 @@ def narrative(frame: pd.DataFrame) -> list[str]:
 
 
 STUDY = BuiltinStudy(
-    name="queens-knights", seed="004",
-    description="Seed 004: first-choice against stochastic hill climbing for every number of "
+    name="queens-knights", source="004",
+    description="Source study 004: first-choice against stochastic hill climbing for every number of "
                 "queens A on 12×12 and 15×15 boards.",
     full=_grid([12, 15], 5), quick=_grid([12], 2), narrative=narrative,
     extras=lambda f: [("Mean iterations and time per A", per_a(f))],
