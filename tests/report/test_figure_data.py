@@ -36,7 +36,12 @@ def test_ecdf_and_cactus_use_each_configurations_own_runs() -> None:
     assert cactus is not None
     lines = {s.label: s for s in cactus.panels[0].series}
     assert lines["often"].x[-1] == 30 and lines["once"].x[-1] == 2
-    best = lines["virtual best"]
+    # Repeats: runs and instances do not share an axis, so no virtual best (and it says so).
+    assert "virtual best" not in lines and "no virtual best" in cactus.caption
+    single = _frame(_runs("p", ["a", "b"], 1) + _runs("q", ["a", "b", "c"], 1))
+    chart = cactus_figure(single, "nqueens", SeriesStyles.from_frame(single))
+    assert chart is not None
+    best = {s.label: s for s in chart.panels[0].series}["virtual best"]
     assert len(best.x) == 2  # only the instances both configurations attempted
     profile = profile_figure(frame, "nqueens", styles)
     assert profile is not None and "over the 2 instances" in profile.caption
@@ -80,3 +85,15 @@ def test_the_21st_configuration_does_not_look_like_the_first() -> None:
     first, twenty_first = styles.of("s00"), styles.of("s20")
     assert first.colour == twenty_first.colour
     assert first.marker != twenty_first.marker and first.dash != twenty_first.dash
+
+
+def test_tables_list_labels_in_natural_order() -> None:
+    from puzzlebench.report.series_styles import label_order
+    from puzzlebench.report.summary import summary_table
+
+    keys = [json.dumps({"population_size": p}) for p in range(1, 12)]
+    rows = [{"solver": "ga", "params_key": k, "instance_id": "a", "size": 8, "seed": 0,
+             "time_s": 0.1, "outcome": "solved", "unverified": False} for k in keys]
+    frame = _frame(rows)
+    assert list(summary_table(frame)["solver"]) == [f"ga#{k}" for k in range(1, 12)]
+    assert sorted(["x#10", "x#2", "x", "x#1′"], key=label_order) == ["x", "x#1′", "x#2", "x#10"]

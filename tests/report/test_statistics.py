@@ -84,7 +84,8 @@ def test_holm_adjustment_can_withdraw_a_confirmation() -> None:
              for i in range(9)]
     assert re.search(r"(?<!not )confirmed here", sentences([lone])[0])
     text = sentences([lone, *nulls])[0]
-    assert "not confirmed here" in text and "Holm-adjusted over 10 tests: p = 0.300" in text
+    assert "not confirmed here" in text
+    assert "Holm-adjusted over this report's 10 findings tests: p = 0.300" in text
 
 
 def test_claims_tested_per_size_are_counted_per_size() -> None:
@@ -95,7 +96,7 @@ def test_claims_tested_per_size_are_counted_per_size() -> None:
                          stratum="n = 10"))
     text = sentences(tests)[0]
     assert text.startswith("claim: confirmed at 2 (n = 8, n = 9); not enough data at 1 (n = 10)")
-    assert "of 3 sizes (Mann–Whitney U per size, Holm-adjusted over the 2 tests" in text
+    assert "of 3 sizes (Mann–Whitney U per size, Holm-adjusted over this report's 2 findings tests" in text
 
 
 def test_trend_uses_every_run_not_medians() -> None:
@@ -129,3 +130,19 @@ def test_large_sample_medians_are_drawn_from_the_exact_resampling_distribution()
     spread = np.percentile(brute, 97.5) - np.percentile(brute, 2.5)
     assert np.allclose(np.percentile(fast, q), np.percentile(brute, q), atol=0.1 * spread)
     assert not np.allclose(np.percentile(fast, q), np.median(x), atol=0.01 * spread)
+
+
+def test_holm_keeps_a_missing_p_missing() -> None:
+    from puzzlebench.report.scores import holm
+
+    out = holm(np.array([0.01, np.nan, 0.02]))
+    assert np.isnan(out[1]) and out[0] == 0.02 and out[2] == 0.02
+
+
+def test_bootstrap_drops_non_finite_values_alike_at_every_size() -> None:
+    for n in (50, 5000):
+        x = np.random.default_rng(8).exponential(1.0, n)
+        with_nan = np.append(x, [np.nan, np.inf])
+        assert median_ci(with_nan, np.random.default_rng(0)) == median_ci(
+            x, np.random.default_rng(0))
+    assert all(np.isnan(median_ci(np.array([np.nan]), np.random.default_rng(0))))

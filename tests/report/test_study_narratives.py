@@ -12,8 +12,8 @@ from puzzlebench.studies import get_study
 
 #: A claim tested per size: verdict counts, the test and the Holm adjustment.
 PER_SIZE = re.compile(r": ((?:not )?confirmed|contradicted|not enough data) at \d+ \(.*\) of \d+ "
-                      r"sizes? \((Mann–Whitney U|Spearman ρ) per size, Holm-adjusted over the "
-                      r"\d+ tests of this report")
+                      r"sizes? \((Mann–Whitney U|Spearman ρ) per size, Holm-adjusted over this "
+                      r"report's \d+ findings tests")
 
 
 def _runs(rows: list[dict]) -> pd.DataFrame:

@@ -31,7 +31,7 @@ import pandas as pd
 
 from puzzlebench.report.chart import Chart, Series, facet
 from puzzlebench.report.findings import MIN_SAMPLE
-from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.series_styles import SeriesStyles, label_order
 from puzzlebench.report.summary import with_labels
 
 MAX_TARGETS = 40
@@ -117,7 +117,7 @@ def targets_of(runs: list[RunTrace]) -> list[int]:
 def ert_table(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
     """ERT in evaluations and seconds per configuration and target (∞ shown as 'inf')."""
     rows = []
-    for config in sorted({r.config for r in runs}):
+    for config in sorted({r.config for r in runs}, key=label_order):
         mine = [r for r in runs if r.config == config]
         for t in targets:
             hits = [r.hit(t) for r in mine]
@@ -161,7 +161,7 @@ def anytime_scores(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
     (run, target) pairs ever hit."""
     budgets = budgets_of(runs)
     rows = []
-    for config in sorted({r.config for r in runs}):
+    for config in sorted({r.config for r in runs}, key=label_order):
         mine = [r for r in runs if r.config == config]
         curve = ecdf(mine, targets, budgets)
         rows.append({"solver": config, "runs": len(mine),
@@ -183,7 +183,7 @@ def _series(label: str, x: np.ndarray, y: np.ndarray, empty: str, *, step: bool 
 def charts(runs: list[RunTrace], targets: list[int], problem: str, size: int,
            styles: SeriesStyles) -> list[Chart]:
     """The fixed-target, fixed-budget and ECDF charts of one group."""
-    configs = sorted({r.config for r in runs})
+    configs = sorted({r.config for r in runs}, key=label_order)
     budgets = budgets_of(runs)
     slug = f"anytime_{problem.replace('-', '_')}_{size}"
 

@@ -11,6 +11,8 @@ samples are resampled directly."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import stats
 
@@ -21,9 +23,13 @@ LEVEL = 0.95
 
 def resampled_medians(values: np.ndarray, rng: np.random.Generator, reps: int = REPS
                       ) -> np.ndarray:
-    """``reps`` medians of bootstrap resamples of ``values``."""
-    x = np.sort(np.asarray(values, float))
+    """``reps`` medians of bootstrap resamples of ``values`` (non-finite values dropped; none
+    left: all NaN)."""
+    x = np.asarray(values, float)
+    x = np.sort(x[np.isfinite(x)])
     n = len(x)
+    if n == 0:
+        return np.full(reps, np.nan)
     if n <= DIRECT_MAX:
         return np.median(x[rng.integers(0, n, size=(reps, n))], axis=1)
     k = (n + 1) // 2
@@ -32,6 +38,8 @@ def resampled_medians(values: np.ndarray, rng: np.random.Generator, reps: int = 
 
 
 def _interval(values: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
+    if np.isnan(values).any():
+        return math.nan, math.nan
     lo, hi = np.percentile(values, [50 * (1 - level), 50 * (1 + level)])
     return float(lo), float(hi)
 

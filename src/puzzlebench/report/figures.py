@@ -11,7 +11,7 @@ import pandas as pd
 
 from puzzlebench.report.chart import Chart, Series, axis_scale, facet
 from puzzlebench.report.scores import per_instance_times, performance_profile
-from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.series_styles import SeriesStyles, label_order
 from puzzlebench.report.summary import counter_columns
 
 EFFORT_COUNTERS = ("counter.nodes_expanded", "counter.nodes", "counter.evaluations",
@@ -39,7 +39,7 @@ def _against_size(frame: pd.DataFrame, styles: SeriesStyles, value: str, *, slug
     """Median of ``value`` per size over ``runs`` (one line per label, every run as a point)."""
     series = []
     overlay = len(runs) <= MAX_RUN_POINTS
-    for lab in sorted(frame["label"].unique()):
+    for lab in sorted(frame["label"].unique(), key=label_order):
         solved = runs[runs["label"] == lab]
         mine = solved.dropna(subset=[value])
         note = f"no {name} counter" if len(solved) else "no solved runs"
@@ -89,7 +89,7 @@ def success_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> C
     if frame["size"].nunique() < 2:
         return None
     series = []
-    for lab in sorted(frame["label"].unique()):
+    for lab in sorted(frame["label"].unique(), key=label_order):
         mine = frame[frame["label"] == lab]
         rate = mine.groupby("size")["success"].agg(["mean", "sum", "size"]).sort_index()
         hover = tuple({"size": str(n), "solved": f"{int(r['sum'])} of {int(r['size'])}"}
@@ -119,7 +119,7 @@ def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Char
     if not frame["success"].any():  # nothing solved: the chart would be empty
         return None
     series = []
-    for lab in sorted(frame["label"].unique()):
+    for lab in sorted(frame["label"].unique(), key=label_order):
         total, ok = _solved_runs(frame, lab)
         series.append(Series(lab, ok["time_s"].to_numpy(float), ok["rank"].to_numpy() / total,
                              _run_hover(ok, "time_s", "time s"), step=True,
@@ -135,22 +135,27 @@ def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Ch
     if not frame["success"].any():
         return None
     series = []
-    for lab in sorted(frame["label"].unique()):
+    for lab in sorted(frame["label"].unique(), key=label_order):
         _, ok = _solved_runs(frame, lab)
         series.append(Series(lab, ok["rank"].to_numpy(), ok["time_s"].to_numpy(float),
                              _run_hover(ok, "time_s", "time s"), note="no solved runs"))
+    # The virtual best is per instance; it shares the x axis (runs solved) with the
+    # configurations only when each ran once per instance, so it is drawn only then.
+    once = bool(frame.groupby(["label", "instance_id"]).size().max() == 1)
     times = per_instance_times(frame)
     vbs = times.min(axis=1)
     vbs = vbs[np.isfinite(vbs)].sort_values(kind="stable")
     refs: tuple[Series, ...] = ()
-    if len(vbs):
+    if once and len(vbs):
         refs = (Series("virtual best", np.arange(1, len(vbs) + 1, dtype=float),
                        vbs.to_numpy(float), tuple({"instance": str(i), "time s": f"{t:.6g}"}
                                                    for i, t in vbs.items()), reference=True),)
+    vbs_note = ("dashed grey: the virtual best solver (per instance every configuration attempted, "
+                "the best time)" if refs else "no virtual best: configurations ran several times "
+                "per instance, so runs and instances do not share an axis")
     return Chart(f"{_slug(problem)}_cactus",
                  f"{problem}: cactus plot — each configuration's verified solved runs against "
-                 "time; dashed grey: the virtual best solver (per instance every configuration "
-                 "attempted, the best median time)", "runs solved", "time (s)",
+                 f"time; {vbs_note}", "runs solved", "time (s)",
                  facet(series, lambda s: styles.of(s).family, refs),
                  yscale="log", value_name="time s")
 

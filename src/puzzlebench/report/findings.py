@@ -113,8 +113,8 @@ def adjust(findings: list[Finding]) -> list[Finding]:
 def _one(f: Finding, tests: int) -> str:
     if f.p is None:
         return f"{f.claim}: {f.verdict} ({f.test}, {f.detail})."
-    holm_note = (f", Holm-adjusted over {tests} tests: {_p(f.p_adjusted or f.p)}"
-                 if tests > 1 else "")
+    holm_note = (f", Holm-adjusted over this report's {tests} findings tests: "
+                 f"{_p(f.p_adjusted if f.p_adjusted is not None else f.p)}" if tests > 1 else "")
     return f"{f.claim}: {f.verdict} ({f.test}, {f.detail}, {_p(f.p)}{holm_note})."
 
 
@@ -134,8 +134,9 @@ def _strata(claim: str, group: list[Finding], tests: int) -> str:
     else:
         worst = f"; adjusted p from {_num(min(ps))} to {_num(max(ps))}"
     sizes = "size" if len(group) == 1 else "sizes"
-    return (f"{claim}: {'; '.join(parts)} of {len(group)} {sizes} ({test} per size, "
-            f"Holm-adjusted over the {tests} tests of this report{worst}).")
+    adjusted = (f"Holm-adjusted over this report's {tests} findings tests" if tests > 1 else
+                "one test, no adjustment" if tests == 1 else "no test made")
+    return f"{claim}: {'; '.join(parts)} of {len(group)} {sizes} ({test} per size, {adjusted}{worst})."
 
 
 def sentences(findings: list[Finding]) -> list[str]:

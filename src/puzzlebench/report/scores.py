@@ -9,7 +9,8 @@ import pandas as pd
 from scipy import stats
 
 from puzzlebench.report.bootstrap import median_ci, median_difference_ci
-from puzzlebench.report.summary import with_labels
+from puzzlebench.report.series_styles import label_order
+from puzzlebench.report.summary import by_label, with_labels
 
 
 def run_time_or_penalty(frame: pd.DataFrame, penalty: float) -> pd.Series:
@@ -29,7 +30,7 @@ def par2(frame: pd.DataFrame) -> pd.DataFrame:
     """PAR-2 per (problem, solver): mean time with unsolved runs counted as 2 × the limit."""
     frame = with_labels(frame)
     rows = []
-    for (problem, lab), g in sorted(frame.groupby(["problem", "label"]), key=lambda kv: kv[0]):
+    for (problem, lab), g in by_label(frame):
         limit = time_limit_of(g)
         rows.append({"problem": problem, "solver": lab, "cut-off s": limit,
                      "PAR-2 s": round(float(run_time_or_penalty(g, 2 * limit).mean()), 6)})
@@ -45,7 +46,7 @@ def per_instance_times(frame: pd.DataFrame) -> pd.DataFrame:
     frame = with_labels(frame)
     data = frame.assign(t=frame["time_s"].where(frame["success"], np.inf))
     table = data.groupby(["instance_id", "label"])["t"].median().unstack("label")
-    table = table.reindex(columns=sorted(frame["label"].unique()))
+    table = table.reindex(columns=sorted(frame["label"].unique(), key=label_order))
     return table.dropna(axis=0, how="any").sort_index(axis=0)
 
 
@@ -81,7 +82,7 @@ def pairwise_tests(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
     for problem, g in sorted(frame.groupby("problem"), key=lambda kv: kv[0]):
         limit = time_limit_of(g)
         g = g.assign(score=run_time_or_penalty(g, 2 * limit))
-        for a, b in itertools.combinations(sorted(g["label"].unique()), 2):
+        for a, b in itertools.combinations(sorted(g["label"].unique(), key=label_order), 2):
             ga, gb = g[g["label"] == a], g[g["label"] == b]
             shared = set(ga["instance_id"]) & set(gb["instance_id"])
             if not shared:
@@ -142,10 +143,12 @@ def _unpaired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> d
 
 
 def holm(p: np.ndarray) -> np.ndarray:
-    """Holm–Bonferroni adjusted p-values."""
-    m = len(p)
-    order = np.argsort(p, kind="stable")
-    adjusted = np.empty(m)
+    """Holm–Bonferroni adjusted p-values (a NaN p stays NaN and counts as no test)."""
+    p = np.asarray(p, float)
+    adjusted = np.full(p.shape, np.nan)
+    tested = np.flatnonzero(np.isfinite(p))
+    m = len(tested)
+    order = tested[np.argsort(p[tested], kind="stable")]
     running = 0.0
     for rank, idx in enumerate(order):
         running = max(running, (m - rank) * p[idx])

@@ -56,11 +56,20 @@ def _natural(params_key: str) -> list[tuple[str, int, float, str]]:
     return out
 
 
+def label_order(label: str) -> tuple[str, int, str]:
+    """Sort key of a label: by solver, then ``#k`` numerically (``x#2`` before ``x#10``)."""
+    base, sep, rest = label.partition("#")
+    digits = rest.rstrip("′")
+    if sep and digits.isdigit():
+        return base, int(digits), rest[len(digits):]
+    return label, 0, ""
+
+
 class SeriesStyles:
     """Labels and looks of every configuration in a report's runs."""
 
     def __init__(self, configs: list[tuple[str, str]]):
-        configs = sorted(set(configs), key=lambda c: (c[0], _natural(c[1])))
+        configs = sorted(set(configs), key=lambda c: (c[0], _natural(c[1]), c[1]))
         per_solver: dict[str, list[str]] = {}
         for solver, key in configs:
             per_solver.setdefault(solver, []).append(key)

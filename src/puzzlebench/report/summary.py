@@ -7,7 +7,7 @@ import pandas as pd
 
 from puzzlebench.harness.outcome import FAILURE_VALUES, Outcome
 from puzzlebench.report.bootstrap import median_ci
-from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.series_styles import SeriesStyles, label_order
 
 OUTCOMES = tuple(o.value for o in Outcome)
 
@@ -29,6 +29,12 @@ def with_labels(frame: pd.DataFrame) -> pd.DataFrame:
     return SeriesStyles.from_frame(frame).with_labels(frame)
 
 
+def by_label(frame: pd.DataFrame) -> list[tuple[tuple[str, str], pd.DataFrame]]:
+    """The frame's (problem, label) groups in report order (labels by ``label_order``)."""
+    return sorted(frame.groupby(["problem", "label"]),
+                  key=lambda kv: (kv[0][0], label_order(kv[0][1])))
+
+
 def _iqr(values: pd.Series) -> str:
     v = values.dropna().astype(float)
     if v.empty:
@@ -44,7 +50,7 @@ def summary_table(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     frame = with_labels(frame)
     rows = []
-    for (problem, lab), group in sorted(frame.groupby(["problem", "label"]), key=lambda kv: kv[0]):
+    for (problem, lab), group in by_label(frame):
         row: dict[str, object] = {"problem": problem, "solver": lab, "runs": len(group)}
         counts = group["outcome"].value_counts()
         row["success %"] = round(100.0 * int(group["success"].sum()) / len(group), 1)

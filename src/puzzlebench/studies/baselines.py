@@ -27,12 +27,23 @@ def narrative(frame: pd.DataFrame) -> list[str]:
     small = frame[frame["size"] <= 64]
     rate = small.groupby("solver")["success"].mean()  # verified successes
     best = rate.sort_values(ascending=False)
-    lines = [f"{len(frame)} runs; on n ≤ 64 the solvers solving every size are: "
-             f"{', '.join(best[best == 1.0].index) or 'none'}."]
-    worst = best[best < 1.0]
-    if len(worst):
-        lines.append("Solvers that missed some sizes within the limit: " +
-                     ", ".join(f"{s} ({r:.0%})" for s, r in worst.items()) + ".")
+    lines = [f"{len(frame)} runs, one per solver and size (stochastic solvers included: one seed "
+             "each, so a single run stands for each cell); on n ≤ 64 the solvers with a verified "
+             f"solution at every size are: {', '.join(best[best == 1.0].index) or 'none'}."]
+    missed = []
+    for solver in best[best < 1.0].index:
+        sub = small[(small["solver"] == solver) & ~small["success"]]
+        declined = sub["reason"].astype(str).str.contains("declined")
+        kinds = sub.loc[~declined, "outcome"].value_counts()
+        words = {"budget": "out of budget", "timeout": "killed at the hard limit"}
+        parts = [f"{v} {words.get(str(k), str(k))}" for k, v in kinds.items()]
+        if declined.any():
+            parts.append(f"{int(declined.sum())} declined (size beyond its own limit)")
+        missed.append(f"{solver} ({int(small[small['solver'] == solver]['success'].sum())} of "
+                      f"{int((small['solver'] == solver).sum())} sizes; {', '.join(parts)})")
+    if missed:
+        lines.append("Solvers without a verified solution at some sizes: " + "; ".join(missed)
+                     + ".")
     big = frame[frame["size"] > 64]
     for (solver, n), g in sorted(big.groupby(["solver", "size"])):
         lines.append(f"{solver} at n = {n:,}: {g['outcome'].iloc[0]} in {g['time_s'].iloc[0]:.3f} s.")

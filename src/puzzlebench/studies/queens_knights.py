@@ -52,7 +52,11 @@ def narrative(frame: pd.DataFrame) -> list[str]:
                      "larger board" if n >= 15 else
                      "Stochastic hill climbing faster than first-choice (the source study's claim is "
                      "for the larger board)")
-            tests.append(compare(f"{claim}, PAR-2 time per run", st["score"], fc["score"],
+            tests.append(compare(f"{claim}: fewer evaluations per run",
+                                 st["counter.evaluations"], fc["counter.evaluations"],
+                                 names=("stochastic", "first-choice"), expect="less",
+                                 unit="evaluations", stratum=board))
+            tests.append(compare(f"{claim}: PAR-2 time per run", st["score"], fc["score"],
                                  names=("stochastic", "first-choice"), expect="less",
                                  stratum=board))
     return lines + sentences(tests)
