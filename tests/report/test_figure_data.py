@@ -97,3 +97,49 @@ def test_tables_list_labels_in_natural_order() -> None:
     frame = _frame(rows)
     assert list(summary_table(frame)["solver"]) == [f"ga#{k}" for k in range(1, 12)]
     assert sorted(["x#10", "x#2", "x", "x#1′"], key=label_order) == ["x", "x#1′", "x#2", "x#10"]
+
+
+def test_large_stores_keep_the_figures_small() -> None:
+    """Past MAX_RUN_POINTS runs no per-run points; curves keep at most MAX_CURVE_POINTS."""
+    from puzzlebench.report.figures import MAX_CURVE_POINTS, MAX_RUN_POINTS, time_figure
+
+    rows = [{"solver": "a", "instance_id": f"i{k}", "size": 8 + k % 2, "seed": k,
+             "time_s": 0.001 * (k + 1)} for k in range(MAX_RUN_POINTS + 1)]
+    frame = _frame(rows)
+    styles = SeriesStyles.from_frame(frame)
+    chart = time_figure(frame, "nqueens", styles)
+    assert chart is not None and chart.panels[0].series[0].points is None
+    ecdf = ecdf_figure(frame, "nqueens", styles)
+    assert ecdf is not None
+    curve = ecdf.panels[0].series[0]
+    assert len(curve.x) <= MAX_CURVE_POINTS and curve.y[-1] == 1.0
+    small = _frame(rows[:50])
+    chart = time_figure(small, "nqueens", SeriesStyles.from_frame(small))
+    assert chart is not None and chart.panels[0].series[0].points is not None
+
+
+def test_html_figure_escapes_names_and_shares_axes_across_panels() -> None:
+    from puzzlebench.report.plotly_render import figure
+
+    rows = [r for i in range(10) for r in _runs(f"f{i}-<b>x</b>", ["a", "b"], 1)]
+    frame = _frame(rows)
+    styles = SeriesStyles.from_frame(frame)
+    chart = ecdf_figure(frame, "nqueens", styles)
+    assert chart is not None and len(chart.panels) > 1
+    fig = figure(chart, styles)
+    names = [t.name for t in fig.data if t.name]
+    assert names and all("<b>" not in n and "&lt;b&gt;" in n for n in names)
+    assert all("<b>x</b>" not in t for tr in fig.data for t in (tr.text or ()))
+    assert fig.layout.yaxis2.matches == "y"
+
+
+def test_run_span_says_when_and_where() -> None:
+    from puzzlebench.report.summary import run_span
+
+    rows = [{**r, "timestamp": f"2026-11-23T10:0{k}:00+00:00",
+             "machine": {"cpu": "TestCPU", "cores": 2}}
+            for k, r in enumerate(_runs("a", ["x"], 3))]
+    text = run_span(_frame(rows))
+    assert text.startswith("3 runs made between 2026-11-23 10:00:00 and 2026-11-23 10:02:00 UTC")
+    assert "(2.0 min from the first record to the last) on TestCPU, 2 cores" in text
+    assert "no time stamps" in run_span(_frame([{**r, "timestamp": ""} for r in _runs("a", ["x"], 1)]))

@@ -187,9 +187,6 @@ def charts(runs: list[RunTrace], targets: list[int], problem: str, size: int,
     budgets = budgets_of(runs)
     slug = f"anytime_{problem.replace('-', '_')}_{size}"
 
-    def family(label: str) -> str:
-        return styles.of(label).family
-
     table = ert_table(runs, targets)
     ert = []
     for config in configs:
@@ -199,7 +196,7 @@ def charts(runs: list[RunTrace], targets: list[int], problem: str, size: int,
     made = [Chart(f"{slug}_ert",
                   f"{problem} n={size} — fixed target: ERT in evaluations per target (lower is "
                   "better; a missing point means no run reached that target).",
-                  "target (conflicts, ≤)", "ERT (evaluations)", facet(ert, family),
+                  "target (conflicts, ≤)", "ERT (evaluations)", facet(ert, styles.family),
                   yscale="log", invert_x=True, value_name="ERT evaluations")]
 
     fixed = []
@@ -214,7 +211,7 @@ def charts(runs: list[RunTrace], targets: list[int], problem: str, size: int,
     made.append(Chart(f"{slug}_budget",
                       f"{problem} n={size} — fixed budget: median best conflict count after each "
                       "number of evaluations, with the interquartile range shaded.",
-                      "evaluations", "best conflicts so far", facet(fixed, family),
+                      "evaluations", "best conflicts so far", facet(fixed, styles.family),
                       xscale="log", yscale="symlog", value_name="median best"))
 
     times = np.unique(np.geomspace(
@@ -234,11 +231,11 @@ def charts(runs: list[RunTrace], targets: list[int], problem: str, size: int,
     made.append(Chart(f"{slug}_ecdf",
                       f"{problem} n={size} — ECDF over {len(targets)} targets: the share of "
                       "(run, target) pairs reached within a budget of evaluations; higher and "
-                      "further left is better.", "evaluations", ylabel, facet(by_evals, family),
+                      "further left is better.", "evaluations", ylabel, facet(by_evals, styles.family),
                       xscale="log", ylim=(-0.02, 1.02), value_name="share hit"))
     made.append(Chart(f"{slug}_ecdf_time",
                       f"{problem} n={size} — the same ECDF against seconds.", "seconds", ylabel,
-                      facet(by_time, family), xscale="log", ylim=(-0.02, 1.02),
+                      facet(by_time, styles.family), xscale="log", ylim=(-0.02, 1.02),
                       value_name="share hit"))
     return made
 

@@ -68,10 +68,6 @@ class Chart:
     invert_x: bool = False
     value_name: str = "value"
 
-    @property
-    def labels(self) -> list[str]:
-        return [s.label for p in self.panels for s in p.series if not s.reference]
-
 
 def axis_scale(values: np.ndarray | list[float], *, symlog_zero: bool = False) -> str:
     """``log`` when the positive finite values span more than two decades, else ``linear``;

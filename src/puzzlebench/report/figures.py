@@ -56,7 +56,7 @@ def _against_size(frame: pd.DataFrame, styles: SeriesStyles, value: str, *, slug
     values = runs[value].to_numpy(float)
     if overlay:
         caption += " (each run a faint point)"
-    return Chart(slug, caption, "size n", ylabel, facet(series, lambda s: styles.of(s).family),
+    return Chart(slug, caption, "size n", ylabel, facet(series, styles.family),
                  xscale=axis_scale(sizes), yscale=axis_scale(values), value_name=name)
 
 
@@ -98,7 +98,7 @@ def success_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> C
                              hover))
     return Chart(f"{_slug(problem)}_success",
                  f"{problem}: share of runs verified solved (or verified infeasible) per size",
-                 "size n", "success rate", facet(series, lambda s: styles.of(s).family),
+                 "size n", "success rate", facet(series, styles.family),
                  xscale=axis_scale(frame["size"].to_numpy(float)), ylim=(-0.05, 1.05),
                  value_name="success rate")
 
@@ -127,7 +127,7 @@ def ecdf_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Char
     return Chart(f"{_slug(problem)}_ecdf",
                  f"{problem}: runtime ECDF — share of each configuration's own runs verified "
                  "solved within a time", "wall time (s)", "fraction of its runs solved",
-                 facet(series, lambda s: styles.of(s).family),
+                 facet(series, styles.family),
                  xscale="log", ylim=(-0.02, 1.02), value_name="fraction solved")
 
 
@@ -156,7 +156,7 @@ def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Ch
     return Chart(f"{_slug(problem)}_cactus",
                  f"{problem}: cactus plot — each configuration's verified solved runs against "
                  f"time; {vbs_note}", "runs solved", "time (s)",
-                 facet(series, lambda s: styles.of(s).family, refs),
+                 facet(series, styles.family, refs),
                  yscale="log", value_name="time s")
 
 
@@ -174,7 +174,7 @@ def profile_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> C
                  f"{problem}: Dolan–Moré performance profile over the {len(times)} instances every "
                  "configuration attempted — share solved within τ × the best median time",
                  "τ (time ratio to the best solver)",
-                 "fraction of instances", facet(series, lambda s: styles.of(s).family),
+                 "fraction of instances", facet(series, styles.family),
                  xscale="log", ylim=(-0.02, 1.02), value_name="share")
 
 

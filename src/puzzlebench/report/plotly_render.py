@@ -45,7 +45,7 @@ def _hover_texts(s: Series, styles: SeriesStyles, fields: tuple[dict[str, str], 
     head = f"<b>{html.escape(s.label)}</b>"
     if not s.reference:
         head += (f"<br>solver: {html.escape(st.solver)}<br>parameters: "
-                 f"{html.escape(_params(styles, s.label))}")
+                 f"{html.escape(st.parameters)}")
     out = []
     for i in range(n):
         extra = fields[i] if i < len(fields) else {f"{chart.xlabel}": f"{x[i]:.6g}",
@@ -53,12 +53,6 @@ def _hover_texts(s: Series, styles: SeriesStyles, fields: tuple[dict[str, str], 
         out.append(head + "".join(f"<br>{html.escape(k)}: {html.escape(v)}"
                                   for k, v in extra.items()))
     return out
-
-
-def _params(styles: SeriesStyles, label: str) -> str:
-    table = styles.legend_table()
-    row = table[table["label"] == label]
-    return str(row["parameters"].iloc[0]) if len(row) else "-"
 
 
 def _traces(s: Series, styles: SeriesStyles, chart: Chart, show_legend: bool) -> list[go.Scatter]:

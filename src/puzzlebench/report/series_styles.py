@@ -41,6 +41,12 @@ class SeriesStyle:
     dash: str
 
     @property
+    def parameters(self) -> str:
+        """The parameters as ``name=value`` text, "(defaults)" when there are none."""
+        return ", ".join(f"{k}={json.dumps(v)}" for k, v in
+                         sorted(json.loads(self.params_key or "{}").items())) or "(defaults)"
+
+    @property
     def family(self) -> str:
         """The solver family used to group small multiples: the name up to its first '-'
         (``astar-h1`` → ``astar``), so a family's variants share a panel."""
@@ -103,6 +109,10 @@ class SeriesStyles:
         return self._by_label.get(label) or SeriesStyle(label, label, "{}", REFERENCE_COLOUR,
                                                         "", "dashed")
 
+    def family(self, label: str) -> str:
+        """The small-multiples family of a label (see ``SeriesStyle.family``)."""
+        return self.of(label).family
+
     @property
     def labels(self) -> list[str]:
         return [s.label for s in self._by_config.values()]
@@ -114,9 +124,6 @@ class SeriesStyles:
 
     def legend_table(self) -> pd.DataFrame:
         """Label → solver and full parameters, the key to every figure and table."""
-        rows = [{"label": s.label, "solver": s.solver,
-                 "parameters": ", ".join(f"{k}={json.dumps(v)}" for k, v in
-                                         sorted(json.loads(s.params_key or "{}").items()))
-                 or "(defaults)"}
+        rows = [{"label": s.label, "solver": s.solver, "parameters": s.parameters}
                 for s in self._by_config.values()]
         return pd.DataFrame(rows, columns=["label", "solver", "parameters"])
