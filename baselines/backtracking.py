@@ -2,7 +2,9 @@
 on a dead end. Readable on purpose — it is the textbook baseline whose tree Knuth's estimate
 measures — with node and backtrack counters.
 
-nqueens and torus-queens: one queen per row, columns tried left to right. queens-knights:
+nqueens and torus-queens: one queen per row, columns tried left to right; for
+nqueens-completion a row holding a pre-placed queen tries only that queen's column.
+queens-knights:
 pieces are placed square by square in row-major order (a square is left empty, given a queen
 or given a knight), which enumerates each placement once since pieces of a kind are
 interchangeable; a dead end is a square where no remaining piece fits.
@@ -28,10 +30,12 @@ class _BudgetSpentError(Exception):
 
 
 def queens_first_solution(
-    n: int, torus: bool, budget: Budget
+    n: int, torus: bool, budget: Budget, fixed: dict[int, int] | None = None
 ) -> tuple[list[int] | None, bool, dict[str, int]]:
-    """(answer or None, exhausted, counters). ``exhausted`` means the tree was fully searched."""
+    """(answer or None, exhausted, counters). ``exhausted`` means the tree was fully searched;
+    ``fixed`` maps rows to the column their queen must take."""
     clock = budget.clock()
+    fixed = fixed or {}
     max_nodes = budget.max_nodes
     col_used = [False] * n
     ndiag = n if torus else 2 * n - 1
@@ -52,7 +56,9 @@ def queens_first_solution(
             d, a = keys(row, cols[row])
             col_used[cols[row]] = diag_used[d] = anti_used[a] = False
         placed = False
-        for col in range(start, n):
+        choices = range(start, n) if row not in fixed else range(
+            max(start, fixed[row]), min(n, fixed[row] + 1))
+        for col in choices:
             d, a = keys(row, col)
             if not (col_used[col] or diag_used[d] or anti_used[a]):
                 cols[row] = col
@@ -137,7 +143,8 @@ class Backtracking(Solver):
     """Seed 003's row-by-row backtracking: the first solution, or a proof there is none."""
 
     name: ClassVar[str] = "backtracking"
-    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
+    problems: ClassVar[frozenset[str]] = frozenset(
+        {"nqueens", "torus-queens", "queens-knights", "nqueens-completion"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True
 
@@ -147,8 +154,7 @@ class Backtracking(Solver):
             answer, exhausted, counters = queens_knights_first_solution(instance, budget)
         else:
             answer, exhausted, counters = queens_first_solution(
-                instance.n, instance.problem == "torus-queens", budget
-            )
+                instance.n, instance.wraps, budget, dict(instance.fixed))
         if answer is not None:
             return Proposal(answer=answer, claim=Claim.SOLVED, counters=counters)
         if exhausted:

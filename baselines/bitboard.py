@@ -19,6 +19,10 @@ each orbit once.
 Torus boards use rotations instead of shifts for the diagonal masks (reflection is a symmetry
 of the torus too, so the mirror halving still holds). ``solve`` returns the first solution
 found by the same bit-parallel depth-first search.
+
+nqueens-completion: ``solve`` restricts each row holding a pre-placed queen to that queen's
+column; ``count`` then enumerates completions with the same plain depth-first search (the
+symmetric and mirror enumerations assume an empty board, so they are not used there).
 """
 
 from __future__ import annotations
@@ -188,13 +192,19 @@ def tree_nodes(n: int) -> int:
     return 1 + n + int(tasks[:, 2].sum()) + int((out[:, 2] * tasks[:, 2]).sum())
 
 
-def first_solution(n: int, torus: bool, budget: Budget) -> tuple[list[int] | None, bool, int]:
-    """Bit-parallel DFS for the first solution: (answer, exhausted, nodes)."""
+def first_solution(n: int, torus: bool, budget: Budget, fixed: dict[int, int] | None = None,
+                   *, count_all: bool = False) -> tuple[list[int] | None, bool, int, int]:
+    """Bit-parallel DFS: (first answer, exhausted, nodes, solutions). ``fixed`` maps rows to
+    the column their queen must take; ``count_all`` walks the whole tree counting solutions
+    (no answer is returned then)."""
     clock = budget.clock()
     full = (1 << n) - 1
-    stack: list[tuple[int, int, int, int]] = [(full, 0, 0, 0)]  # (avail, cols, ld, rd)
+    only = [full] * n
+    for row, col in (fixed or {}).items():
+        only[row] = 1 << col
+    stack: list[tuple[int, int, int, int]] = [(only[0], 0, 0, 0)]  # (avail, cols, ld, rd)
     path: list[int] = []
-    nodes = 0
+    nodes = solutions = 0
 
     def sl(x: int) -> int:
         return (((x << 1) | (x >> (n - 1))) & full) if torus else (x << 1) & full
@@ -215,13 +225,17 @@ def first_solution(n: int, torus: bool, budget: Budget) -> tuple[list[int] | Non
         if ((nodes & 4095) == 0 and clock.expired()) or (
             budget.max_nodes is not None and nodes > budget.max_nodes
         ):
-            return None, False, nodes
+            return None, False, nodes, solutions
         path.append(bit.bit_length() - 1)
         if len(path) == n:
-            return path, False, nodes
+            if not count_all:
+                return path, False, nodes, 1
+            solutions += 1
+            path.pop()
+            continue
         c, lft, rgt = cols | bit, sl(ld | bit), sr(rd | bit)
-        stack.append((full & ~(c | lft | rgt), c, lft, rgt))
-    return None, True, nodes
+        stack.append((only[len(path)] & ~(c | lft | rgt), c, lft, rgt))
+    return None, True, nodes, solutions
 
 
 @register
@@ -231,7 +245,7 @@ class BitboardCounter(Solver):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     name: ClassVar[str] = "bitboard"
-    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "nqueens-completion"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True
@@ -240,9 +254,8 @@ class BitboardCounter(Solver):
     params: ClassVar[dict[str, Any]] = {"symmetry": Param("full", choices=tuple(SYMMETRIES))}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
-        answer, exhausted, nodes = first_solution(
-            instance.n, instance.problem == "torus-queens", budget
-        )
+        answer, exhausted, nodes, _ = first_solution(
+            instance.n, instance.wraps, budget, dict(instance.fixed))
         counters = {"nodes": nodes}
         if answer is not None:
             return Proposal(answer=answer, claim=Claim.SOLVED, counters=counters)
@@ -251,9 +264,16 @@ class BitboardCounter(Solver):
         return Proposal(claim=Claim.UNKNOWN, counters=counters, note="budget exhausted")
 
     def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
-        torus = instance.problem == "torus-queens"
-        if unique and torus:
+        torus = instance.wraps
+        if unique and (torus or instance.fixed):
             raise InvalidInstanceError("unique counts are defined for nqueens only")
+        if instance.fixed:
+            _, exhausted, nodes, total = first_solution(
+                instance.n, torus, budget, dict(instance.fixed), count_all=True)
+            if not exhausted:
+                return Proposal(claim=Claim.UNKNOWN, note="budget ended before the count")
+            return Proposal(claim=Claim.SOLVED if total else Claim.INFEASIBLE, count=total,
+                            counters={"nodes": nodes})
         found = count_queens_until(instance.n, torus, unique, self.config["symmetry"],
                                    budget.clock().end)
         if found is None:

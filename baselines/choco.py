@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Enumeration, Proposal, Solver
-from puzzlebench.problems.queens_knights import KNIGHT_STEPS
+from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
 from puzzlebench.registry import register
 
 
@@ -30,12 +30,12 @@ class ChocoModel:
         self.model = m = Model(f"puzzlebench-{instance.instance_id}")
         self.q: list[Any] = []
         self.board: dict[tuple[str, int, int], Any] = {}
-        if instance.problem == "queens-knights":
+        if isinstance(instance, QueensKnightsInstance):
             self._queens_knights(n, instance.queens)
             return
         self.q = q = m.intvars(n, 0, n - 1, "q")
         m.all_different(q).post()
-        if instance.problem == "nqueens":
+        if not instance.wraps:
             m.all_different([m.int_offset_view(q[i], i) for i in range(n)]).post()
             m.all_different([m.int_offset_view(q[i], -i) for i in range(n)]).post()
             return

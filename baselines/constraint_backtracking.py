@@ -25,7 +25,8 @@ class ConstraintBacktracking(Solver):
     """python-constraint2 backtracking with forward checking (built-in sum constraints)."""
 
     name: ClassVar[str] = "constraint-backtracking"
-    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
+    problems: ClassVar[frozenset[str]] = frozenset(
+        {"nqueens", "torus-queens", "queens-knights", "nqueens-completion"})
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True
     # The library's search cannot be interrupted: its solve() reads no budget (the harness's

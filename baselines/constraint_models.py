@@ -1,4 +1,4 @@
-"""python-constraint2 models of the three queens problems, with the library's built-in
+"""python-constraint2 models of the queens problems, with the library's built-in
 constraints only (no Python function per pair of queens).
 
 Boolean board formulation: one 0/1 variable per square (and per piece kind for
@@ -8,7 +8,8 @@ queens on n wrapped diagonals: exactly one each). queens-knights: Q and N per sq
 MaxSum(1) per square, ExactSum(A) over the queens and ExactSum(n − A) over the knights; a
 queen clears its lines through weighted sums (n·Q_s + Σ pieces on the line ≤ n), and a knight
 clears its knight squares through MaxSum(1) on (N_s, Q_t, N_t). Sum constraints prune during
-forward checking, which is what makes this the library's fast path.
+forward checking, which is what makes this the library's fast path. nqueens-completion: the
+nqueens model with each pre-placed queen's square held at 1 (InSetConstraint).
 """
 
 from __future__ import annotations
@@ -19,17 +20,20 @@ from typing import Any
 import constraint
 
 from puzzlebench.contract import Claim, Proposal
-from puzzlebench.problems.queens_knights import KNIGHT_STEPS
+from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
 
 
 def var(kind: str, r: int, c: int) -> str:
     return f"{kind}{r}_{c}"
 
 
-def queens_problem(n: int, torus: bool, solver: constraint.Solver) -> constraint.Problem:
-    """The Boolean n-queens (or torus) model."""
+def queens_problem(n: int, torus: bool, solver: constraint.Solver,
+                   fixed: tuple[tuple[int, int], ...] = ()) -> constraint.Problem:
+    """The Boolean n-queens (or torus) model; ``fixed`` squares must hold a queen."""
     p = constraint.Problem(solver)
     p.addVariables([var("x", r, c) for r in range(n) for c in range(n)], [0, 1])
+    for r, c in fixed:
+        p.addConstraint(constraint.InSetConstraint({1}), [var("x", r, c)])
     for r in range(n):
         p.addConstraint(constraint.ExactSumConstraint(1), [var("x", r, c) for c in range(n)])
     for c in range(n):
@@ -92,9 +96,9 @@ def queens_knights_problem(n: int, queens: int, solver: constraint.Solver) -> co
 
 def build(instance: Any, solver: constraint.Solver) -> constraint.Problem:
     """The model of any queens-family instance."""
-    if instance.problem == "queens-knights":
+    if isinstance(instance, QueensKnightsInstance):
         return queens_knights_problem(instance.n, instance.queens, solver)
-    return queens_problem(instance.n, instance.problem == "torus-queens", solver)
+    return queens_problem(instance.n, instance.wraps, solver, instance.fixed)
 
 
 def declined(n: int, max_n: int, *counters: str) -> Proposal:
@@ -107,7 +111,7 @@ def declined(n: int, max_n: int, *counters: str) -> Proposal:
 def decode(instance: Any, solution: Mapping[str, int]) -> Any:
     """A library solution as the problem's answer encoding."""
     n = instance.n
-    if instance.problem == "queens-knights":
+    if isinstance(instance, QueensKnightsInstance):
         return [(k, r, c) for r in range(n) for c in range(n) for k in "QN"
                 if solution.get(var(k, r, c))]
     cols = [-1] * n

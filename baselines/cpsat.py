@@ -1,6 +1,7 @@
-"""OR-Tools CP-SAT models for nqueens, torus-queens and queens-knights.
+"""OR-Tools CP-SAT models for nqueens, nqueens-completion, torus-queens and queens-knights.
 
-- nqueens: the canonical model — one integer per row, AllDifferent on q, on q + i, on q − i.
+- nqueens: the canonical model — one integer per row, AllDifferent on q, on q + i, on q − i;
+  nqueens-completion adds q[row] == col for every pre-placed queen.
 - torus-queens: a Boolean board with exactly one queen on every row, column and wrapped
   diagonal of both directions. Chosen over AllDifferent on (q ± i) mod n because CP-SAT's
   modulo propagation is weak, while exactly-one constraints over Booleans propagate fully and
@@ -24,7 +25,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
-from puzzlebench.problems.queens_knights import KNIGHT_STEPS
+from puzzlebench.problems.nqueens import QueensInstance
+from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
 from puzzlebench.registry import register
 
 if TYPE_CHECKING:
@@ -48,16 +50,18 @@ class Model:
         n = instance.n
         self.q: list[cp_model.IntVar] = []
         self.board: dict[tuple[str, int, int], cp_model.IntVar] = {}
-        if instance.problem == "nqueens":
+        if isinstance(instance, QueensKnightsInstance):
+            self._queens_knights(n, instance.queens)
+        elif instance.wraps:
+            self._torus(n)
+        else:
             m = self.model
             self.q = [m.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
             m.add_all_different(self.q)
             m.add_all_different([self.q[i] + i for i in range(n)])
             m.add_all_different([self.q[i] - i for i in range(n)])
-        elif instance.problem == "torus-queens":
-            self._torus(n)
-        else:
-            self._queens_knights(n, instance.queens)
+            for row, col in instance.fixed:
+                m.add(self.q[row] == col)
 
     def _torus(self, n: int) -> None:
         m = self.model
@@ -95,7 +99,7 @@ class Model:
         n = self.instance.n
         if self.q:
             return [int(value(v)) for v in self.q]
-        if self.instance.problem == "torus-queens":
+        if isinstance(self.instance, QueensInstance):  # the torus board
             cols = [-1] * n
             for (_, r, c), v in self.board.items():
                 if value(v):
@@ -136,7 +140,8 @@ class CpSat(Solver):
     """OR-Tools CP-SAT on the canonical / Boolean placement models (complete)."""
 
     name: ClassVar[str] = "cpsat"
-    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
+    problems: ClassVar[frozenset[str]] = frozenset(
+        {"nqueens", "torus-queens", "queens-knights", "nqueens-completion"})
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True
     compiled: ClassVar[bool] = True  # a native library loaded on first use: warmed, untimed

@@ -102,7 +102,7 @@ class DeapGA(Solver):
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
               trace: Trace | None = None) -> Proposal:
-        n, torus = instance.n, instance.problem == "torus-queens"
+        n, torus = instance.n, instance.wraps
         cfg = self.config
         clock = budget.clock()
         rand = random.Random(int(rng.integers(2**63)))

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
+from puzzlebench.problems.queens_knights import QueensKnightsInstance
 from puzzlebench.registry import register
 
 MODELS = Path(__file__).with_name("minizinc")
@@ -66,7 +67,7 @@ def run_model(path: Path, data: dict[str, Any], mzn_solver: str, budget: Budget,
 
 def decode(instance: Any, solution: Any, answer: str = "q") -> Any:
     """A model solution as the problem's answer (queens from the array named ``answer``)."""
-    if instance.problem == "queens-knights":
+    if isinstance(instance, QueensKnightsInstance):
         return [("Q" if v == 1 else "N", r, c) for r, row in enumerate(solution.piece)
                 for c, v in enumerate(row) if v]
     return [int(c) for c in getattr(solution, answer)]
@@ -78,7 +79,7 @@ def counters(result: Any) -> dict[str, int]:
 
 
 def model_data(instance: Any) -> dict[str, int]:
-    if instance.problem == "queens-knights":
+    if isinstance(instance, QueensKnightsInstance):
         return {"n": instance.n, "queens": instance.queens}
     return {"n": instance.n}
 

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Enumeration, Proposal, Solver
-from puzzlebench.problems.queens_knights import KNIGHT_STEPS
+from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
 from puzzlebench.registry import register
 
 ENGINE = "cadical195"
@@ -37,7 +37,7 @@ class Encoding:
         self.instance, n = instance, instance.n
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
-        kinds = "QN" if instance.problem == "queens-knights" else "Q"
+        kinds = "QN" if isinstance(instance, QueensKnightsInstance) else "Q"
         self.var = {(k, r, c): self.pool.id((k, r, c)) for k in kinds
                     for r in range(n) for c in range(n)}
 
@@ -46,10 +46,10 @@ class Encoding:
             self.clauses.extend(build(lits=lits, bound=bound, vpool=self.pool,
                                       encoding=EncType.seqcounter).clauses)
 
-        if instance.problem == "queens-knights":
+        if isinstance(instance, QueensKnightsInstance):
             self._queens_knights(n, instance.queens, card)
             return
-        torus = instance.problem == "torus-queens"
+        torus = instance.wraps
         q = {(r, c): self.var["Q", r, c] for r in range(n) for c in range(n)}
         for k in range(n):
             card([q[k, c] for c in range(n)], 1, True)
@@ -89,7 +89,7 @@ class Encoding:
     def answer(self, model: list[int]) -> Any:
         true = {lit for lit in model if lit > 0}
         n = self.instance.n
-        if self.instance.problem == "queens-knights":
+        if isinstance(self.instance, QueensKnightsInstance):
             return [(k, r, c) for (k, r, c), x in self.var.items() if x in true]
         cols = [0] * n
         for (_, r, c), x in self.var.items():

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from puzzlebench.cli.options import CliInputError, parse_counts, parse_sizes
+from puzzlebench.cli.options import CliInputError, parse_sizes
 from puzzlebench.harness.size_lists import SizeListError, parse_integer, parse_size_list
 from puzzlebench.harness.study import StudyError
 from puzzlebench.harness.study_file import parse_sizes as study_sizes
@@ -35,7 +35,7 @@ def test_the_same_message_from_both_callers(text: str, message: str) -> None:
 
 def test_lists_ints_and_counts() -> None:
     assert parse_size_list([8, 4, 8]) == [4, 8] and parse_size_list(12) == [12]
-    assert parse_counts("0..2") == [0, 1, 2]
+    assert parse_size_list("0..2", minimum=0, what="value") == [0, 1, 2]
     for bad in (True, [1, "2"], 2.5, None):
         with pytest.raises(SizeListError):
             parse_size_list(bad)

@@ -12,33 +12,35 @@ import typer
 from rich.table import Table
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import CliInputError, check_limit, parse_counts, parse_sizes
+from puzzlebench.cli.options import check_limit, parse_sizes
 from puzzlebench.cli.output import console, emit_json
+from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.harness.agreement import check_agreement
 from puzzlebench.problems import get_problem
 
 
 @app.command("agree")
+@problem_options
 def agree_command(
-    problem: Annotated[str, typer.Argument(help="nqueens, torus-queens, queens-knights, sliding")],
+    problem: ProblemArg,
     sizes: Annotated[str | None, typer.Option(
-        help="Sizes: 1..12, 4,6,8 or 8 (default 1..10; sliding 8).")] = None,
+        help="Sizes: 1..12, 4,6,8 or 8 (default: the problem's, e.g. 1..10; sliding 8).")] = None,
     solver: Annotated[list[str] | None, typer.Option(
         help="Solver(s) to check beside every baseline (repeatable; module:attr allowed).")] = None,
-    queens: Annotated[str | None, typer.Option(help="queens-knights A values (default 0..n).")] = None,
     time_limit: Annotated[float, typer.Option(
         help="Per-run budget (s); each run is killed at 1.1×+0.5 s.")] = 10.0,
     count_time_limit: Annotated[float | None, typer.Option(
         help="Budget of each count (s; default: --time-limit); counting is exhaustive.")] = None,
-    start: Annotated[str | None, typer.Option(
-        help="sliding: one start state (default: three fixed scrambles per size).")] = None,
     workers: Annotated[int | None, typer.Option(help="Runs at once (default: cores).")] = None,
     count_up_to: Annotated[int, typer.Option(help="Counts are compared up to this n.")] = 10,
     enumerate_up_to: Annotated[int, typer.Option(help="Answers checked against the enumerated "
                                                        "set up to this n.")] = 8,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    problem_opts: dict[str, str] | None = None,
 ) -> int:
-    """Cross-check every applicable solver; name every disagreement."""
+    """Cross-check every applicable solver; name every disagreement. Without options each
+    problem checks its own instances (queens-knights: every A; sliding: three scrambles;
+    nqueens-completion: three generated placements)."""
     from puzzlebench.cli.run import check_workers
     from puzzlebench.harness.progress import StudyProgress
 
@@ -46,20 +48,12 @@ def agree_command(
     check_limit(time_limit)
     check_limit(count_time_limit, "--count-time-limit")  # None passes
     check_workers(workers)
-    queens_list = None
-    if queens is not None:
-        if problem != "queens-knights":
-            raise CliInputError(f"--queens applies to queens-knights, not {problem}")
-        queens_list = parse_counts(queens)
-    if start is not None and problem != "sliding":
-        raise CliInputError(f"--start applies to sliding, not {problem}")
-    size_list = parse_sizes(sizes or ("8" if problem == "sliding" else "1..10"))
+    entry = grid_entry(problem, problem_opts or {}, purpose="agree")
+    problem = prob.id
+    size_list = parse_sizes(sizes or prob.default_sizes(entry, "agree"))
     insts = []
     for n in size_list:
-        options: dict[str, object] = {"queens": queens_list} if queens_list is not None else {}
-        if start is not None:
-            options["start"] = start
-        insts.extend(prob.agreement_instances(n, **options))
+        insts.extend(prob.agreement_instances(n, entry))
     progress = StudyProgress(0, 0, quiet=as_json, unknown_total=True)
     try:
         report = check_agreement(problem, size_list, solver or None, time_limit=time_limit,

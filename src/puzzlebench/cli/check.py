@@ -10,28 +10,25 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import build_instance, parse_int
+from puzzlebench.cli.options import parse_int
 from puzzlebench.cli.output import emit_json
+from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import PuzzlebenchError
 
 
 @app.command("check")
+@problem_options
 def check_command(
-    problem: Annotated[str, typer.Argument(help="nqueens, torus-queens, queens-knights, sliding")],
+    problem: ProblemArg,
     size: Annotated[str, typer.Argument(help="n, or 8/15 for sliding")],
     answer: Annotated[str, typer.Option(help="0,4,7,5,2,6,1,3 · Q:0:1,N:2:3 · UDLR moves")],
-    queens: Annotated[int | None, typer.Option(help="Queens A (queens-knights).")] = None,
-    start: Annotated[str | None, typer.Option(help="Sliding start state.")] = None,
-    goal: Annotated[str | None, typer.Option(help="Sliding goal state.")] = None,
-    shape: Annotated[str | None, typer.Option(help="Sliding board ROWSxCOLS.")] = None,
     show: Annotated[bool, typer.Option(help="Draw the answer.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+    problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Check one answer; say why it is invalid."""
-    instance = build_instance(
-        problem, parse_int(size, "size"), queens=queens, start=start, goal=goal, shape=shape
-    )
+    instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     prob = problem_of(instance)
     parsed = prob.parse_answer(instance, answer)
     verdict = prob.validate(instance, parsed)

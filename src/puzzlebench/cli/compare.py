@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -19,10 +19,10 @@ from puzzlebench.cli.options import (
     check_limit,
     check_out_dir,
     check_seed,
-    parse_counts,
     parse_sizes,
 )
 from puzzlebench.cli.output import console, emit_json, record_json, runs_table
+from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.cli.run import check_workers
 from puzzlebench.harness.outcome import RunRecord
 from puzzlebench.harness.progress import summary_table
@@ -34,22 +34,23 @@ MAX_RUNS = 100_000
 
 
 @app.command("compare")
+@problem_options
 def compare_command(
-    problem: Annotated[str, typer.Argument(help="nqueens, torus-queens, queens-knights, sliding")],
+    problem: ProblemArg,
     sizes: Annotated[str | None, typer.Option(
-        help="Sizes: 4..12, 4,6,8 or 8 (default 4..10; sliding: the start's size).")] = None,
+        help="Sizes: 4..12, 4,6,8 or 8 (default: the problem's; sliding: the starts').")] = None,
+    generate: Annotated[int | None, typer.Option(
+        help="Random instances per size from the problem's seeded generator.")] = None,
     solvers: Annotated[str | None, typer.Option(help="Comma-separated solver names.")] = None,
     repeats: Annotated[int, typer.Option(help="Runs per solver and size.")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
     time_limit: Annotated[float, typer.Option(help="Per-run budget (s); killed at 1.1×+0.5 s.")] = 10.0,
-    queens: Annotated[str | None, typer.Option(help="Queens A (queens-knights), e.g. 2 or 0,2,4.")] = None,
-    start: Annotated[str | None, typer.Option(help="Sliding start states, ';'-separated.")] = None,
-    goal: Annotated[str | None, typer.Option(help="Sliding goal state.")] = None,
     workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
     db: Annotated[str | None, typer.Option(help="SQLite store; the same command resumes.")] = None,
     report: Annotated[str | None, typer.Option(help="Write a report to this folder.")] = None,
     details: Annotated[bool, typer.Option(help="Print every run, not only the summary.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per run.")] = False,
+    problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Compare solvers: exit 1 if any run is wrong, crashed or was killed."""
     from puzzlebench.harness.runner import run_study
@@ -60,25 +61,12 @@ def compare_command(
     check_limit(time_limit)
     check_seed(seed)
     check_workers(workers)
-    get_problem(problem)
-    entry: dict[str, Any] = {"problem": problem}
-    if problem == "queens-knights":
-        if queens is None:
-            raise CliInputError("queens-knights needs --queens A (or a list: 0,2,4)")
-        entry["queens"] = parse_counts(queens)
-    elif queens is not None:
-        raise CliInputError(f"--queens applies to queens-knights, not {problem}")
-    if problem == "sliding":
-        if not start:
-            raise CliInputError("sliding needs --start STATE (several: 'S1;S2')")
-        entry["starts"] = [s for s in start.split(";") if s]
-        if goal:
-            entry["goal"] = goal
-        cells = {len(s.split(",")) if "," in s else len(s) for s in entry["starts"]}
-        sizes = sizes or ",".join(str(c - 1) for c in sorted(cells))
-    elif start is not None or goal is not None:
-        raise CliInputError(f"--start/--goal apply to sliding, not {problem}")
-    size_list = parse_sizes(sizes or "4..10")
+    if generate is not None and not 1 <= generate <= MAX_RUNS:
+        raise CliInputError(f"--generate must be in 1..{MAX_RUNS}, got {generate}")
+    prob = get_problem(problem)
+    entry = grid_entry(problem, problem_opts or {}, generate=generate)
+    problem = prob.id
+    size_list = parse_sizes(sizes or prob.default_sizes(entry))
     entry["sizes"] = size_list
     names = ([n.strip() for n in solvers.split(",") if n.strip()] if solvers
              else [s.name for s in REGISTRY.all(problem)])

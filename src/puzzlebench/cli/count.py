@@ -10,32 +10,33 @@ from puzzlebench.cli.app import app
 from puzzlebench.cli.options import (
     DEFAULT_TIME_LIMIT,
     CliInputError,
-    build_instance,
     make_budget,
     parse_int,
     parse_params,
     warn_ignored_caps,
 )
 from puzzlebench.cli.output import emit_json
+from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
 from puzzlebench.harness.execute import run_count
 from puzzlebench.harness.outcome import Outcome
 from puzzlebench.registry import REGISTRY
 
 
 @app.command("count")
+@problem_options
 def count_command(
-    problem: Annotated[str, typer.Argument(help="nqueens or torus-queens (or any the solver counts)")],
+    problem: ProblemArg,
     size: Annotated[str, typer.Argument(help="Board size n.")],
     unique: Annotated[bool, typer.Option(help="Also count solutions distinct up to symmetry.")] = False,
     solver: Annotated[str, typer.Option("--solver", "-s", help="A counting solver.")] = "bitboard",
-    queens: Annotated[int | None, typer.Option(help="Queens A (queens-knights).")] = None,
     time_limit: Annotated[float, typer.Option(
         help="Wall-clock budget in seconds; the run is killed at 1.1×+0.5 s.")] = DEFAULT_TIME_LIMIT,
     param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
+    problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Count all solutions; exit 1 if the count contradicts the known value."""
-    instance = build_instance(problem, parse_int(size, "size"), queens=queens)
+    instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     spec = REGISTRY.get(solver)
     if not spec.counts:
         raise CliInputError(f"solver {spec.name!r} does not count solutions")

@@ -16,15 +16,11 @@ from puzzlebench.harness.size_lists import (
     parse_integer,
     parse_size_list,
 )
-from puzzlebench.problems import get_problem
-from puzzlebench.problems.base import Instance, InvalidInstanceError, PuzzlebenchError
+from puzzlebench.problems.base import PuzzlebenchError
 
 
 class CliInputError(PuzzlebenchError, ValueError):
     """A malformed command-line value."""
-
-
-#: Largest integer a command accepts (sizes, seeds, caps), and most sizes in one grid.
 
 
 def check_limit(time_limit: float | None, what: str = "--time-limit") -> float | None:
@@ -54,37 +50,6 @@ def parse_sizes(text: str) -> list[int]:
         return parse_size_list(text)
     except SizeListError as e:
         raise CliInputError(str(e)) from None
-
-
-def parse_counts(text: str) -> list[int]:
-    """Like ``parse_sizes`` but 0 is allowed (e.g. A = 0 queens): ``0,2,4`` or ``0..3``."""
-    try:
-        return parse_size_list(text, minimum=0, what="value")
-    except SizeListError as e:
-        raise CliInputError(str(e)) from None
-
-
-def build_instance(
-    problem: str,
-    size: int,
-    *,
-    queens: int | None = None,
-    start: str | None = None,
-    goal: str | None = None,
-    shape: str | None = None,
-) -> Instance:
-    """The instance named by a problem id, a size and the problem's options."""
-    prob = get_problem(problem)
-    options: dict[str, Any] = {}
-    if problem == "queens-knights":
-        options["queens"] = queens
-    elif queens is not None:
-        raise InvalidInstanceError(f"--queens applies to queens-knights, not {problem}")
-    if problem == "sliding":
-        options.update(start=start, goal=goal, shape=shape)
-    elif start is not None or goal is not None or shape is not None:
-        raise InvalidInstanceError(f"--start/--goal/--shape apply to sliding, not {problem}")
-    return prob.make(size, **options)
 
 
 #: Every command's default wall-clock budget per run, in seconds (shown in each --help).

@@ -15,7 +15,6 @@ import typer
 from puzzlebench.cli.app import app
 from puzzlebench.cli.options import (
     DEFAULT_TIME_LIMIT,
-    build_instance,
     check_seed,
     make_budget,
     parse_int,
@@ -23,6 +22,7 @@ from puzzlebench.cli.options import (
     warn_ignored_caps,
 )
 from puzzlebench.cli.output import counters_text, emit_json, record_json
+from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
 from puzzlebench.harness.execute import make_task
 from puzzlebench.problems import problem_of
 from puzzlebench.registry import REGISTRY
@@ -31,8 +31,9 @@ SolverOpt = Annotated[str, typer.Option("--solver", "-s", help="Registered name 
 
 
 @app.command("solve")
+@problem_options
 def solve_command(
-    problem: Annotated[str, typer.Argument(help="nqueens, torus-queens, queens-knights, sliding")],
+    problem: ProblemArg,
     size: Annotated[str, typer.Argument(help="n for the queens problems; 8 or 15 for sliding")],
     solver: SolverOpt,
     seed: Annotated[int, typer.Option(help="Seed of the solver's random generator.")] = 0,
@@ -41,21 +42,16 @@ def solve_command(
     max_nodes: Annotated[int | None, typer.Option(help="Node budget.")] = None,
     max_iterations: Annotated[int | None, typer.Option(help="Iteration budget.")] = None,
     max_evaluations: Annotated[int | None, typer.Option(help="Evaluation budget.")] = None,
-    queens: Annotated[int | None, typer.Option(help="Queens A (queens-knights).")] = None,
-    start: Annotated[str | None, typer.Option(help="Sliding start state, e.g. 125408367.")] = None,
-    goal: Annotated[str | None, typer.Option(help="Sliding goal state.")] = None,
-    shape: Annotated[str | None, typer.Option(help="Sliding board ROWSxCOLS.")] = None,
     param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
     show: Annotated[bool, typer.Option(help="Draw the answer.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the run as JSON.")] = False,
+    problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Solve one instance with one solver; the harness validates and judges the answer."""
     from puzzlebench.harness.execute import conclude, execute
 
     check_seed(seed)
-    instance = build_instance(
-        problem, parse_int(size, "size"), queens=queens, start=start, goal=goal, shape=shape
-    )
+    instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     budget = make_budget(time_limit, max_nodes, max_iterations, max_evaluations)
     spec = REGISTRY.get(solver)
     task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget)
@@ -70,10 +66,10 @@ def solve_command(
                 f"{unverified} ({validity}) time={record.time_s:.4f}s "
                 f"(start-up {record.startup_s:.2f}s, warm-up {record.warmup_s:.2f}s, untimed) "
                 f"{counters_text(record.counters)}")
-        if record.answer_length is not None and problem == "sliding":
+        if record.answer_length is not None and isinstance(record.answer, str):
             line += f" moves={record.answer_length}"
         typer.echo(line.rstrip())
-        if problem == "sliding" and isinstance(record.answer, str):
+        if isinstance(record.answer, str):  # a move sequence (sliding)
             typer.echo(f"  moves: {record.answer or '(none: the start is the goal)'}")
         for label, text in (("reason", record.reason), ("error", record.error),
                             ("note", record.notes)):

@@ -63,7 +63,7 @@ class PermutationGA(Solver):
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
               trace: Trace | None = None) -> Proposal:
-        n, torus = instance.n, instance.problem == "torus-queens"
+        n, torus = instance.n, instance.wraps
         cfg = self.config
         m, k, elite = int(cfg["population_size"]), int(cfg["tournament"]), int(cfg["elite"])
         clock = budget.clock()

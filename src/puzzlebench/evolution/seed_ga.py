@@ -41,7 +41,7 @@ class SeedGA(Solver):
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
               trace: Trace | None = None) -> Proposal:
-        n, torus = instance.n, instance.problem == "torus-queens"
+        n, torus = instance.n, instance.wraps
         cfg = self.config
         size, k = int(cfg["population_size"]), int(cfg["k"])
         cx_rate, mut_rate = float(cfg["crossover_rate"]), float(cfg["mutation_rate"])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,19 +78,15 @@ class AgreementReport:
             self.disagreements.append(d)
 
 
-def canonical(problem: str, data: Any) -> str:
-    """A hashable form of an answer's JSON data (piece lists sorted)."""
-    if problem == "queens-knights" and isinstance(data, list):
-        data = sorted(data)
-    return json.dumps(data)
-
-
-def instances_for(problem: str, sizes: Sequence[int], queens: Sequence[int] | None) -> list[Instance]:
-    """The instances ``agree`` checks: the problem's own list for each size."""
+def instances_for(problem: str, sizes: Sequence[int],
+                  options: Mapping[str, Any] | None = None) -> list[Instance]:
+    """The instances ``agree`` checks: the problem's own list for each size (``options``:
+    the problem's option keys as a study entry holds them, e.g. ``{"queens": [0, 2]}``)."""
     prob = get_problem(problem)
+    entry = prob.study_entry(options or {}, "agree", require=False)
     out: list[Instance] = []
     for n in sizes:
-        out.extend(prob.agreement_instances(n, queens=queens))
+        out.extend(prob.agreement_instances(n, entry))
     return out
 
 
@@ -99,7 +95,7 @@ def check_agreement(
     sizes: Sequence[int],
     solvers: Sequence[str] | None = None,
     *,
-    queens: Sequence[int] | None = None,
+    options: Mapping[str, Any] | None = None,
     time_limit: float = 10.0,
     count_time_limit: float | None = None,
     count_up_to: int = 10,
@@ -123,7 +119,7 @@ def check_agreement(
             raise RegistryError(f"solver {s.name!r} does not handle {problem}")
     missing = [s for s in specs if s.unavailable]
     specs = [s for s in specs if not s.unavailable]
-    insts = list(instances) if instances is not None else instances_for(problem, sizes, queens)
+    insts = list(instances) if instances is not None else instances_for(problem, sizes, options)
     budget = Budget(time_limit=time_limit)
     # An incomplete solver cannot prove a rule-infeasible instance so: a short look suffices
     # to see that it claims nothing false (rather than the whole limit on n = 2 and 3).
@@ -209,13 +205,14 @@ def _check_membership(report: AgreementReport, problem: str, inst: Instance,
     verified_counts = {r.count for r in mine
                        if r.task == "count" and r.verified and r.count is not None}
     expected = known if known is not None else (min(verified_counts) if verified_counts else None)
-    solution_set = {canonical(problem, a) for a in solutions}
+    answer_key = get_problem(problem).answer_key
+    solution_set = {answer_key(a) for a in solutions}
     if expected is not None and len(solution_set) != expected:
         report.disagree(lister.name, iid, f"listed {len(solution_set)} solutions",
                         f"the known count is {expected}")
     for rec in mine:
         if rec.task == "solve" and rec.outcome is Outcome.SOLVED and rec.answer is not None \
-                and canonical(problem, rec.answer) not in solution_set:
+                and answer_key(rec.answer) not in solution_set:
             report.disagree(rec.solver, iid, "an answer outside the listed set",
                             f"{lister.name} listed all {len(solution_set)} solutions")
 

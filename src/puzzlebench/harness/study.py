@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from puzzlebench.contract import Budget
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance, PuzzlebenchError
@@ -100,22 +102,21 @@ class Study:
                       self.caps.get("max_evaluations"), self.caps.get("max_iterations"))
 
     def instances(self) -> list[tuple[str, int, dict[str, Any], Instance]]:
-        """(problem, size, options, instance) for every instance of the grid, in file order."""
+        """(problem, size, options, instance) for every instance of the grid, in file order:
+        the problem's own grid over its options, then ``generate`` random instances per size
+        drawn from a generator seeded by the master seed, the problem and the size."""
         out = []
         for entry in self.problems:
             problem = entry["problem"]
-            grids: list[dict[str, Any]] = [{}]
-            if problem == "queens-knights":
-                grids = [{"queens": a} for a in entry["queens"]]
-            elif problem == "sliding":
-                grids = [{"start": s, "goal": entry.get("goal"), "shape": entry.get("shape")}
-                         for s in entry["starts"]]
+            prob = get_problem(problem)
             for size in entry["sizes"]:
-                for options in grids:
-                    opts = {k: v for k, v in options.items() if v is not None}
-                    if problem == "queens-knights" and opts["queens"] > size:
-                        continue  # A > n is not an instance; grids over A skip it
-                    out.append((problem, size, opts, get_problem(problem).make(size, **opts)))
+                for opts in prob.grid(size, entry):
+                    out.append((problem, size, opts, prob.make(size, **opts)))
+                if entry.get("generate"):
+                    rng = np.random.default_rng(
+                        derive_seed(self.master_seed, "generate", problem, size))
+                    for inst in prob.generate(size, int(entry["generate"]), rng):
+                        out.append((problem, size, prob.options_of(inst), inst))
         return out
 
     def runs(self) -> list[RunSpec]:

@@ -16,10 +16,13 @@ TOML format (see ``studies/example.toml``)::
     db = "nqueens-small.sqlite" # default store when --db is not given
 
     [[problems]]
-    problem = "nqueens"         # nqueens, torus-queens, queens-knights, sliding
+    problem = "nqueens"         # a problem id (``puzzlebench problems`` lists them)
     sizes = "4..12"             # "4..12", "4,8,12" or a list of ints
+    # generate = 10             # problems with a generator: 10 seeded random instances per size
+    # ...and the problem's own options, as it declares them (``problems.options``), e.g.
     # queens = [2, 4]           # queens-knights: A values (list → grid)
     # starts = ["125408367"]    # sliding: start states; goal = "123456780"; shape = "3x3"
+    # placed = ["0:3,5:7"]      # nqueens-completion: pre-placed queens (list → grid)
 
     [[solvers]]
     name = "mod12"              # a registered name or module:attr / file.py:attr
@@ -40,13 +43,14 @@ from typing import Any
 from puzzlebench.contract import SolverConfigError
 from puzzlebench.harness.size_lists import SizeListError, parse_size_list
 from puzzlebench.harness.study import Study, StudyError, expand_grid
-from puzzlebench.problems import PROBLEMS
+from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.registry import REGISTRY, RegistryError
 
 STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
               "max_nodes", "max_iterations", "max_evaluations", "db", "description"}
-PROBLEM_KEYS = {"problem", "sizes", "queens", "starts", "goal", "shape"}
+#: Keys every [[problems]] table takes; each problem adds its own options' keys.
+PROBLEM_KEYS = {"problem", "sizes", "generate"}
 SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size"}
 TOP_KEYS = {"study", "problems", "solvers"}
 
@@ -109,25 +113,24 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         w = f"{source} [[problems]][{i}]"
         if not isinstance(entry, dict):
             raise StudyError(f"{w}: must be a table")
-        _check_keys(entry, PROBLEM_KEYS, w)
         problem = entry.get("problem")
-        if problem not in PROBLEMS:
+        try:
+            prob = get_problem(problem) if isinstance(problem, str) else None
+        except PuzzlebenchError:
+            prob = None
+        if prob is None:
             raise StudyError(f"{w}.problem: unknown problem {problem!r}; known: {', '.join(PROBLEMS)}")
-        item: dict[str, Any] = {"problem": problem, "sizes": parse_sizes(entry.get("sizes"),
-                                                                         f"{w}.sizes")}
-        if problem == "queens-knights":
-            queens = entry.get("queens")
-            queens = [queens] if isinstance(queens, int) else queens
-            if not isinstance(queens, list) or not all(isinstance(a, int) and a >= 0
-                                                       for a in queens):
-                raise StudyError(f"{w}.queens: a list of A values (integers ≥ 0) is required")
-            item["queens"] = queens
-        if problem == "sliding":
-            starts = entry.get("starts")
-            if not isinstance(starts, list) or not starts:
-                raise StudyError(f"{w}.starts: a list of start states is required")
-            item.update(starts=[str(s) for s in starts], goal=entry.get("goal"),
-                        shape=entry.get("shape"))
+        _check_keys(entry, PROBLEM_KEYS | {o.key for o in prob.options}, w)
+        item: dict[str, Any] = {"problem": prob.id, "sizes": parse_sizes(entry.get("sizes"),
+                                                                          f"{w}.sizes")}
+        if "generate" in entry:
+            if not prob.generates:
+                raise StudyError(f"{w}.generate: {prob.id} has no instance generator")
+            item["generate"] = _number(entry, "generate", int, w, minimum=1)
+        try:
+            item.update(prob.study_entry(entry, w))
+        except PuzzlebenchError as exc:
+            raise StudyError(str(exc)) from None
         problems.append(item)
     solvers_raw = data.get("solvers")
     if not isinstance(solvers_raw, list) or not solvers_raw:

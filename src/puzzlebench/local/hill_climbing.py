@@ -32,6 +32,7 @@ from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.local.compiled_random import below, new_state
 from puzzlebench.local.neighbourhoods import NEIGHBOURHOODS, code
+from puzzlebench.problems.queens_knights import QueensKnightsInstance
 from puzzlebench.registry import register
 from puzzlebench.trace import CAP, Trace, buffers, trace_point
 
@@ -282,7 +283,8 @@ class HillClimbing(Solver):
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
               trace: Trace | None = None) -> Proposal:
         n = instance.n
-        queens = instance.queens if instance.problem == "queens-knights" else n
+        knights_board = isinstance(instance, QueensKnightsInstance)
+        queens = instance.queens if knights_board else n
         hood = code(str(self.config["neighbourhood"]))
         max_iter = int(self.config["max_iter"])
         if budget.max_iterations is not None:
@@ -293,7 +295,7 @@ class HillClimbing(Solver):
             n, queens, self.variant_stochastic, hood, max_iter,
             -1 if budget.max_evaluations is None else budget.max_evaluations,
             clock.end if budget.time_limit is not None else np.inf, new_state(rng),
-            instance.problem != "queens-knights", tr_e, tr_b, tr_t)
+            not knights_board, tr_e, tr_b, tr_t)
         if trace is not None:
             trace.extend(tr_e, tr_b, tr_t, tn)
         counters = {"iterations": int(iterations), "moves": int(moves),
@@ -301,7 +303,7 @@ class HillClimbing(Solver):
                     "best_conflicts": int(best_h)}
         if best_h != 0:
             return Proposal(counters=counters, note=f"best state had {best_h} pieces in conflict")
-        if instance.problem == "nqueens":
+        if not knights_board:
             cols = [0] * n
             for i in range(n):
                 cols[int(r[i])] = int(c[i])

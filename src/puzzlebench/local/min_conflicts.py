@@ -1,5 +1,5 @@
-"""Textbook min-conflicts (Minton, Johnston, Philips & Laird 1992) for nqueens and
-torus-queens, for small and medium n (``min-conflicts``).
+"""Textbook min-conflicts (Minton, Johnston, Philips & Laird 1992) for nqueens,
+torus-queens and nqueens-completion, for small and medium n (``min-conflicts``).
 
 From a random placement (one queen per row, any column), repeatedly pick a conflicted queen at
 random and move it to the position of least conflict, ties broken at random; each such move
@@ -10,6 +10,9 @@ textbook move, default), ``step`` (one column left or right) or ``swap`` (exchan
 with another row). Line counts are kept in numpy arrays, so scoring all columns of a row is
 one vectorised expression (O(n) per repair). Counters: ``repairs``, ``iterations``,
 ``restarts``.
+
+Pre-placed queens (nqueens-completion) start on their squares and never move: only the other
+rows' queens are repaired or swapped. Being incomplete, it never claims ``infeasible``.
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ class MinConflicts(Solver):
     """Minton et al.'s min-conflicts: a random conflicted queen to its least-conflicted place."""
 
     name: ClassVar[str] = "min-conflicts"
-    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "nqueens-completion"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations"})
     stochastic: ClassVar[bool] = True
     traces: ClassVar[bool] = True  # evaluation = one repair (a row's candidates scored at once)
@@ -88,7 +91,9 @@ class MinConflicts(Solver):
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
               trace: Trace | None = None) -> Proposal:
-        n, torus = instance.n, instance.problem == "torus-queens"
+        n, torus, fixed = instance.n, instance.wraps, tuple(instance.fixed)
+        movable = np.ones(n, dtype=bool)
+        movable[[r for r, _ in fixed]] = False
         hood = code(str(self.config["neighbourhood"]))
         clock = budget.clock()
         cap = int(self.config["max_repairs"])
@@ -97,7 +102,7 @@ class MinConflicts(Solver):
         restart_after = max(1, int(self.config["restart_after"]))
         repairs = restarts = since_restart = 0
         all_cols = np.arange(n)
-        cols, lines = self._start(n, torus, hood, rng)
+        cols, lines = self._start(n, torus, hood, rng, fixed)
         exact_pairs = torus and n % 2 == 0  # the per-line count would double-count there
         pairs = lines.pairs(cols) if trace is not None else 0
         while True:
@@ -112,15 +117,20 @@ class MinConflicts(Solver):
             if repairs >= cap or (repairs % 64 == 0 and clock.expired()):
                 return Proposal(counters=counters, note=f"{bad.size} queens still attacked")
             if since_restart >= restart_after:
-                cols, lines = self._start(n, torus, hood, rng)
+                cols, lines = self._start(n, torus, hood, rng, fixed)
                 pairs = lines.pairs(cols) if trace is not None else 0
                 restarts += 1
                 since_restart = 0
                 continue
-            r = int(bad[rng.integers(bad.size)])
+            pick = bad[movable[bad]]
+            if pick.size == 0:  # only pre-placed queens clash: move any other queen
+                pick = np.flatnonzero(movable)
+                if pick.size == 0:
+                    return Proposal(counters=counters, note="every queen is pre-placed")
+            r = int(pick[rng.integers(pick.size)])
             old = int(cols[r])
             if hood == 1:  # swap with another row: choose the exchange of least conflict
-                pairs += self._swap(cols, lines, r, rng)
+                pairs += self._swap(cols, lines, r, rng, movable)
             else:
                 lines.col[old] -= 1  # take the queen off its square
                 lines.d1[lines.k1(r, old)] -= 1
@@ -139,18 +149,31 @@ class MinConflicts(Solver):
             since_restart += 1
 
     @staticmethod
-    def _start(n: int, torus: bool, hood: int, rng: np.random.Generator) -> tuple[np.ndarray, Lines]:
+    def _start(n: int, torus: bool, hood: int, rng: np.random.Generator,
+               fixed: tuple[tuple[int, int], ...] = ()) -> tuple[np.ndarray, Lines]:
         """A random placement: a permutation for the swap neighbourhood (swaps keep columns
-        distinct), any columns otherwise."""
-        cols = rng.permutation(n) if hood == 1 else rng.integers(0, n, size=n)
+        distinct), any columns otherwise; pre-placed queens on their squares."""
+        if not fixed:
+            cols = rng.permutation(n) if hood == 1 else rng.integers(0, n, size=n)
+            return cols, Lines(cols, torus)
+        rows = np.array([r for r, _ in fixed])
+        free_rows = np.setdiff1d(np.arange(n), rows)
+        free_cols = np.setdiff1d(np.arange(n), [c for _, c in fixed])
+        cols = np.empty(n, dtype=np.int64)
+        cols[rows] = [c for _, c in fixed]
+        if hood == 1 and free_cols.size == free_rows.size:
+            cols[free_rows] = rng.permutation(free_cols)
+        else:
+            cols[free_rows] = rng.integers(0, n, size=free_rows.size)
         return cols, Lines(cols, torus)
 
     @staticmethod
-    def _swap(cols: np.ndarray, lines: Lines, r: int, rng: np.random.Generator) -> int:
-        """Exchange row r's column with the row whose exchange leaves r least attacked;
-        returns the change in attacking pairs."""
+    def _swap(cols: np.ndarray, lines: Lines, r: int, rng: np.random.Generator,
+              movable: np.ndarray) -> int:
+        """Exchange row r's column with the (movable) row whose exchange leaves r least
+        attacked; returns the change in attacking pairs."""
         n = cols.size
-        others = np.flatnonzero(np.arange(n) != r)
+        others = np.flatnonzero((np.arange(n) != r) & movable)
         if others.size == 0:
             return 0
         scores = lines.d1[lines.k1(r, cols[others])] + lines.d2[lines.k2(r, cols[others])]

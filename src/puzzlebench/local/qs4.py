@@ -262,7 +262,7 @@ class QS4(Solver):
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
               trace: Trace | None = None) -> Proposal:
-        n, torus = instance.n, instance.problem == "torus-queens"
+        n, torus = instance.n, instance.wraps
         clock = budget.clock()
         tail = min(int(self.config["tail"]), n)
         tr_e, tr_b, tr_t = buffers(CAP if trace is not None else 0)

@@ -6,6 +6,7 @@ Nothing here imports solver or harness code.
 from __future__ import annotations
 
 from puzzlebench.problems.base import (
+    ConformanceCases,
     Instance,
     InvalidAnswerError,
     InvalidInstanceError,
@@ -13,36 +14,25 @@ from puzzlebench.problems.base import (
     PuzzlebenchError,
     Verdict,
 )
+from puzzlebench.problems.catalogue import PROBLEMS, get_problem, problem_of, register_problem
 from puzzlebench.problems.nqueens import NQueens, QueensInstance
+from puzzlebench.problems.nqueens_completion import CompletionInstance, NQueensCompletion
+from puzzlebench.problems.options import ProblemOption
 from puzzlebench.problems.queens_knights import QueensKnights, QueensKnightsInstance
 from puzzlebench.problems.sliding import Sliding, SlidingInstance
 from puzzlebench.problems.torus_queens import TorusQueens, TorusQueensInstance
 
-PROBLEMS: dict[str, Problem] = {p.id: p for p in (NQueens(), TorusQueens(), QueensKnights(), Sliding())}
-
-
-def get_problem(problem_id: str) -> Problem:
-    """The problem object for an id, or InvalidInstanceError naming the known ids."""
-    try:
-        return PROBLEMS[problem_id]
-    except KeyError:
-        raise InvalidInstanceError(
-            f"unknown problem {problem_id!r}; known: {', '.join(PROBLEMS)}"
-        ) from None
-
-
-def problem_of(instance: Instance) -> Problem:
-    """The problem an instance belongs to."""
-    return PROBLEMS[instance.problem]
-
-
 __all__ = [
     "PROBLEMS",
+    "CompletionInstance",
+    "ConformanceCases",
     "Instance",
     "InvalidAnswerError",
     "InvalidInstanceError",
     "NQueens",
+    "NQueensCompletion",
     "Problem",
+    "ProblemOption",
     "PuzzlebenchError",
     "QueensInstance",
     "QueensKnights",
@@ -54,4 +44,5 @@ __all__ = [
     "Verdict",
     "get_problem",
     "problem_of",
+    "register_problem",
 ]

@@ -7,9 +7,17 @@ these validators only.
 
 from __future__ import annotations
 
+import itertools
+import json
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from puzzlebench.problems.options import ProblemOption
 
 
 class PuzzlebenchError(Exception):
@@ -55,11 +63,109 @@ class Instance(ABC):
         """The instance's defining data as JSON-compatible values."""
 
 
+@dataclass(frozen=True)
+class ConformanceCases:
+    """The instances every solver of a problem is held to by the conformance suite: small
+    solvable and unsolvable ones, a hard one no solver finishes in a blink (budget checks),
+    one where a few hundred nodes are cheap (effort caps) and one for same-seed-same-record."""
+
+    solvable: list[Instance]
+    infeasible: list[Instance]
+    hard: Instance
+    capped: Instance
+    reproducible: Instance
+    #: Solvable instances only some solvers take (e.g. by size), beside ``solvable``.
+    extra: list[Instance] = field(default_factory=list)
+
+
 class Problem(ABC):
-    """One puzzle family: builds instances, validates answers, knows the facts."""
+    """One puzzle family: builds instances, validates answers, knows the facts.
+
+    A family owns everything about itself: its instance options (``options``, which the CLI,
+    the study schema, ``compare`` and ``agree`` read), its grid over those options, its
+    generator of random instances (if any), its agreement instances and its conformance
+    cases. Nothing outside ``problems/`` tests a problem's id.
+    """
 
     id: ClassVar[str]
     summary: ClassVar[str]
+    #: The instance options this family takes (see ``problems.options``).
+    options: ClassVar[tuple[ProblemOption, ...]] = ()
+    #: Sizes ``compare`` and ``agree`` use when none are given.
+    compare_sizes: ClassVar[str] = "4..10"
+    agree_sizes: ClassVar[str] = "1..10"
+    #: Whether ``generate`` makes seeded random instances (``compare --generate K``).
+    generates: ClassVar[bool] = False
+
+    # -- options, grids and generated instances --------------------------------------------
+
+    def instance_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """One instance's options from command-line text or data: each declared option read
+        by its parser, undeclared ones refused (raises InvalidInstanceError)."""
+        from puzzlebench.problems.options import check_names
+
+        check_names(self.id, self.options, given)
+        by_name = {o.name: o for o in self.options}
+        return {k: by_name[k].parse(v) for k, v in given.items() if v is not None}
+
+    def grid(self, size: int, entry: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The option sets of one study entry at one size: every combination of the grid
+        options' values with the single ones (absent options left out), in entry order,
+        minus those ``in_grid`` rejects; none when a required option is absent (an entry
+        that only generates instances)."""
+        axes: list[list[tuple[str, Any]]] = []
+        for opt in self.options:
+            value = entry.get(opt.key)
+            if value is None:
+                if opt.required:
+                    return []  # only generated instances (``generate``), no grid
+                continue
+            values = value if opt.many else [value]
+            axes.append([(opt.name, v) for v in values])
+        out = [dict(combo) for combo in itertools.product(*axes)]
+        return [o for o in out if self.in_grid(size, o)]
+
+    def in_grid(self, size: int, options: Mapping[str, Any]) -> bool:
+        """Whether a grid point is an instance at this size (grids skip the others)."""
+        return True
+
+    def study_entry(self, given: Mapping[str, Any], where: str, *,
+                    require: bool = True) -> dict[str, Any]:
+        """A ``[[problems]]`` table's (or ``compare`` flags') option keys, checked and read:
+        grid options as lists, single ones as values; a required option that is missing is
+        an error naming its key (unless ``require`` is off, or instances are generated)."""
+        out: dict[str, Any] = {}
+        for opt in self.options:
+            value = given.get(opt.key)
+            if value is None:
+                if require and opt.required and "generate" not in given:
+                    raise InvalidInstanceError(f"{where}: {self.id} needs {opt.key!r}")
+                continue
+            out[opt.key] = (opt.values(value, f"{where}.{opt.key}") if opt.many
+                            else opt.parse(value))
+        return out
+
+    def default_sizes(self, entry: Mapping[str, Any], purpose: str = "compare") -> str:
+        """The sizes a ``compare`` (or ``agree``) entry uses when none are given."""
+        return self.agree_sizes if purpose == "agree" else self.compare_sizes
+
+    def generate(self, size: int, count: int, rng: np.random.Generator) -> list[Instance]:
+        """``count`` random instances at a size drawn with ``rng`` (families with a generator
+        override this and set ``generates``)."""
+        raise InvalidInstanceError(f"{self.id} has no instance generator")
+
+    def options_of(self, instance: Any) -> dict[str, Any]:
+        """The options that rebuild ``instance`` with ``make`` (stored with generated runs)."""
+        return {}
+
+    def answer_key(self, data: Any) -> str:
+        """A hashable form of an answer's JSON data: equal for answers that are the same
+        solution (e.g. a piece list in any order)."""
+        return json.dumps(data)
+
+    def conformance_cases(self) -> ConformanceCases | None:
+        """The family's conformance instances (None: no solver-level cases)."""
+        return None
 
     @abstractmethod
     def make(self, size: int, **options: Any) -> Instance:
@@ -102,9 +208,10 @@ class Problem(ABC):
         """The optimal answer length where known (sliding); None elsewhere."""
         return None
 
-    def agreement_instances(self, size: int, **options: Any) -> list[Instance]:
-        """The instances ``agree`` checks at one size (options: the problem's own)."""
-        return [self.make(size)]
+    def agreement_instances(self, size: int, entry: Mapping[str, Any]) -> list[Instance]:
+        """The instances ``agree`` checks at one size; ``entry`` holds the options given,
+        read by ``study_entry`` (by default: the grid they make)."""
+        return [self.make(size, **o) for o in self.grid(size, entry)]
 
     def warmup_instance(self) -> Instance:
         """A small instance that exercises a solver's code paths, for untimed warm-up runs."""

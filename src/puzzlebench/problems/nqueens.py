@@ -6,7 +6,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from puzzlebench.problems import queens_lines as ql
-from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem, Verdict
+from puzzlebench.problems.base import (
+    ConformanceCases,
+    Instance,
+    InvalidAnswerError,
+    InvalidInstanceError,
+    Problem,
+    Verdict,
+)
 
 #: OEIS A000170, the number of solutions for n = 1..27 (index 0 unused).
 A000170: tuple[int, ...] = (
@@ -39,9 +46,17 @@ class QueensInstance(Instance):
 
     n: int
     problem: ClassVar[str] = "nqueens"
+    #: Capability flag for solvers: diagonals wrap around the board (torus-queens).
+    wraps: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         check_size(self.n)
+
+    @property
+    def fixed(self) -> tuple[tuple[int, int], ...]:
+        """Queens every answer must keep, as (row, col) sorted by row (none here; see
+        nqueens-completion). Solvers read this flag, never the problem's id."""
+        return ()
 
     @property
     def size(self) -> int:
@@ -108,3 +123,10 @@ class NQueens(Problem):
 
     def render(self, instance: QueensInstance, answer: Any) -> str:
         return ql.draw(self.columns(instance, answer))
+
+    def conformance_cases(self) -> ConformanceCases:
+        return ConformanceCases(
+            solvable=[self.make(1), self.make(5), self.make(8)],
+            infeasible=[self.make(2), self.make(3)],
+            hard=self.make(200), capped=self.make(30), reproducible=self.make(8),
+        )

@@ -6,14 +6,23 @@ piece; no two pieces stand on one square. Lines are not blocked by pieces in bet
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
-from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem, Verdict
+from puzzlebench.problems.base import (
+    ConformanceCases,
+    Instance,
+    InvalidAnswerError,
+    InvalidInstanceError,
+    Problem,
+    Verdict,
+)
 from puzzlebench.problems.nqueens import A000170, A002562, check_size
+from puzzlebench.problems.options import ProblemOption, count
 
 Piece = tuple[str, int, int]
 KNIGHT_STEPS: tuple[tuple[int, int], ...] = (
@@ -122,6 +131,10 @@ class QueensKnights(Problem):
 
     id: ClassVar[str] = "queens-knights"
     summary: ClassVar[str] = "A queens and n−A knights on an n×n board, no piece attacked"
+    options: ClassVar[tuple[ProblemOption, ...]] = (
+        ProblemOption("queens", "queens-knights: queens A (compare/agree: a list, 0,2,4 or 0..4)",
+                      count, many=True, required=True, ranges=True),
+    )
 
     def make(self, size: int, **options: Any) -> QueensKnightsInstance:
         unknown = set(options) - {"queens"}
@@ -184,10 +197,28 @@ class QueensKnights(Problem):
     def answer_from_json(self, data: Any) -> list[Piece]:
         return [(str(k), int(r), int(c)) for k, r, c in data]
 
-    def agreement_instances(self, size: int, **options: Any) -> list[Instance]:
-        queens = options.get("queens")
+    def in_grid(self, size: int, options: Mapping[str, Any]) -> bool:
+        """A > n is not an instance: grids over A skip it."""
+        return int(options.get("queens", 0)) <= size
+
+    def answer_key(self, data: Any) -> str:
+        """Pieces in any order are the same answer."""
+        return super().answer_key(sorted(data) if isinstance(data, list) else data)
+
+    def agreement_instances(self, size: int, entry: Mapping[str, Any]) -> list[Instance]:
+        """Every A in 0..n unless ``queens`` names some."""
+        queens = entry.get("queens")
         values = range(size + 1) if queens is None else [a for a in queens if a <= size]
         return [self.make(size, queens=a) for a in values]
+
+    def conformance_cases(self) -> ConformanceCases:
+        return ConformanceCases(
+            solvable=[self.make(5, queens=0), self.make(6, queens=2), self.make(8, queens=8)],
+            infeasible=[self.make(2, queens=1), self.make(3, queens=3)],
+            hard=self.make(12, queens=7),
+            capped=self.make(10, queens=6),
+            reproducible=self.make(6, queens=2),
+        )
 
     def warmup_instance(self) -> QueensKnightsInstance:
         return self.make(8, queens=2)

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from puzzlebench.problems.base import Instance, InvalidAnswerError, InvalidInstanceError, Problem, Verdict
+from puzzlebench.problems.base import (
+    ConformanceCases,
+    Instance,
+    InvalidAnswerError,
+    InvalidInstanceError,
+    Problem,
+    Verdict,
+)
 from puzzlebench.problems.korf_instances import KORF_GOAL, korf_instance, published_optimum
+from puzzlebench.problems.options import ProblemOption, text
 
 MOVES: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 
@@ -138,6 +147,14 @@ class Sliding(Problem):
 
     id: ClassVar[str] = "sliding"
     summary: ClassVar[str] = "rows×cols sliding-tile puzzle; answers are blank moves UDLR"
+    options: ClassVar[tuple[ProblemOption, ...]] = (
+        ProblemOption("start", "sliding: start state, e.g. 125408367 or korf:1 "
+                      "(compare: several, ';'-separated)", text, study_key="starts",
+                      many=True, separator=";", required=True),
+        ProblemOption("goal", "sliding: goal state (default: blank last)", text),
+        ProblemOption("shape", "sliding: board ROWSxCOLS (default: square)", text),
+    )
+    agree_sizes: ClassVar[str] = "8"
 
     def make(self, size: int, **options: Any) -> SlidingInstance:
         unknown = set(options) - {"start", "goal", "shape"}
@@ -167,11 +184,20 @@ class Sliding(Problem):
         goal_t = (parse_state(goal, cells) if isinstance(goal, str) else tuple(goal)) if goal else ()
         return SlidingInstance(rows, cols, start_t, goal_t)
 
-    def agreement_instances(self, size: int, **options: Any) -> list[Instance]:
+    def default_sizes(self, entry: Mapping[str, Any], purpose: str = "compare") -> str:
+        """The starts' own sizes (tile counts) when starts are given."""
+        starts = entry.get("starts")
+        if not starts:
+            return super().default_sizes(entry, purpose)
+        cells = {16 if s.lower().startswith("korf") else len(s.split(",")) if "," in s
+                 else len(s) for s in starts}
+        return ",".join(str(c - 1) for c in sorted(cells))
+
+    def agreement_instances(self, size: int, entry: Mapping[str, Any]) -> list[Instance]:
         """Three fixed scrambles of the default goal (seeded random walks of 12, 20 and 28
-        blank moves), the same on every machine; ``start`` gives one instance instead."""
-        if options.get("start") is not None:
-            return [self.make(size, **options)]
+        blank moves), the same on every machine; given ``starts`` replace them."""
+        if entry.get("starts"):
+            return super().agreement_instances(size, entry)
         rows, cols = board_shape(size)
         goal = SlidingInstance(rows, cols, default_goal(rows, cols), ())
         rng = random.Random(size)  # a local generator: no global random state
@@ -191,6 +217,16 @@ class Sliding(Problem):
 
     def warmup_instance(self) -> SlidingInstance:
         return self.make(8, start="125408367")
+
+    def conformance_cases(self) -> ConformanceCases:
+        # Korf's 15-puzzle instance 1 (57 moves optimal; his goal puts the blank first).
+        korf1 = self.make(15, start="14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3",
+                          goal=",".join(str(t) for t in range(16)))
+        return ConformanceCases(
+            solvable=[self.make(8, start=s) for s in ("123456708", "125408367", "102643785")],
+            infeasible=[self.make(8, start="123456870")],
+            hard=korf1, capped=korf1, reproducible=self.make(8, start="125408367"),
+        )
 
     def warmup_like(self, instance: SlidingInstance) -> SlidingInstance:
         """The run's board and goal, started two blank moves from the goal: what a solver's

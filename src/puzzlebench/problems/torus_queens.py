@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar
 
+from puzzlebench.problems.base import ConformanceCases
 from puzzlebench.problems.nqueens import NQueens, QueensInstance
 
 #: OEIS A007705, solutions of the toroidal n-queens problem, where verified (zero whenever
@@ -18,6 +19,7 @@ class TorusQueensInstance(QueensInstance):
     """n queens on an n × n torus."""
 
     problem: ClassVar[str] = "torus-queens"
+    wraps: ClassVar[bool] = True
 
 
 class TorusQueens(NQueens):
@@ -40,3 +42,10 @@ class TorusQueens(NQueens):
         if not self.is_solvable(instance):
             return 0
         return A007705.get(instance.n)
+
+    def conformance_cases(self) -> ConformanceCases:
+        return ConformanceCases(
+            solvable=[self.make(1), self.make(5), self.make(7)],
+            infeasible=[self.make(2), self.make(4)],
+            hard=self.make(49), capped=self.make(25), reproducible=self.make(7),
+        )

@@ -39,7 +39,7 @@ class QueensBestFirst(Solver):
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         n = instance.n
         permutation = self.state_type is SwapState
-        board = Board(n, instance.problem == "torus-queens", random_start(n, permutation, rng))
+        board = Board(n, instance.wraps, random_start(n, permutation, rng))
         start: SearchState = self.state_type.initial(board)
         result = best_first(start, budget, astar=self.astar)
         counters = {**result.counters, "start_h": start.h}

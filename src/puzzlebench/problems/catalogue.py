@@ -1,0 +1,92 @@
+"""The one table of problem families, and how a family is found.
+
+Families come from three places, like solvers: the built-ins below, installed distributions'
+entry points in the group ``puzzlebench.problems`` (each names a ``Problem`` subclass or
+instance), and a reference ``package.module:attr`` given where a problem id goes (the CLI's
+PROBLEM argument, ``get_problem``). Ids are unique: a second family with a taken id is refused.
+
+A problem family is *judge code*: its validator decides every verdict, in the judge's
+process. The harness isolates solvers (``harness.isolation``), not problems, so a problem
+plugin is trusted as the validators are — install or name only families you would trust to
+judge. It is never loaded because a solver asked for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from importlib.metadata import entry_points
+from typing import Any
+
+from puzzlebench.problems.base import Instance, InvalidInstanceError, Problem
+from puzzlebench.problems.nqueens import NQueens
+from puzzlebench.problems.nqueens_completion import NQueensCompletion
+from puzzlebench.problems.queens_knights import QueensKnights
+from puzzlebench.problems.sliding import Sliding
+from puzzlebench.problems.torus_queens import TorusQueens
+
+ENTRY_POINT_GROUP = "puzzlebench.problems"
+
+PROBLEMS: dict[str, Problem] = {}
+
+
+def register_problem(problem: Problem | type[Problem], origin: str = "") -> Problem:
+    """Add a family to the table (an instance, or a class built with no arguments)."""
+    obj = problem() if isinstance(problem, type) else problem
+    if not isinstance(obj, Problem):
+        raise InvalidInstanceError(f"{origin or problem!r} is not a puzzlebench Problem")
+    pid = getattr(obj, "id", None)
+    if not isinstance(pid, str) or not pid or ":" in pid:
+        raise InvalidInstanceError(f"{origin or problem!r} declares no usable id")
+    held = PROBLEMS.get(pid)
+    if held is not None and type(held) is not type(obj):
+        raise InvalidInstanceError(f"problem id {pid!r} is taken by {type(held).__qualname__}")
+    PROBLEMS.setdefault(pid, obj)
+    return PROBLEMS[pid]
+
+
+def _load_reference(ref: str) -> Problem:
+    module_name, _, attr = ref.partition(":")
+    try:
+        target: Any = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise InvalidInstanceError(f"cannot load problem {ref!r}: {exc}") from None
+    return register_problem(target, ref)
+
+
+def _discover_entry_points() -> None:
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            register_problem(ep.load(), f"entry point {ep.name}")
+        except Exception as exc:  # a broken plugin must not take the built-ins down
+            print(f"puzzlebench: warning: problem entry point {ep.name!r} not loaded: {exc}",
+                  file=sys.stderr)
+
+
+def get_problem(problem_id: str) -> Problem:
+    """The family for an id or a ``module:attr`` reference (InvalidInstanceError naming the
+    known ids otherwise)."""
+    if problem_id in PROBLEMS:
+        return PROBLEMS[problem_id]
+    if ":" in problem_id:
+        return _load_reference(problem_id)
+    raise InvalidInstanceError(f"unknown problem {problem_id!r}; known: {', '.join(PROBLEMS)}")
+
+
+def problem_of(instance: Instance) -> Problem:
+    """The family an instance belongs to; a family loaded by reference in another process is
+    found again in its instance's module."""
+    found = PROBLEMS.get(instance.problem)
+    if found is not None:
+        return found
+    module = sys.modules.get(type(instance).__module__)
+    for value in vars(module).values() if module else ():
+        if isinstance(value, type) and issubclass(value, Problem) and \
+                getattr(value, "id", None) == instance.problem:
+            return register_problem(value)
+    raise InvalidInstanceError(f"no problem family {instance.problem!r} is loaded")
+
+
+for _builtin in (NQueens, TorusQueens, QueensKnights, Sliding, NQueensCompletion):
+    register_problem(_builtin)
+_discover_entry_points()
