@@ -5,7 +5,8 @@ The library offers no time limit and its Boolean models grow as n²; boards with
 n > ``max_n`` (default 16) are declined (claim ``unknown``) rather than run unbounded.
 Otherwise ``solve`` and ``count`` iterate solutions lazily and stop
 at the budget between solutions (a single long proof cannot be interrupted, so the harness's
-hard limit is the backstop).
+hard limit is the backstop). Pre-placed queens that attack each other (nqueens-completion) are
+answered ``infeasible`` before the model is built: the library fails on the empty domain.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 
 from baselines.constraint_models import build, declined, decode
 from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
+from puzzlebench.queens_keys import clashing
 from puzzlebench.registry import register
 
 
@@ -37,6 +39,10 @@ class ConstraintBacktracking(Solver):
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         if instance.n > self.config["max_n"]:
             return declined(instance.n, self.config["max_n"])
+        if clashing(getattr(instance, "fixed", ()), instance.n):
+            # the library's preprocessing fails on the empty domain this leaves
+            return Proposal(claim=Claim.INFEASIBLE, counters={"solutions": 0},
+                            note="pre-placed queens attack each other")
         problem = build(instance, constraint.BacktrackingSolver(forwardcheck=True))
         solution = problem.getSolution()
         if solution is None:
@@ -50,6 +56,8 @@ class ConstraintBacktracking(Solver):
         if instance.n > self.config["max_n"]:
             return declined(instance.n, self.config["max_n"])
         clock = budget.clock()
+        if clashing(getattr(instance, "fixed", ()), instance.n):
+            return Proposal(claim=Claim.INFEASIBLE, count=0, counters={"solutions": 0})
         problem = build(instance, constraint.BacktrackingSolver(forwardcheck=True))
         total = 0
         for _ in problem.getSolutionIter():
@@ -61,6 +69,8 @@ class ConstraintBacktracking(Solver):
 
     def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> Enumeration:
         clock = budget.clock()
+        if clashing(getattr(instance, "fixed", ()), instance.n):
+            return Enumeration([], complete=True)
         problem = build(instance, constraint.BacktrackingSolver(forwardcheck=True))
         out = []
         for solution in problem.getSolutionIter():

@@ -9,7 +9,7 @@ MaxSum(1) per square, ExactSum(A) over the queens and ExactSum(n − A) over the
 queen clears its lines through weighted sums (n·Q_s + Σ pieces on the line ≤ n), and a knight
 clears its knight squares through MaxSum(1) on (N_s, Q_t, N_t). Sum constraints prune during
 forward checking, which is what makes this the library's fast path. nqueens-completion: the
-nqueens model with each pre-placed queen's square held at 1 (InSetConstraint).
+nqueens model with each pre-placed queen's square given the domain {1}.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ def queens_problem(n: int, torus: bool, solver: constraint.Solver,
                    fixed: tuple[tuple[int, int], ...] = ()) -> constraint.Problem:
     """The Boolean n-queens (or torus) model; ``fixed`` squares must hold a queen."""
     p = constraint.Problem(solver)
-    p.addVariables([var("x", r, c) for r in range(n) for c in range(n)], [0, 1])
-    for r, c in fixed:
-        p.addConstraint(constraint.InSetConstraint({1}), [var("x", r, c)])
+    held = set(fixed)
+    for r in range(n):
+        for c in range(n):
+            p.addVariable(var("x", r, c), [1] if (r, c) in held else [0, 1])
     for r in range(n):
         p.addConstraint(constraint.ExactSumConstraint(1), [var("x", r, c) for c in range(n)])
     for c in range(n):

@@ -40,6 +40,7 @@ from puzzlebench.external_program import (
     read_manifest,
     solver_class,
 )
+from puzzlebench.plugin_loader import PluginLoadError, load_attribute
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
 
@@ -351,39 +352,10 @@ def _modules_fingerprint() -> str | None:
 
 def load_reference(ref: str) -> type[Solver]:
     """Load ``package.module:attr`` or ``path/to/file.py:attr`` as a Solver class."""
-    target, _, attr = ref.rpartition(":")
-    if not target or not attr:
-        raise RegistryError(f"solver reference {ref!r} is not MODULE:ATTR or FILE.py:ATTR")
     try:
-        if target.endswith(".py"):
-            path = Path(target)
-            if not path.is_file():
-                raise RegistryError(f"solver file {target!r} does not exist")
-            digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:16]
-            mod_name = f"puzzlebench_plugin_{digest}"
-            if mod_name in sys.modules:  # each file is executed once per process
-                module = sys.modules[mod_name]
-            else:
-                spec = importlib.util.spec_from_file_location(mod_name, path)
-                if spec is None or spec.loader is None:
-                    raise RegistryError(f"cannot load solver file {target!r}")
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[mod_name] = module
-                try:
-                    spec.loader.exec_module(module)
-                except BaseException as exc:  # SystemExit or KeyboardInterrupt too
-                    del sys.modules[mod_name]
-                    raise RegistryError(f"cannot import solver {ref!r}: "
-                                        f"{type(exc).__name__}: {exc}") from None
-        else:
-            module = importlib.import_module(target)
-    except RegistryError:
-        raise
-    except BaseException as exc:  # the plugin's own import error, reported as one line
-        raise RegistryError(f"cannot import solver {ref!r}: {type(exc).__name__}: {exc}") from exc
-    obj = getattr(module, attr, None)
-    if obj is None:
-        raise RegistryError(f"{target!r} has no attribute {attr!r}")
+        obj = load_attribute(ref, "solver")
+    except PluginLoadError as exc:
+        raise RegistryError(str(exc)) from exc.__cause__
     if not (isinstance(obj, type) and issubclass(obj, Solver)):
         raise RegistryError(f"{ref!r} is not a puzzlebench Solver subclass")
     return obj

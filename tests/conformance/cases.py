@@ -1,4 +1,5 @@
-"""The instances every registered solver is held to, by problem.
+"""The instances every registered solver is held to, by problem — read from each problem's
+own ``conformance_cases()``, so a new family brings its cases in its own module.
 
 Small enough that every solver, stochastic or not, answers in well under a second; chosen so
 that solvable, infeasible and budget-bound behaviour are all exercised.
@@ -6,7 +7,7 @@ that solvable, infeasible and budget-bound behaviour are all exercised.
 
 from __future__ import annotations
 
-from puzzlebench.problems import get_problem
+from puzzlebench.problems import PROBLEMS, ConformanceCases, get_problem
 from puzzlebench.problems.base import Instance
 
 
@@ -14,50 +15,14 @@ def make(problem: str, size: int, **options: object) -> Instance:
     return get_problem(problem).make(size, **options)
 
 
-SOLVABLE: dict[str, list[Instance]] = {
-    "nqueens": [make("nqueens", 1), make("nqueens", 5), make("nqueens", 8)],
-    "torus-queens": [make("torus-queens", 1), make("torus-queens", 5), make("torus-queens", 7)],
-    "queens-knights": [
-        make("queens-knights", 5, queens=0),
-        make("queens-knights", 6, queens=2),
-        make("queens-knights", 8, queens=8),
-    ],
-    "sliding": [
-        make("sliding", 8, start="123456708"),
-        make("sliding", 8, start="125408367"),
-        make("sliding", 8, start="102643785"),
-    ],
+CASES: dict[str, ConformanceCases] = {
+    pid: cases for pid, prob in PROBLEMS.items() if (cases := prob.conformance_cases()) is not None
 }
-
-INFEASIBLE: dict[str, list[Instance]] = {
-    "nqueens": [make("nqueens", 2), make("nqueens", 3)],
-    "torus-queens": [make("torus-queens", 2), make("torus-queens", 4)],
-    "queens-knights": [make("queens-knights", 2, queens=1), make("queens-knights", 3, queens=3)],
-    "sliding": [make("sliding", 8, start="123456870")],
-}
-
+SOLVABLE: dict[str, list[Instance]] = {pid: c.solvable for pid, c in CASES.items()}
+INFEASIBLE: dict[str, list[Instance]] = {pid: c.infeasible for pid, c in CASES.items()}
 #: Instances no solver here finishes in a blink: for the time and node budget checks.
-HARD: dict[str, Instance] = {
-    "nqueens": make("nqueens", 200),
-    "torus-queens": make("torus-queens", 49),
-    "queens-knights": make("queens-knights", 12, queens=7),
-    # Korf's 15-puzzle instance 1 (57 moves optimal; his goal puts the blank first).
-    "sliding": make("sliding", 15, start="14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3",
-                    goal=",".join(str(t) for t in range(16))),
-}
-
+HARD: dict[str, Instance] = {pid: c.hard for pid, c in CASES.items()}
 #: Instances where a few hundred nodes or iterations are cheap: for the effort-cap check.
-CAPPED: dict[str, Instance] = {
-    "nqueens": make("nqueens", 30),
-    "torus-queens": make("torus-queens", 25),
-    "queens-knights": make("queens-knights", 10, queens=6),
-    "sliding": HARD["sliding"],
-}
-
+CAPPED: dict[str, Instance] = {pid: c.capped for pid, c in CASES.items()}
 #: A mid-sized instance per problem for the same-seed-same-record check.
-REPRODUCIBLE: dict[str, Instance] = {
-    "nqueens": make("nqueens", 8),
-    "torus-queens": make("torus-queens", 7),
-    "queens-knights": make("queens-knights", 6, queens=2),
-    "sliding": make("sliding", 8, start="125408367"),
-}
+REPRODUCIBLE: dict[str, Instance] = {pid: c.reproducible for pid, c in CASES.items()}

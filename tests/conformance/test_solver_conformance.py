@@ -148,6 +148,24 @@ def test_counts_match_oeis(spec: SolverSpec) -> None:
         assert record.count == A000170[n]
 
 
+KNOWN_COUNTS = [
+    pytest.param(spec, inst, id=f"{spec.name}-{inst.instance_id}")
+    for spec, problem in PAIRS if spec.counts and problem != "nqueens"  # nqueens: OEIS above
+    for inst in [*SOLVABLE.get(problem, []), *INFEASIBLE.get(problem, [])]
+    if problem_of(inst).known_count(inst) is not None
+    and (spec.count_max_n is None or inst.size <= spec.count_max_n)
+]
+
+
+@pytest.mark.parametrize(("spec", "instance"), KNOWN_COUNTS)
+def test_counts_match_the_problems_known_counts(spec: SolverSpec, instance) -> None:
+    """Every counting solver, on every declared problem's cases with a known count (torus
+    tables, nqueens-completion's own enumeration): the count the facts give."""
+    record = run_count(spec, instance, budget=Budget(time_limit=60))
+    assert record.outcome is Outcome.SOLVED, (record.reason, record.error)
+    assert record.count == problem_of(instance).known_count(instance)
+
+
 def test_every_registered_solver_is_reached() -> None:
     """Coverage: each solver meets a conformance instance on each declared problem, and is
     named by an explicit ``@pytest.mark.covers("name")`` on a dedicated test elsewhere."""

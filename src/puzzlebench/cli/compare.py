@@ -91,8 +91,10 @@ def compare_command(
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(db) if db else Path(tmp) / "compare.sqlite"
         run_study(study, target, workers=workers, quiet=as_json)
-        exact = [spec.name for spec in map(REGISTRY.get, names) if spec.exact]
-        records = load_records(target, keys=[s.key for s in runs], exact_solvers=exact)
+        specs = [REGISTRY.get(n) for n in names]
+        records = load_records(target, keys=[s.key for s in runs],
+                               exact_solvers=[s.name for s in specs if s.exact],
+                               complete_solvers=[s.name for s in specs if s.complete])
         records.sort(key=lambda r: (r.solver, r.size, r.instance_id, r.repeat))
         if as_json:
             for rec in records:

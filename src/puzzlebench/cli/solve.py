@@ -66,16 +66,15 @@ def solve_command(
                 f"{unverified} ({validity}) time={record.time_s:.4f}s "
                 f"(start-up {record.startup_s:.2f}s, warm-up {record.warmup_s:.2f}s, untimed) "
                 f"{counters_text(record.counters)}")
-        if record.answer_length is not None and isinstance(record.answer, str):
-            line += f" moves={record.answer_length}"
-        typer.echo(line.rstrip())
-        if isinstance(record.answer, str):  # a move sequence (sliding)
-            typer.echo(f"  moves: {record.answer or '(none: the start is the goal)'}")
+        prob = problem_of(instance)
+        headline, details = prob.answer_text(record.answer) if record.valid else ("", [])
+        typer.echo(f"{line.rstrip()} {headline}".rstrip())
+        for text in details:
+            typer.echo(f"  {text}")
         for label, text in (("reason", record.reason), ("error", record.error),
                             ("note", record.notes)):
             if text and (label != "error" or text != record.reason):
                 typer.echo(f"  {label}: {text}")
         if show and record.answer is not None and record.valid:
-            prob = problem_of(instance)
             typer.echo(prob.render(instance, prob.answer_from_json(record.answer)))
     return 0 if record.outcome.success else 1

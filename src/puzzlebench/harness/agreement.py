@@ -145,7 +145,8 @@ def check_agreement(
             progress(record)
 
     run_tasks([t for _, t in jobs], workers=workers or os.cpu_count() or 1, on_report=finished)
-    records = rejudge(records, exact_solvers=[s.name for s in specs if s.exact])
+    records = rejudge(records, exact_solvers=[s.name for s in specs if s.exact],
+                      complete_solvers=[s.name for s in specs if s.complete])
     position = {inst.instance_id: i for i, inst in enumerate(insts)}
     records.sort(key=lambda r: (position[r.instance_id], r.solver, r.task))  # arrival order varies
     report = AgreementReport(records=records,

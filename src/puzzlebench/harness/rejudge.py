@@ -4,6 +4,10 @@ Applied to every set of records before it is reported or turned into an exit sta
 report, ``compare``, ``agree``), so the verdict does not depend on the order runs finished in:
 
 * an ``infeasible`` claim on an instance some run solved with a valid answer is ``wrong``;
+* an ``infeasible`` claim no rule could check (``verified`` False) becomes verified when at
+  least two different complete solvers make it and no run solved the instance — agreement is
+  the only evidence there is where the problem has no rule (nqueens-completion above the
+  sizes its validator enumerates);
 * a count that differs from a verified count of the same instance is ``wrong``; two
   unverified counts that differ are both marked ``wrong`` (nothing decides between them);
 * an exact solver's answer longer than another exact solver's answer on the same instance is
@@ -22,10 +26,13 @@ def _wrong(record: RunRecord, reason: str) -> RunRecord:
     return record.with_(outcome=Outcome.WRONG, verified=None, reason=reason)
 
 
-def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = ()) -> list[RunRecord]:
-    """The records, with claims contradicted by other runs turned ``wrong`` (same order)."""
+def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = (),
+            complete_solvers: Iterable[str] = ()) -> list[RunRecord]:
+    """The records, with claims contradicted by other runs turned ``wrong`` and unverified
+    infeasibility claims agreed by two complete solvers verified (same order)."""
     records = list(records)
     exact = set(exact_solvers)
+    complete = set(complete_solvers)
     by_instance: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, r in enumerate(records):
         by_instance[(r.problem, r.instance_id)].append(i)
@@ -38,6 +45,15 @@ def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = ()) -> 
             if r.task == "solve" and r.outcome is Outcome.INFEASIBLE and solved:
                 out[i] = _wrong(r, f"claimed infeasible, but {solved[0].solver} found a valid "
                                    f"answer to {iid}")
+        unproved = [i for i in idx if records[i].task == "solve" and records[i].outcome is
+                    Outcome.INFEASIBLE and records[i].verified is False
+                    and records[i].solver in complete]
+        agreeing = sorted({records[i].solver for i in unproved})
+        if not solved and len(agreeing) >= 2:
+            for i in unproved:
+                out[i] = records[i].with_(
+                    verified=True, reason="infeasibility agreed by complete solvers "
+                                          f"{', '.join(agreeing)} (no rule decides it)")
         counted = [(i, records[i]) for i in idx
                    if records[i].task == "count" and records[i].outcome is Outcome.SOLVED]
         verified = {r.count for _, r in counted if r.verified and r.count is not None}

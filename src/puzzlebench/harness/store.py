@@ -172,10 +172,12 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
 
 
 def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str] | None = None,
-                 exact_solvers: Iterable[str] = (), rejudged: bool = True) -> list[RunRecord]:
+                 exact_solvers: Iterable[str] = (), complete_solvers: Iterable[str] = (),
+                 rejudged: bool = True) -> list[RunRecord]:
     """The stored runs (read-only) — of one study, or exactly those with the given run keys (a
     study's current definition, not runs made earlier under other conditions) — judged against
-    each other (``harness.rejudge``; exact solvers: the registered ones and ``exact_solvers``)
+    each other (``harness.rejudge``; exact and complete solvers: the registered ones and those
+    named in ``exact_solvers``/``complete_solvers``)
     unless ``rejudged=False`` asks for them exactly as stored."""
     from puzzlebench.registry import REGISTRY
 
@@ -184,7 +186,8 @@ def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str
     if not rejudged:
         return records
     exact = {s.name for s in REGISTRY.all() if s.exact} | set(exact_solvers)
-    return rejudge(records, exact_solvers=exact)
+    complete = {s.name for s in REGISTRY.all() if s.complete} | set(complete_solvers)
+    return rejudge(records, exact_solvers=exact, complete_solvers=complete)
 
 
 def load(db: str | Path, study: str | None = None, *, rejudged: bool = True) -> pd.DataFrame:

@@ -224,6 +224,11 @@ class Problem(ABC):
         so that the untimed warm-up cannot solve the timed run ahead of time."""
         return self.warmup_instance()
 
+    def answer_text(self, data: Any) -> tuple[str, list[str]]:
+        """What ``solve`` prints of a valid answer (its JSON data): a headline suffix and
+        detail lines (default: nothing; ``--show`` draws it)."""
+        return "", []
+
     def render(self, instance: Any, answer: Any) -> str:
         """A plain-text drawing of an answer for ``--show``."""
         return str(self.answer_to_json(answer))

@@ -2,8 +2,11 @@
 
 Families come from three places, like solvers: the built-ins below, installed distributions'
 entry points in the group ``puzzlebench.problems`` (each names a ``Problem`` subclass or
-instance), and a reference ``package.module:attr`` given where a problem id goes (the CLI's
-PROBLEM argument, ``get_problem``). Ids are unique: a second family with a taken id is refused.
+instance), and a reference ``package.module:attr`` or ``path/to/file.py:attr`` given where a
+problem id goes (the CLI's PROBLEM argument, a study's ``problem`` key, ``get_problem``). Ids
+are unique: a second family with a taken id is refused. A family loaded by reference is added to the environment variable
+``PUZZLEBENCH_PROBLEMS`` (comma-separated references, which a user may also set), so the
+processes the harness starts — workers, each run's own process — load it too.
 
 A problem family is *judge code*: its validator decides every verdict, in the judge's
 process. The harness isolates solvers (``harness.isolation``), not problems, so a problem
@@ -13,11 +16,12 @@ judge. It is never loaded because a solver asked for it.
 
 from __future__ import annotations
 
-import importlib
+import os
 import sys
 from importlib.metadata import entry_points
 from typing import Any
 
+from puzzlebench.plugin_loader import PluginLoadError, load_attribute
 from puzzlebench.problems.base import Instance, InvalidInstanceError, Problem
 from puzzlebench.problems.nqueens import NQueens
 from puzzlebench.problems.nqueens_completion import NQueensCompletion
@@ -26,6 +30,7 @@ from puzzlebench.problems.sliding import Sliding
 from puzzlebench.problems.torus_queens import TorusQueens
 
 ENTRY_POINT_GROUP = "puzzlebench.problems"
+ENV_VAR = "PUZZLEBENCH_PROBLEMS"
 
 PROBLEMS: dict[str, Problem] = {}
 
@@ -46,12 +51,15 @@ def register_problem(problem: Problem | type[Problem], origin: str = "") -> Prob
 
 
 def _load_reference(ref: str) -> Problem:
-    module_name, _, attr = ref.partition(":")
     try:
-        target: Any = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise InvalidInstanceError(f"cannot load problem {ref!r}: {exc}") from None
-    return register_problem(target, ref)
+        target: Any = load_attribute(ref, "problem")
+    except PluginLoadError as exc:
+        raise InvalidInstanceError(str(exc)) from None
+    problem = register_problem(target, ref)
+    refs = [r for r in os.environ.get(ENV_VAR, "").split(",") if r]
+    if ref not in refs:
+        os.environ[ENV_VAR] = ",".join([*refs, ref])
+    return problem
 
 
 def _discover_entry_points() -> None:
@@ -87,6 +95,16 @@ def problem_of(instance: Instance) -> Problem:
     raise InvalidInstanceError(f"no problem family {instance.problem!r} is loaded")
 
 
+def _load_from_environment() -> None:
+    for ref in (r.strip() for r in os.environ.get(ENV_VAR, "").split(",")):
+        if ref:
+            try:
+                _load_reference(ref)
+            except InvalidInstanceError as exc:
+                print(f"puzzlebench: warning: {ENV_VAR}: {exc}", file=sys.stderr)
+
+
 for _builtin in (NQueens, TorusQueens, QueensKnights, Sliding, NQueensCompletion):
     register_problem(_builtin)
 _discover_entry_points()
+_load_from_environment()

@@ -114,7 +114,7 @@ class NQueens(Problem):
     def answer_from_json(self, data: Any) -> list[int]:
         return [int(c) for c in data]
 
-    def is_solvable(self, instance: QueensInstance) -> bool:
+    def is_solvable(self, instance: QueensInstance) -> bool | None:
         return instance.n == 1 or instance.n >= 4
 
     def known_count(self, instance: QueensInstance, unique: bool = False) -> int | None:

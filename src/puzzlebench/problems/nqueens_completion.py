@@ -135,40 +135,40 @@ class NQueensCompletion(NQueens):
                         (t.split(":") for t in text.split(",") if t))
         return CompletionInstance(size, squares)
 
-    def options_of(self, instance: CompletionInstance) -> dict[str, Any]:
-        return {"placed": placed_text(instance.placed)}
+    def options_of(self, instance: QueensInstance) -> dict[str, Any]:
+        return {"placed": placed_text(instance.fixed)}
 
-    def validate(self, instance: CompletionInstance, answer: Any) -> Verdict:
+    def validate(self, instance: QueensInstance, answer: Any) -> Verdict:
         verdict = super().validate(instance, answer)
         if not verdict.valid:
             return verdict
         cols = self.columns(instance, answer)
-        for r, c in instance.placed:
+        for r, c in instance.fixed:
             if int(cols[r]) != c:
                 return Verdict(False, f"the queen placed at (row {r}, col {c}) was moved to "
                                       f"col {int(cols[r])}")
         return verdict
 
-    def conflicts(self, instance: CompletionInstance, answer: Any) -> int:
+    def conflicts(self, instance: QueensInstance, answer: Any) -> int:
         """Attacking pairs plus one per placed queen the answer moved."""
         cols = self.columns(instance, answer)
-        moved = sum(int(cols[r]) != c for r, c in instance.placed)
+        moved = sum(int(cols[r]) != c for r, c in instance.fixed)
         return ql.attacking_pairs(cols, False) + moved
 
-    def is_solvable(self, instance: CompletionInstance) -> bool | None:
-        if _placed_attack(instance.placed):
+    def is_solvable(self, instance: QueensInstance) -> bool | None:
+        if _placed_attack(instance.fixed):
             return False
         if instance.n <= EXACT_UP_TO:
-            return _completions(instance.n, instance.placed, first_only=True) > 0
+            return _completions(instance.n, instance.fixed, first_only=True) > 0
         return None
 
-    def known_count(self, instance: CompletionInstance, unique: bool = False) -> int | None:
+    def known_count(self, instance: QueensInstance, unique: bool = False) -> int | None:
         if unique:
             return None  # placed queens break the board's symmetry: no unique count is kept
-        if _placed_attack(instance.placed):
+        if _placed_attack(instance.fixed):
             return 0
         if instance.n <= EXACT_UP_TO:
-            return _completions(instance.n, instance.placed, first_only=False)
+            return _completions(instance.n, instance.fixed, first_only=False)
         return None
 
     def generate(self, size: int, count: int, rng: np.random.Generator) -> list[Instance]:

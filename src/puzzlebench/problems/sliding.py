@@ -305,6 +305,10 @@ class Sliding(Problem):
             return published_optimum(instance.start, instance.goal)
         return None
 
+    def answer_text(self, data: Any) -> tuple[str, list[str]]:
+        moves = str(data)
+        return f"moves={len(moves)}", [f"moves: {moves or '(none: the start is the goal)'}"]
+
     def render(self, instance: SlidingInstance, answer: Any) -> str:
         end = apply_moves(instance, str(answer))
         width = len(str(instance.size))

@@ -33,7 +33,7 @@ class TorusQueens(NQueens):
     def warmup_instance(self) -> QueensInstance:
         return self.make(7)
 
-    def is_solvable(self, instance: QueensInstance) -> bool:
+    def is_solvable(self, instance: QueensInstance) -> bool | None:
         return math.gcd(instance.n, 6) == 1
 
     def known_count(self, instance: QueensInstance, unique: bool = False) -> int | None:

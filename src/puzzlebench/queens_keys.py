@@ -1,0 +1,79 @@
+"""Queens line keys for solvers: the one place solvers get row ± col, the torus modulo and the
+even-torus correction from.
+
+A queen at (row, col) stands on one column, one anti-diagonal (↗, row + col constant) and one
+diagonal (↘, row − col constant). On an n × n board the diagonal keys are offset into
+``0 .. 2n − 2``; on a torus (diagonals wrap) they are taken mod n, so each family has n
+lines, and on an even torus two queens can share *both* diagonals — a pair a per-line count
+sees twice.
+
+The validator keeps its own copy of this arithmetic (``problems/queens_lines.py``) on purpose:
+the judge must not share code with what it judges, so a bug here cannot hide itself.
+
+``diagonal_keys`` works on ints and numpy arrays alike; ``diagonal_keys_jit`` is the same
+function compiled for numba kernels (numba's cache does not notice edits to this file from a
+kernel in another module: clear ``__pycache__`` after changing it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+
+
+def diagonal_keys(row: Any, col: Any, n: int, torus: bool) -> tuple[Any, Any]:
+    """(anti-diagonal, diagonal) keys of a square, each in ``0 .. diagonal_lines(n) − 1``."""
+    if torus:
+        return (row + col) % n, (row - col + n) % n
+    return row + col, row - col + n - 1
+
+
+diagonal_keys_jit = numba.njit(cache=True, inline="always")(diagonal_keys)
+
+
+def diagonal_lines(n: int, torus: bool) -> int:
+    """Lines in each diagonal family: n on a torus, 2n − 1 on a board."""
+    return n if torus else 2 * n - 1
+
+
+def attack(r1: int, c1: int, r2: int, c2: int, n: int, torus: bool) -> bool:
+    """Whether queens on two squares in different rows attack each other (column or
+    diagonal; lines are not blocked)."""
+    if c1 == c2:
+        return True
+    a1, d1 = diagonal_keys(r1, c1, n, torus)
+    a2, d2 = diagonal_keys(r2, c2, n, torus)
+    return a1 == a2 or d1 == d2
+
+
+def shares_both_diagonals(n: int, torus: bool) -> bool:
+    """Whether two queens can share both diagonals (an even torus): per-line pair counts
+    then count such a pair twice and need the correction."""
+    return torus and n % 2 == 0
+
+
+def diagonal_squares(n: int, torus: bool) -> list[list[tuple[int, int]]]:
+    """The squares of every diagonal line, both families (anti-diagonals first), each line in
+    row order: what a model builder posts at-most-one (or exactly-one, on a torus) on."""
+    lines = diagonal_lines(n, torus)
+    anti: list[list[tuple[int, int]]] = [[] for _ in range(lines)]
+    diag: list[list[tuple[int, int]]] = [[] for _ in range(lines)]
+    for r in range(n):
+        for c in range(n):
+            a, d = diagonal_keys(r, c, n, torus)
+            anti[a].append((r, c))
+            diag[d].append((r, c))
+    return anti + diag
+
+
+def clashing(placed: tuple[tuple[int, int], ...] | list[tuple[int, int]], n: int,
+             torus: bool = False) -> bool:
+    """Whether any two of these queens attack each other (or share a row)."""
+    seen = [set(), set(), set(), set()]  # type: list[set[int]]
+    for r, c in placed:
+        for keys, key in zip(seen, (r, c, *diagonal_keys(r, c, n, torus)), strict=True):
+            if key in keys:
+                return True
+            keys.add(key)
+    return False
