@@ -4,9 +4,10 @@ Families come from three places, like solvers: the built-ins below, installed di
 entry points in the group ``puzzlebench.problems`` (each names a ``Problem`` subclass or
 instance), and a reference ``package.module:attr`` or ``path/to/file.py:attr`` given where a
 problem id goes (the CLI's PROBLEM argument, a study's ``problem`` key, ``get_problem``). Ids
-are unique: a second family with a taken id is refused. A family loaded by reference is added to the environment variable
-``PUZZLEBENCH_PROBLEMS`` (comma-separated references, which a user may also set), so the
-processes the harness starts — workers, each run's own process — load it too.
+are unique: a second family with a taken id is refused. A family loaded by reference is added
+to the environment variable ``PUZZLEBENCH_PROBLEMS`` (comma-separated references, which a user
+may also set), so the processes the harness starts — workers, each run's own process — load it
+too.
 
 A problem family is *judge code*: its validator decides every verdict, in the judge's
 process. The harness isolates solvers (``harness.isolation``), not problems, so a problem
