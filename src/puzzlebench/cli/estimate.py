@@ -13,6 +13,8 @@ from puzzlebench.cli.output import emit_json
 from puzzlebench.harness.knuth_estimate import estimate_tree
 
 EXACT_UP_TO = 14
+#: The problems whose backtracking tree ``knuth_estimate`` models (row by row, no fixed queens).
+TREES = ("nqueens",)
 #: Most probes one command makes (about 10 s on one core at n = 30).
 MAX_PROBES = 1_000_000
 
@@ -26,8 +28,9 @@ def estimate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> int:
     """Estimate the classic backtracking tree's size; beside it the exact size for n ≤ 14."""
-    if problem != "nqueens":
-        raise CliInputError(f"estimate supports nqueens, not {problem!r}")
+    if problem not in TREES:
+        raise CliInputError(f"estimate knows the backtracking tree of {', '.join(TREES)}, "
+                            f"not {problem!r}")
     n = parse_int(size, "size")
     if not 1 <= n <= 30:
         raise CliInputError(f"estimate takes 1 ≤ n ≤ 30, got {n}")

@@ -1,0 +1,194 @@
+"""A problem family is one module: its options reach every front end, it is discovered like a
+solver, nothing outside ``problems/`` tests a problem's id, and claims no rule can check are
+settled only by agreement."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from puzzlebench.cli import main
+from puzzlebench.cli.problem_options import declared
+from puzzlebench.harness.outcome import Outcome, RunRecord
+from puzzlebench.harness.rejudge import rejudge
+from puzzlebench.harness.study import StudyError
+from puzzlebench.harness.study_file import study_from_dict
+from puzzlebench.problems import PROBLEMS, InvalidInstanceError, get_problem, register_problem
+from puzzlebench.problems.nqueens import NQueens
+
+ROOT = Path(__file__).resolve().parents[2]
+TOY = str(ROOT / "tests" / "plugins" / "toy_problem.py")
+SOLVER = f"{TOY}:Alternate"
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def test_no_problem_id_is_tested_outside_problems() -> None:
+    """The issue's grep: solvers and the harness read capability flags, never problem ids."""
+    pattern = re.compile(r'[!=]= "(nqueens|torus-queens|sliding|queens-knights|nqueens-completion)"')
+    found = [f"{path.relative_to(ROOT)}:{i}" for base in ("src", "baselines")
+             for path in (ROOT / base).rglob("*.py") if "problems" not in path.parts
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if pattern.search(line)]
+    assert not found, found
+
+
+def test_every_declared_option_is_a_flag_of_every_instance_command(capsys) -> None:
+    names = set(declared())
+    assert {"queens", "start", "goal", "shape", "placed"} <= names
+    for command in ("solve", "check", "count", "compare", "agree"):
+        code, out, _ = cli(capsys, command, "--help")
+        flags = set(re.findall(r"--([a-z][a-z-]*)", out))
+        assert {n.replace("_", "-") for n in names} | {"option"} <= flags, command
+
+
+def test_an_option_of_another_problem_is_refused_naming_its_owner(capsys) -> None:
+    code, _, err = cli(capsys, "solve", "nqueens", "8", "--placed", "0:0", "--solver", "cpsat")
+    assert code == 2 and err.count("\n") == 1
+    assert "nqueens has no option --placed (it applies to nqueens-completion)" in err
+    code, _, err = cli(capsys, "compare", "sliding", "--queens", "2")
+    assert code == 2 and "it applies to queens-knights" in err
+    code, _, err = cli(capsys, "compare", "nqueens", "--generate", "3")
+    assert code == 2 and "nqueens has no instance generator" in err
+
+
+def test_completion_from_the_command_line(capsys) -> None:
+    code, out, _ = cli(capsys, "solve", "nqueens-completion", "20", "--placed", "0:3,5:7",
+                       "--solver", "cpsat", "--json")
+    row = json.loads(out)
+    assert code == 0 and row["outcome"] == "solved" and row["valid"] is True
+    assert row["answer"][0] == 3 and row["answer"][5] == 7
+    # The generic --option flag reaches the same option.
+    code, out, _ = cli(capsys, "solve", "nqueens-completion", "6", "--option", "placed=0:0",
+                       "--solver", "backtracking", "--json")
+    assert code == 0 and json.loads(out)["outcome"] == "infeasible"
+    code, out, _ = cli(capsys, "check", "nqueens-completion", "8", "--placed", "0:0",
+                       "--answer", "3,1,6,2,5,7,4,0")
+    assert code == 1 and "was moved" in out
+
+
+def test_compare_generates_seeded_instances(capsys) -> None:
+    args = ("compare", "nqueens-completion", "--sizes", "9,10", "--generate", "2", "--json",
+            "--solvers", "cpsat,backtracking", "--workers", "2", "--seed", "5")
+    code, out, _ = cli(capsys, *args)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(rows) == 8
+    assert len({r["instance_id"] for r in rows}) == 4
+    assert all(r["outcome"] in ("solved", "infeasible") and r["verified"] for r in rows)
+    code, again, _ = cli(capsys, *args)
+    assert {json.loads(line)["instance_id"] for line in again.splitlines()} == \
+        {r["instance_id"] for r in rows}
+
+
+def test_study_files_take_the_problems_own_keys() -> None:
+    def study(entry: dict) -> object:
+        return study_from_dict({"study": {"name": "s"}, "problems": [entry],
+                                "solvers": [{"name": "cpsat"}]}, "s.toml")
+
+    s = study({"problem": "nqueens-completion", "sizes": [8, 9],
+               "placed": ["0:0", "0:1,1:3"], "generate": 2})
+    ids = [inst.instance_id for _, _, _, inst in s.instances()]
+    assert len(ids) == 8 and ids[:2] == ["nqueens-completion-8-0:0", "nqueens-completion-8-0:1,1:3"]
+    assert [i.instance_id for *_, i in s.instances()] == ids  # generated the same way again
+    with pytest.raises(StudyError, match=r"unknown key 'queens'"):
+        study({"problem": "nqueens-completion", "sizes": [8], "queens": [1]})
+    with pytest.raises(StudyError, match=r"nqueens has no instance generator"):
+        study({"problem": "nqueens", "sizes": [8], "generate": 2})
+    with pytest.raises(StudyError, match=r"placed"):
+        study({"problem": "nqueens-completion", "sizes": [8]})
+    with pytest.raises(StudyError, match=r"\.placed: a placed queen is ROW:COL"):
+        study({"problem": "nqueens-completion", "sizes": [8], "placed": ["0-0"]})
+
+
+def test_a_family_in_one_file_works_through_every_front_end(capsys, tmp_path: Path) -> None:
+    problem = f"{TOY}:SpacedOnes"
+    code, out, _ = cli(capsys, "solve", problem, "5", "--option", "ones=3", "--solver", SOLVER,
+                       "--json")
+    assert code == 0 and json.loads(out)["answer"] == "10101"
+    code, out, _ = cli(capsys, "compare", problem, "--option", "ones=1,2,3", "--sizes", "4,5",
+                       "--solvers", SOLVER, "--json", "--workers", "2")
+    outcomes = sorted(json.loads(line)["outcome"] for line in out.splitlines())
+    assert code == 0 and outcomes == ["infeasible"] + ["solved"] * 5
+    code, _, err = cli(capsys, "agree", problem, "--sizes", "5", "--option", "ones=2",
+                       "--solver", SOLVER)
+    assert code == 0, err
+    toml = tmp_path / "toy.toml"
+    toml.write_text(textwrap.dedent(f"""
+        [study]
+        name = "toy"
+        [[problems]]
+        problem = "{problem}"
+        sizes = [6]
+        ones = [1, 3, 4]
+        [[solvers]]
+        name = "{SOLVER}"
+    """))
+    code, out, err = cli(capsys, "run", str(toml), "--db", str(tmp_path / "toy.sqlite"),
+                         "--workers", "2")
+    assert code == 0, err
+    assert "PUZZLEBENCH_PROBLEMS" in os.environ and TOY in os.environ["PUZZLEBENCH_PROBLEMS"]
+
+
+def test_families_are_discovered_from_entry_points(tmp_path: Path) -> None:
+    """A distribution's entry point in ``puzzlebench.problems`` adds a family, found by the
+    real importlib.metadata discovery in a fresh interpreter."""
+    (tmp_path / "toy_family.py").write_text(Path(TOY).read_text(encoding="utf-8"))
+    dist = tmp_path / "toy_family-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-family\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[puzzlebench.problems]\nones = toy_family:SpacedOnes\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    env.pop("PUZZLEBENCH_PROBLEMS", None)
+    out = subprocess.run([sys.executable, "-m", "puzzlebench", "problems", "--json"], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    rows = {json.loads(line)["id"]: json.loads(line) for line in out.splitlines()}
+    assert rows["spaced-ones"]["module"] == "toy_family"
+    assert rows["spaced-ones"]["options"][0]["name"] == "ones"
+    assert "nqueens-completion" in rows
+
+
+def test_a_taken_id_is_refused() -> None:
+    class Impostor(NQueens):
+        pass
+
+    with pytest.raises(InvalidInstanceError, match="taken"):
+        register_problem(Impostor)
+    assert type(PROBLEMS["nqueens"]) is NQueens
+    with pytest.raises(InvalidInstanceError, match="cannot import problem|has no attribute"):
+        get_problem(f"{TOY}:Missing")
+
+
+def _infeasible(solver: str, *, verified: bool = False, outcome: Outcome = Outcome.INFEASIBLE,
+                iid: str = "nqueens-completion-30-k9-x") -> RunRecord:
+    return RunRecord(problem="nqueens-completion", size=30, instance_id=iid, solver=solver,
+                     params={}, seed=0, outcome=outcome, claim=outcome.value, valid=None,
+                     verified=verified)
+
+
+def test_infeasibility_with_no_rule_is_settled_by_two_complete_solvers() -> None:
+    complete = ["cpsat", "bitboard", "backtracking"]
+    one = rejudge([_infeasible("cpsat")], complete_solvers=complete)
+    assert one[0].verified is False  # one solver's word is not enough
+    two = rejudge([_infeasible("cpsat"), _infeasible("bitboard")], complete_solvers=complete)
+    assert all(r.verified for r in two) and "agreed by complete solvers" in two[0].reason
+    same = rejudge([_infeasible("cpsat"), _infeasible("cpsat")], complete_solvers=complete)
+    assert not any(r.verified for r in same)  # the same solver twice is one voice
+    incomplete = rejudge([_infeasible("cpsat"), _infeasible("min-conflicts")],
+                         complete_solvers=complete)
+    assert not any(r.verified for r in incomplete)
+    solved = _infeasible("min-conflicts", outcome=Outcome.SOLVED).with_(valid=True, verified=True)
+    contradicted = rejudge([_infeasible("cpsat"), _infeasible("bitboard"), solved],
+                           complete_solvers=complete)
+    assert [r.outcome for r in contradicted[:2]] == [Outcome.WRONG, Outcome.WRONG]
