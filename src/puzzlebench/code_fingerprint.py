@@ -22,11 +22,7 @@ _LIBRARY_ROOTS = tuple(
 
 
 def _project_roots() -> tuple[str, ...]:
-    roots = [str(Path(__file__).resolve().parent)]
-    baselines = sys.modules.get("baselines")
-    for path in getattr(baselines, "__path__", []) or []:
-        roots.append(str(Path(path).resolve()))
-    return tuple(roots)
+    return (str(Path(__file__).resolve().parent),)
 
 
 def _source_file(module: ModuleType | None) -> Path | None:

@@ -10,8 +10,8 @@ sees twice.
 The validator keeps its own copy of this arithmetic (``problems/queens_lines.py``) on purpose:
 the judge must not share code with what it judges, so a bug here cannot hide itself.
 
-``diagonal_keys`` works on ints and numpy arrays alike; ``diagonal_keys_jit`` is the same
-function compiled for numba kernels (numba's cache does not notice edits to this file from a
+The functions work on ints and numpy arrays alike; the ``*_jit`` ones are the same functions
+compiled for numba kernels (numba's cache does not notice edits to this file from a
 kernel in another module: clear ``__pycache__`` after changing it).
 """
 
@@ -20,6 +20,16 @@ from __future__ import annotations
 from typing import Any
 
 import numba
+
+
+def anti_key(row: Any, col: Any, n: int, torus: bool) -> Any:
+    """The anti-diagonal (↗) key of a square, in ``0 .. diagonal_lines(n) − 1``."""
+    return (row + col) % n if torus else row + col
+
+
+def diag_key(row: Any, col: Any, n: int, torus: bool) -> Any:
+    """The diagonal (↘) key of a square, in ``0 .. diagonal_lines(n) − 1``."""
+    return (row - col + n) % n if torus else row - col + n - 1
 
 
 def diagonal_keys(row: Any, col: Any, n: int, torus: bool) -> tuple[Any, Any]:
@@ -37,14 +47,21 @@ def diagonal_lines(n: int, torus: bool) -> int:
     return n if torus else 2 * n - 1
 
 
+diagonal_lines_jit = numba.njit(cache=True, inline="always")(diagonal_lines)
+
+
+def same_diagonal(r1: int, c1: int, r2: int, c2: int, n: int, torus: bool) -> bool:
+    """Whether two squares share a diagonal of either family (compared without building keys:
+    this sits in the heuristics' inner loops)."""
+    if torus:
+        return (r1 + c1 - r2 - c2) % n == 0 or (r1 - c1 - r2 + c2) % n == 0
+    return abs(r1 - r2) == abs(c1 - c2)
+
+
 def attack(r1: int, c1: int, r2: int, c2: int, n: int, torus: bool) -> bool:
     """Whether queens on two squares in different rows attack each other (column or
     diagonal; lines are not blocked)."""
-    if c1 == c2:
-        return True
-    a1, d1 = diagonal_keys(r1, c1, n, torus)
-    a2, d2 = diagonal_keys(r2, c2, n, torus)
-    return a1 == a2 or d1 == d2
+    return c1 == c2 or same_diagonal(r1, c1, r2, c2, n, torus)
 
 
 def shares_both_diagonals(n: int, torus: bool) -> bool:

@@ -45,7 +45,7 @@ from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
 
 SOLVER_PACKAGES: tuple[str, ...] = (
-    "baselines",
+    "puzzlebench.baselines",
     "puzzlebench.search",
     "puzzlebench.local",
     "puzzlebench.evolution",
@@ -168,7 +168,7 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
         )
     module = cls.__module__
     if origin is None:
-        if module == "baselines" or module.startswith("baselines."):
+        if module.startswith("puzzlebench.baselines."):
             origin = "baseline"
         elif module.startswith("puzzlebench."):
             origin = "handwritten"
@@ -262,7 +262,7 @@ class Registry:
         only: the class is built from the file; the program runs only in a run's process)."""
         where = str(Path(path).resolve())
         if path.endswith(".mzn"):
-            from baselines.minizinc_user import model_class, model_fingerprint
+            from puzzlebench.baselines.minizinc_user import model_class, model_fingerprint
 
             build, digest = model_class, model_fingerprint(path) if Path(path).is_file() else ""
         else:

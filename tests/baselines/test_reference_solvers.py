@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from baselines.deap_ga import cx_partially_matched, diagonal_conflicts, mut_shuffle_indexes
+from puzzlebench.baselines.deap_ga import cx_partially_matched, diagonal_conflicts, mut_shuffle_indexes
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.outcome import Outcome

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from baselines.bitboard import tree_nodes
+from puzzlebench.baselines.bitboard import tree_nodes
 from puzzlebench.cli import main
 from puzzlebench.harness.agreement import check_agreement
 from puzzlebench.harness.knuth_estimate import estimate_tree

@@ -40,7 +40,7 @@ def estimate_command(
     est = estimate_tree(n, probes, np.random.default_rng(seed))
     exact = None
     if n <= EXACT_UP_TO:
-        from baselines.bitboard import tree_nodes
+        from puzzlebench.baselines.bitboard import tree_nodes
 
         exact = tree_nodes(n)
     if as_json:

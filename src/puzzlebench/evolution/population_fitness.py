@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from puzzlebench.queens_keys import anti_key, diag_key, diagonal_lines, shares_both_diagonals
+
 IntMatrix = npt.NDArray[np.int64]
 
 
@@ -22,16 +24,14 @@ def attacking_pairs(pop: IntMatrix, torus: bool, columns: bool = True) -> npt.ND
     families = []
     if columns:
         families.append((pop, n))
-    if torus:
-        families += [((pop + rows) % n, n), ((pop - rows) % n, n)]
-    else:
-        families += [(pop + rows, 2 * n - 1), (pop - rows + n - 1, 2 * n - 1)]
+    lines = diagonal_lines(n, torus)
+    families += [(anti_key(rows, pop, n, torus), lines), (diag_key(rows, pop, n, torus), lines)]
     total = np.zeros(m, dtype=np.int64)
     offsets = (np.arange(m, dtype=np.int64) * (2 * n))[:, None]
     for keys, _ in families:
         counts = np.bincount((keys + offsets).ravel(), minlength=m * 2 * n).reshape(m, 2 * n)
         total += (counts * (counts - 1) // 2).sum(axis=1)
-    if torus and n % 2 == 0:
+    if shares_both_diagonals(n, torus):
         # On an even torus two queens can share both diagonals: count such a pair once.
         both = families[-2][0] * n + families[-1][0] + (np.arange(m, dtype=np.int64) * n * n)[:, None]
         counts = np.bincount(both.ravel(), minlength=m * n * n).reshape(m, n * n)

@@ -23,6 +23,7 @@ import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.local.neighbourhoods import code
+from puzzlebench.queens_keys import anti_key, diag_key, diagonal_lines, shares_both_diagonals
 from puzzlebench.registry import register
 from puzzlebench.trace import Trace
 
@@ -34,16 +35,16 @@ class Lines:
         n = cols.size
         self.n, self.torus = n, torus
         self.rows = np.arange(n)
-        size = n if torus else 2 * n - 1
+        size = diagonal_lines(n, torus)
         self.col = np.bincount(cols, minlength=n)
         self.d1 = np.bincount(self.k1(self.rows, cols), minlength=size)
         self.d2 = np.bincount(self.k2(self.rows, cols), minlength=size)
 
     def k1(self, r: Any, c: Any) -> Any:
-        return (r + c) % self.n if self.torus else r + c
+        return anti_key(r, c, self.n, self.torus)
 
     def k2(self, r: Any, c: Any) -> Any:
-        return (r - c) % self.n if self.torus else r - c + self.n - 1
+        return diag_key(r, c, self.n, self.torus)
 
     def move(self, r: int, old: int, new: int) -> int:
         """Row r's queen moves from column old to new; returns the change in attacking pairs
@@ -61,7 +62,7 @@ class Lines:
         """Attacking pairs (the problem's conflict count; a pair sharing both diagonals of an
         even torus counted once)."""
         total = sum(int((a * (a - 1) // 2).sum()) for a in (self.col, self.d1, self.d2))
-        if self.torus and self.n % 2 == 0:
+        if shares_both_diagonals(self.n, self.torus):
             both = np.bincount(self.k1(self.rows, cols) * self.n + self.k2(self.rows, cols))
             total -= int((both * (both - 1) // 2).sum())
         return total
@@ -103,7 +104,7 @@ class MinConflicts(Solver):
         repairs = restarts = since_restart = 0
         all_cols = np.arange(n)
         cols, lines = self._start(n, torus, hood, rng, fixed)
-        exact_pairs = torus and n % 2 == 0  # the per-line count would double-count there
+        exact_pairs = shares_both_diagonals(n, torus)  # a per-line count double-counts there
         pairs = lines.pairs(cols) if trace is not None else 0
         while True:
             bad = np.flatnonzero(lines.attacked(cols))

@@ -31,15 +31,9 @@ import numpy as np
 from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.local.compiled_random import below, new_state
+from puzzlebench.queens_keys import diagonal_keys_jit, diagonal_lines_jit
 from puzzlebench.registry import register
 from puzzlebench.trace import CAP, Trace, buffers, trace_point
-
-
-@numba.njit(cache=True, inline="always")
-def keys(r, c, n, torus):
-    if torus:
-        return (r + c) % n, (r - c + n) % n
-    return r + c, r - c + n - 1
 
 
 @numba.njit(cache=True, inline="always")
@@ -84,7 +78,7 @@ def _collided_rows(cols, d1, d2, n, torus, out):
     """Write the rows whose queen shares a diagonal into ``out``; return how many."""
     m = 0
     for i in range(n):
-        a, b = keys(i, cols[i], n, torus)
+        a, b = diagonal_keys_jit(i, cols[i], n, torus)
         if d1[a] > 1 or d2[b] > 1:
             out[m] = i
             m += 1
@@ -97,7 +91,7 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
     for i in range(n - 1, 0, -1):  # Fisher–Yates: independent iterations, so memory loads overlap
         j = below(state, i + 1)
         cols[i], cols[j] = cols[j], cols[i]
-    size = n if torus else 2 * n - 1
+    size = diagonal_lines_jit(n, torus)
     d1 = np.zeros(size, np.int32)
     d2 = np.zeros(size, np.int32)
     limit = n - c_tail if n > c_tail else 0
@@ -110,17 +104,17 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
         j = p if i < p < n else i
         while budget_tries > 0:
             budget_tries -= 1
-            a, b = keys(i, cols[j], n, torus)
+            a, b = diagonal_keys_jit(i, cols[j], n, torus)
             if d1[a] == 0 and d2[b] == 0:
                 break
             j = j + 1 if j + 1 < n else i
         cols[i], cols[j] = cols[j], cols[i]
         p = j + 1
-        a, b = keys(i, cols[i], n, torus)
+        a, b = diagonal_keys_jit(i, cols[i], n, torus)
         d1[a] += 1
         d2[b] += 1
     for i in range(limit, n):  # the last rows, left as the shuffle put them
-        a, b = keys(i, cols[i], n, torus)
+        a, b = diagonal_keys_jit(i, cols[i], n, torus)
         d1[a] += 1
         d2[b] += 1
     total = 0
@@ -149,7 +143,7 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
         m = 0
         for idx in range(count):
             i = work[idx]
-            a, b = keys(i, cols[i], n, torus)
+            a, b = diagonal_keys_jit(i, cols[i], n, torus)
             if d1[a] <= 1 and d2[b] <= 1:
                 continue
             moved = False
@@ -158,9 +152,9 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                 if j == i:
                     continue
                 tries += 1
-                aj, bj = keys(j, cols[j], n, torus)
-                na, nb = keys(i, cols[j], n, torus)
-                ma, mb = keys(j, cols[i], n, torus)
+                aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
+                na, nb = diagonal_keys_jit(i, cols[j], n, torus)
+                ma, mb = diagonal_keys_jit(j, cols[i], n, torus)
                 delta = _family_delta(d1, a, aj, na, ma) + _family_delta(d2, b, bj, nb, mb)
                 if delta < 0:  # each step below also moves the pair count exactly
                     if even_torus:
@@ -196,8 +190,8 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                         nxt[m] = j
                         m += 1
                     break
-            if (not moved or d1[keys(i, cols[i], n, torus)[0]] > 1
-                    or d2[keys(i, cols[i], n, torus)[1]] > 1) and m < n:
+            if (not moved or d1[diagonal_keys_jit(i, cols[i], n, torus)[0]] > 1
+                    or d2[diagonal_keys_jit(i, cols[i], n, torus)[1]] > 1) and m < n:
                 nxt[m] = i
                 m += 1
             if (tries & 65535) == 0 and now() >= deadline:
@@ -217,18 +211,18 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
             kicks += 1
             stalled = 0
             for i in range(n):
-                a, b = keys(i, cols[i], n, torus)
+                a, b = diagonal_keys_jit(i, cols[i], n, torus)
                 if d1[a] <= 1 and d2[b] <= 1:
                     continue
                 j = below(state, n)
-                aj, bj = keys(j, cols[j], n, torus)
+                aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
                 d1[a] -= 1
                 d2[b] -= 1
                 d1[aj] -= 1
                 d2[bj] -= 1
                 cols[i], cols[j] = cols[j], cols[i]
-                a, b = keys(i, cols[i], n, torus)
-                aj, bj = keys(j, cols[j], n, torus)
+                a, b = diagonal_keys_jit(i, cols[i], n, torus)
+                aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
                 d1[a] += 1
                 d2[b] += 1
                 d1[aj] += 1

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzlebench.queens_keys import diagonal_keys, same_diagonal
 from puzzlebench.search.best_first import SearchState
 
 
@@ -33,13 +34,10 @@ class Board:
     start: tuple[int, ...]
 
     def same_diagonal(self, r1: int, c1: int, r2: int, c2: int) -> bool:
-        if self.torus:
-            n = self.n
-            return (r1 + c1 - r2 - c2) % n == 0 or (r1 - c1 - r2 + c2) % n == 0
-        return abs(r1 - r2) == abs(c1 - c2)
+        return same_diagonal(r1, c1, r2, c2, self.n, self.torus)
 
     def attacks(self, r1: int, c1: int, r2: int, c2: int) -> bool:
-        return c1 == c2 or self.same_diagonal(r1, c1, r2, c2)
+        return c1 == c2 or same_diagonal(r1, c1, r2, c2, self.n, self.torus)
 
 
 def queen_attacks(board: Board, cols: tuple[int, ...] | list[int], row: int, col: int) -> int:
@@ -61,8 +59,7 @@ def attacked_queens(board: Board, cols: tuple[int, ...]) -> int:
     d2: dict[int, int] = {}
     keys = []
     for r, c in enumerate(cols):
-        a = (r + c) % n if board.torus else r + c
-        b = (r - c) % n if board.torus else r - c
+        a, b = diagonal_keys(r, c, n, board.torus)
         keys.append((c, a, b))
         colc[c] = colc.get(c, 0) + 1
         d1[a] = d1.get(a, 0) + 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from baselines.bitboard import count_queens, tree_nodes
+from puzzlebench.baselines.bitboard import count_queens, tree_nodes
 from puzzlebench.harness.knuth_estimate import estimate_tree
 from puzzlebench.problems.nqueens import A000170, A002562
 from puzzlebench.studies import BuiltinStudy

@@ -1,6 +1,6 @@
 """MiniZinc models solved by Gecode (Debian's ``minizinc`` package brings both).
 
-``mzn-gecode`` runs the models in ``baselines/minizinc/`` — AllDifferent on q, q + i, q − i for
+``mzn-gecode`` runs the models in ``puzzlebench/baselines/minizinc/`` — AllDifferent on q, q + i, q − i for
 nqueens (modular for the torus), a placement model for queens and knights — through the
 ``minizinc`` Python package. A user's own model is a solver too: ``--solver path/model.mzn``
 (see ``baselines.minizinc_user``). The time limit is MiniZinc's own ``--time-limit``; the seed

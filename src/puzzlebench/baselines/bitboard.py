@@ -32,8 +32,13 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from baselines.bitboard_symmetric import CLOCK_MASK, bit_index, count_symmetric, orbit_if_canonical
-from baselines.bitboard_tasks import run_tasks
+from puzzlebench.baselines.bitboard_symmetric import (
+    CLOCK_MASK,
+    bit_index,
+    count_symmetric,
+    orbit_if_canonical,
+)
+from puzzlebench.baselines.bitboard_tasks import run_tasks
 from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.problems.base import InvalidInstanceError

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import constraint
 import numpy as np
 
-from baselines.constraint_models import build, declined, decode
+from puzzlebench.baselines.constraint_models import build, declined, decode
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.registry import register
 from puzzlebench.trace import Trace

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import constraint
 import numpy as np
 
-from baselines.constraint_models import build, declined, decode
+from puzzlebench.baselines.constraint_models import build, declined, decode
 from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
 from puzzlebench.queens_keys import clashing
 from puzzlebench.registry import register

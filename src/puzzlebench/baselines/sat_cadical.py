@@ -22,6 +22,7 @@ import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Enumeration, Proposal, Solver
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
+from puzzlebench.queens_keys import diagonal_squares
 from puzzlebench.registry import register
 
 ENGINE = "cadical195"
@@ -54,19 +55,9 @@ class Encoding:
         for k in range(n):
             card([q[k, c] for c in range(n)], 1, True)
             card([q[r, k] for r in range(n)], 1, True)
-        if torus:
-            for k in range(n):
-                card([q[r, (k - r) % n] for r in range(n)], 1, True)
-                card([q[r, (r - k) % n] for r in range(n)], 1, True)
-        else:
-            for d in range(-n + 1, n):
-                cells = [q[r, r - d] for r in range(n) if 0 <= r - d < n]
-                if len(cells) > 1:
-                    card(cells, 1, False)
-            for s in range(2 * n - 1):
-                cells = [q[r, s - r] for r in range(n) if 0 <= s - r < n]
-                if len(cells) > 1:
-                    card(cells, 1, False)
+        for line in diagonal_squares(n, torus):  # a torus's n wrapped lines hold one each
+            if len(line) > 1 or torus:
+                card([q[s] for s in line], 1, torus)
 
     def _queens_knights(self, n: int, queens: int, card: Any) -> None:
         v = self.var

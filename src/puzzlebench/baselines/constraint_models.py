@@ -21,6 +21,7 @@ import constraint
 
 from puzzlebench.contract import Claim, Proposal
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
+from puzzlebench.queens_keys import diagonal_squares
 
 
 def var(kind: str, r: int, c: int) -> str:
@@ -39,21 +40,10 @@ def queens_problem(n: int, torus: bool, solver: constraint.Solver,
         p.addConstraint(constraint.ExactSumConstraint(1), [var("x", r, c) for c in range(n)])
     for c in range(n):
         p.addConstraint(constraint.ExactSumConstraint(1), [var("x", r, c) for r in range(n)])
-    if torus:
-        for k in range(n):
-            p.addConstraint(constraint.ExactSumConstraint(1),
-                            [var("x", r, (k - r) % n) for r in range(n)])
-            p.addConstraint(constraint.ExactSumConstraint(1),
-                            [var("x", r, (r - k) % n) for r in range(n)])
-        return p
-    for d in range(-n + 1, n):
-        cells = [var("x", r, r - d) for r in range(n) if 0 <= r - d < n]
-        if len(cells) > 1:
-            p.addConstraint(constraint.MaxSumConstraint(1), cells)
-    for s in range(2 * n - 1):
-        cells = [var("x", r, s - r) for r in range(n) if 0 <= s - r < n]
-        if len(cells) > 1:
-            p.addConstraint(constraint.MaxSumConstraint(1), cells)
+    for line in diagonal_squares(n, torus):  # a torus's n wrapped lines each hold one queen
+        if len(line) > 1 or torus:
+            p.addConstraint(constraint.ExactSumConstraint(1) if torus else
+                            constraint.MaxSumConstraint(1), [var("x", r, c) for r, c in line])
     return p
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.problems.queens_knights import QueensKnightsInstance
+from puzzlebench.queens_keys import diagonal_keys, diagonal_lines
 from puzzlebench.registry import register
 
 CHECK_EVERY = 1024
@@ -38,28 +39,23 @@ def queens_first_solution(
     fixed = fixed or {}
     max_nodes = budget.max_nodes
     col_used = [False] * n
-    ndiag = n if torus else 2 * n - 1
+    ndiag = diagonal_lines(n, torus)
     diag_used = [False] * ndiag
     anti_used = [False] * ndiag
     cols = [-1] * n
     nodes = backtracks = 0
 
-    def keys(row: int, col: int) -> tuple[int, int]:
-        if torus:
-            return (row + col) % n, (row - col) % n
-        return row + col, row - col + n - 1
-
     row = 0
     while 0 <= row < n:
         start = cols[row] + 1
         if cols[row] >= 0:  # take the queen back before trying the next column
-            d, a = keys(row, cols[row])
+            d, a = diagonal_keys(row, cols[row], n, torus)
             col_used[cols[row]] = diag_used[d] = anti_used[a] = False
         placed = False
         choices = range(start, n) if row not in fixed else range(
             max(start, fixed[row]), min(n, fixed[row] + 1))
         for col in choices:
-            d, a = keys(row, col)
+            d, a = diagonal_keys(row, col, n, torus)
             if not (col_used[col] or diag_used[d] or anti_used[a]):
                 cols[row] = col
                 col_used[col] = diag_used[d] = anti_used[a] = True

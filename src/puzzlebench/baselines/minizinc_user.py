@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, ClassVar
 
-from baselines.minizinc_gecode import MiniZincSolver
+from puzzlebench.baselines.minizinc_gecode import MiniZincSolver
 from puzzlebench.contract import Param, Solver
 from puzzlebench.problems.base import PuzzlebenchError
 

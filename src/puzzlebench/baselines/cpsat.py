@@ -27,6 +27,7 @@ import numpy as np
 from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
 from puzzlebench.problems.nqueens import QueensInstance
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
+from puzzlebench.queens_keys import diagonal_squares
 from puzzlebench.registry import register
 
 if TYPE_CHECKING:
@@ -70,8 +71,8 @@ class Model:
         for k in range(n):
             m.add_exactly_one(x[k, c] for c in range(n))
             m.add_exactly_one(x[r, k] for r in range(n))
-            m.add_exactly_one(x[r, (k - r) % n] for r in range(n))
-            m.add_exactly_one(x[r, (r - k) % n] for r in range(n))
+        for line in diagonal_squares(n, True):
+            m.add_exactly_one(x[s] for s in line)
 
     def _queens_knights(self, n: int, queens: int) -> None:
         m = self.model

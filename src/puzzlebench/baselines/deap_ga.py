@@ -22,6 +22,7 @@ import numpy as np
 from deap import base, creator, tools
 
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
+from puzzlebench.queens_keys import diagonal_keys
 from puzzlebench.registry import register
 from puzzlebench.trace import Trace
 
@@ -37,8 +38,9 @@ def diagonal_conflicts(individual: list[int], torus: bool) -> tuple[int]:
     d1: Counter[int] = Counter()
     d2: Counter[int] = Counter()
     for r, c in enumerate(individual):
-        d1[(r + c) % n if torus else r + c] += 1
-        d2[(r - c) % n if torus else r - c] += 1
+        a, d = diagonal_keys(r, c, n, torus)
+        d1[a] += 1
+        d2[d] += 1
     return (sum(k * (k - 1) // 2 for k in d1.values()) +
             sum(k * (k - 1) // 2 for k in d2.values()),)
 
