@@ -98,11 +98,9 @@ class Deadline:
         return time.perf_counter() >= self.end
 
     def remaining(self) -> float:
-        """Seconds left (inf without a limit, never negative)."""
+        """Seconds left (inf without a limit, never negative): what to hand a library's own
+        time limit once set-up (model building) has spent part of the budget."""
         return max(0.0, self.end - time.perf_counter())
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.start
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,7 +143,11 @@ def test_broken_or_wrong_index_falls_back_to_discovery(tmp_path: Path) -> None:
 
 
 def test_index_fingerprint_covers_entry_points(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlebench.registry import _modules_fingerprint
+    from puzzlebench.registry import ENTRY_POINT_GROUP, SOLVER_PACKAGES
+    from puzzlebench.solver_index import modules_fingerprint
+
+    def _modules_fingerprint() -> str | None:
+        return modules_fingerprint(SOLVER_PACKAGES, ENTRY_POINT_GROUP)
 
     before = _modules_fingerprint()
     dist = tmp_path / "fp_plugin-1.0.dist-info"

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Deadline, Enumeration, Param, Proposal, Solver
 from puzzlebench.problems.nqueens import QueensInstance
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
 from puzzlebench.queens_keys import diagonal_squares
@@ -148,17 +148,20 @@ class CpSat(Solver):
     compiled: ClassVar[bool] = True  # a native library loaded on first use: warmed, untimed
     params: ClassVar[dict[str, Any]] = {"num_workers": Param(1, 1, 64)}
 
-    def _solver(self, budget: Budget, seed: int) -> cp_model.CpSolver:
+    def _solver(self, clock: Deadline, seed: int) -> cp_model.CpSolver:
+        """A CP-SAT solver whose own limit is what is left of the budget after building the
+        model."""
         solver = _cp_model().CpSolver()
         solver.parameters.num_workers = int(self.config["num_workers"])
         solver.parameters.random_seed = seed
-        if budget.time_limit is not None:
-            solver.parameters.max_time_in_seconds = max(budget.time_limit, 1e-3)
+        if clock.limit is not None:
+            solver.parameters.max_time_in_seconds = max(clock.remaining(), 1e-3)
         return solver
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        clock = budget.clock()
         model = Model(instance)
-        solver = self._solver(budget, int(rng.integers(2**31 - 1)))
+        solver = self._solver(clock, int(rng.integers(2**31 - 1)))
         status = solver.solve(model.model)
         counters = {"conflicts": int(solver.num_conflicts), "branches": int(solver.num_branches)}
         cp_model = _cp_model()
@@ -171,11 +174,11 @@ class CpSat(Solver):
 
     def _enumerate(self, instance: Any, budget: Budget, keep: bool,
                    limit: int | None) -> tuple[Any, cp_model.CpSolver, Any]:
+        clock = budget.clock()
         model = Model(instance)
-        solver = self._solver(budget, 0)
+        solver = self._solver(clock, 0)
         solver.parameters.enumerate_all_solutions = True
         solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
-        clock = budget.clock()
         collector = collector_class()(model, keep, limit, clock.end)
         status = solver.solve(model.model, collector)
         return collector, solver, status

@@ -1,0 +1,165 @@
+"""A solver's declared capabilities as data (``SolverSpec``), read from its class or from
+the description a plugin's own process sent — checked the same way in both cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from puzzlebench.code_fingerprint import fingerprint
+from puzzlebench.contract import BUDGET_FIELDS, Param, Solver, resolve_params
+from puzzlebench.problems import PROBLEMS
+from puzzlebench.problems.base import PuzzlebenchError
+
+
+class RegistryError(PuzzlebenchError, ValueError):
+    """Unknown or duplicate solver name, or a solver reference that does not load."""
+
+
+@dataclass(frozen=True, slots=True)
+class SolverSpec:
+    """A registered solver's capabilities, as data.
+
+    ``factory`` is the solver class where this process may run the solver's code; a plugin
+    seen from the judge's process is only a description (``factory`` None, its capabilities
+    read in a separate process) — see ``Registry.get``. ``reference`` is what loads it
+    (a registered name or a plugin reference); ``fingerprint`` digests its code.
+    """
+
+    name: str
+    factory: type[Solver] | None
+    problems: frozenset[str]
+    complete: bool
+    exact: bool
+    stochastic: bool
+    counts: bool
+    params: Mapping[str, Any]
+    enumerates: bool
+    origin: str
+    summary: str = ""
+    module: str = field(default="")
+    honours: frozenset[str] = frozenset({"time_limit"})
+    compiled: bool = False
+    fingerprint: str = ""
+    reference: str = ""
+    counts_unique: bool = False
+    count_max_n: int | None = None
+    unavailable: str = ""
+    traces: bool = False
+
+    def create(self, **params: Any) -> Solver:
+        """A configured solver instance (raises SolverConfigError on bad parameters)."""
+        if self.factory is None:
+            raise RegistryError(f"solver {self.name!r} is a plugin: its code runs only in a "
+                                "run's own process (use the harness's run_solve/run_count)")
+        return self.factory(**params)
+
+    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The full parameter set (defaults filled in, values coerced and range-checked) —
+        without running any of the solver's code."""
+        return resolve_params(self.name, self.params, params or {})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "problems": sorted(self.problems),
+            "complete": self.complete,
+            "exact": self.exact,
+            "stochastic": self.stochastic,
+            "counts": self.counts,
+            "enumerates": self.enumerates,
+            "params": {k: v.default if isinstance(v, Param) else v for k, v in self.params.items()},
+            "ranges": {k: [v.low, v.high] for k, v in self.params.items() if isinstance(v, Param)},
+            "origin": self.origin,
+            "summary": self.summary,
+            "honours": sorted(self.honours),
+            "compiled": self.compiled,
+            "fingerprint": self.fingerprint,
+            "counts_unique": self.counts_unique,
+            "count_max_n": self.count_max_n,
+            "unavailable": self.unavailable,
+            "traces": self.traces,
+        }
+
+
+def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec:
+    """A plugin's spec from the description its own process sent (checked like a class)."""
+    try:
+        name = data["name"]
+        problems = frozenset(str(p) for p in data["problems"])
+        params = dict(data.get("params", {}))
+        for key, (low, high) in dict(data.get("ranges", {})).items():
+            params[key] = Param(params[key], low, high)
+        honours = frozenset(str(h) for h in data.get("honours", ["time_limit"]))
+        spec = SolverSpec(
+            name=str(name), factory=None, problems=problems, complete=bool(data["complete"]),
+            exact=bool(data["exact"]), stochastic=bool(data["stochastic"]),
+            counts=bool(data["counts"]), params=MappingProxyType(params),
+            enumerates=bool(data["enumerates"]), origin="plugin",
+            summary=str(data.get("summary", "")), module="", honours=honours,
+            compiled=bool(data.get("compiled", False)),
+            fingerprint=str(data.get("fingerprint", "")), reference=reference,
+            counts_unique=bool(data.get("counts_unique", False)),
+            count_max_n=None if data.get("count_max_n") is None else int(data["count_max_n"]),
+            unavailable=str(data.get("unavailable", "")),
+            traces=bool(data.get("traces", False)),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RegistryError(f"solver {reference!r} describes itself badly: {exc}") from None
+    if not spec.name or not spec.problems or spec.problems - set(PROBLEMS):
+        raise RegistryError(
+            f"solver {reference!r} must declare a name and problems among {sorted(PROBLEMS)}")
+    return spec
+
+
+def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
+    """Read a solver class's declared capabilities; refuses incomplete declarations."""
+    if not (isinstance(cls, type) and issubclass(cls, Solver)):
+        raise RegistryError(f"{cls!r} is not a puzzlebench Solver subclass")
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        raise RegistryError(f"solver class {cls.__qualname__} declares no name")
+    problems = frozenset(getattr(cls, "problems", frozenset()))
+    unknown = problems - set(PROBLEMS)
+    if not problems or unknown:
+        raise RegistryError(
+            f"solver {name!r} must declare problems among {sorted(PROBLEMS)} (got {sorted(problems)})"
+        )
+    module = cls.__module__
+    if origin is None:
+        if module.startswith("puzzlebench.baselines."):
+            origin = "baseline"
+        elif module.startswith("puzzlebench."):
+            origin = "handwritten"
+        else:
+            origin = "plugin"
+    doc = (cls.summary or (cls.__doc__ or "").strip().split("\n")[0]).strip()
+    honours = frozenset(getattr(cls, "honours", frozenset({"time_limit"})))
+    if honours - set(BUDGET_FIELDS):
+        raise RegistryError(f"solver {name!r} declares unknown budget fields "
+                            f"{sorted(honours - set(BUDGET_FIELDS))} (known: {list(BUDGET_FIELDS)})")
+    return SolverSpec(
+        name=name,
+        factory=cls,
+        problems=problems,
+        complete=bool(cls.complete),
+        exact=bool(cls.exact),
+        stochastic=bool(cls.stochastic),
+        counts=bool(cls.counts),
+        params=MappingProxyType(dict(cls.params)),
+        enumerates=cls.enumerate is not Solver.enumerate,
+        origin=origin,
+        summary=doc,
+        module=module,
+        honours=honours,
+        compiled=bool(getattr(cls, "compiled", False)),
+        fingerprint=fingerprint(cls),
+        reference=name if origin != "plugin" else "",
+        counts_unique=bool(getattr(cls, "counts_unique", False)),
+        count_max_n=getattr(cls, "count_max_n", None),
+        unavailable=str(getattr(cls, "unavailable", "")),
+        traces=bool(getattr(cls, "traces", False)),
+    )
