@@ -4,7 +4,8 @@ One folder per algorithm (the solver, followed by the parameters that differ bet
 parameter sets in the store; the full parameters are in the meta file's ``info``) holding, per
 problem, a meta file ``IOHprofiler_f<F>_<problem>.json`` and
 ``data_f<F>_<problem>/IOHprofiler_f<F>_DIM<n>.dat``.
-Function F = the problem (its index in ``PROBLEMS`` + 1), dimension = n, instance = the
+Function F = the problem (its ``ioh_function``: nqueens 1, queens-knights 2, sliding 3,
+torus-queens 4, nqueens-completion 5), dimension = n, instance = the
 instance's index among that problem's and size's stored instances (from 1; listed in
 ``instances.csv``), minimisation of the conflict count, one IOH run per stored run with at
 least one trace point (a run that recorded none has no value the format could hold).
@@ -33,7 +34,11 @@ FORMAT_VERSION = "0.3.5"
 
 
 def function_id(problem: str) -> int:
-    return sorted(PROBLEMS).index(problem) + 1
+    """The family's own IOH function number; families without one get 100 + their rank."""
+    own = PROBLEMS[problem].ioh_function
+    if own is not None:
+        return own
+    return 100 + sorted(p for p, prob in PROBLEMS.items() if prob.ioh_function is None).index(problem)
 
 
 def algorithm_name(label: str) -> str:

@@ -16,7 +16,6 @@ from puzzlebench.problems.base import (
 )
 from puzzlebench.problems.catalogue import PROBLEMS, get_problem, problem_of, register_problem
 from puzzlebench.problems.nqueens import NQueens, QueensInstance
-from puzzlebench.problems.nqueens_completion import CompletionInstance, NQueensCompletion
 from puzzlebench.problems.options import ProblemOption
 from puzzlebench.problems.queens_knights import QueensKnights, QueensKnightsInstance
 from puzzlebench.problems.sliding import Sliding, SlidingInstance
@@ -24,13 +23,11 @@ from puzzlebench.problems.torus_queens import TorusQueens, TorusQueensInstance
 
 __all__ = [
     "PROBLEMS",
-    "CompletionInstance",
     "ConformanceCases",
     "Instance",
     "InvalidAnswerError",
     "InvalidInstanceError",
     "NQueens",
-    "NQueensCompletion",
     "Problem",
     "ProblemOption",
     "PuzzlebenchError",

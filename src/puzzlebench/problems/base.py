@@ -96,6 +96,9 @@ class Problem(ABC):
     agree_sizes: ClassVar[str] = "1..10"
     #: Whether ``generate`` makes seeded random instances (``compare --generate K``).
     generates: ClassVar[bool] = False
+    #: The IOHprofiler function number of the family's exports (stable across versions; a
+    #: family without one is numbered from 100 by id).
+    ioh_function: ClassVar[int | None] = None
 
     # -- options, grids and generated instances --------------------------------------------
 

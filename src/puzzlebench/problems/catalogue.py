@@ -1,13 +1,18 @@
 """The one table of problem families, and how a family is found.
 
-Families come from three places, like solvers: the built-ins below, installed distributions'
-entry points in the group ``puzzlebench.problems`` (each names a ``Problem`` subclass or
-instance), and a reference ``package.module:attr`` or ``path/to/file.py:attr`` given where a
-problem id goes (the CLI's PROBLEM argument, a study's ``problem`` key, ``get_problem``). Ids
-are unique: a second family with a taken id is refused. A family loaded by reference is added
-to the environment variable ``PUZZLEBENCH_PROBLEMS`` (comma-separated references, which a user
-may also set), so the processes the harness starts — workers, each run's own process — load it
-too.
+Families come from three places, like solvers:
+
+* every module of this package — each concrete ``Problem`` subclass that defines its own
+  ``id`` is registered, so a new built-in family is one new file and no other edit;
+* installed distributions' entry points in the group ``puzzlebench.problems`` (each names a
+  ``Problem`` subclass or instance);
+* a reference ``package.module:attr`` or ``path/to/file.py:attr`` given where a problem id
+  goes (the CLI's PROBLEM argument, a study's ``problem`` key, ``get_problem``). A family
+  loaded by reference is added to the environment variable ``PUZZLEBENCH_PROBLEMS``
+  (comma-separated references, which a user may also set), so the processes the harness
+  starts — workers, each run's own process — load it too.
+
+Ids are unique: a second family with a taken id is refused.
 
 A problem family is *judge code*: its validator decides every verdict, in the judge's
 process. The harness isolates solvers (``harness.isolation``), not problems, so a problem
@@ -17,18 +22,17 @@ judge. It is never loaded because a solver asked for it.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import os
+import pkgutil
 import sys
 from importlib.metadata import entry_points
 from typing import Any
 
+import puzzlebench.problems as _package
 from puzzlebench.plugin_loader import PluginLoadError, load_attribute
 from puzzlebench.problems.base import Instance, InvalidInstanceError, Problem
-from puzzlebench.problems.nqueens import NQueens
-from puzzlebench.problems.nqueens_completion import NQueensCompletion
-from puzzlebench.problems.queens_knights import QueensKnights
-from puzzlebench.problems.sliding import Sliding
-from puzzlebench.problems.torus_queens import TorusQueens
 
 ENTRY_POINT_GROUP = "puzzlebench.problems"
 ENV_VAR = "PUZZLEBENCH_PROBLEMS"
@@ -105,7 +109,15 @@ def _load_from_environment() -> None:
                 print(f"puzzlebench: warning: {ENV_VAR}: {exc}", file=sys.stderr)
 
 
-for _builtin in (NQueens, TorusQueens, QueensKnights, Sliding, NQueensCompletion):
-    register_problem(_builtin)
+def _discover_builtins() -> None:
+    for info in pkgutil.iter_modules(_package.__path__, prefix=f"{_package.__name__}."):
+        module = importlib.import_module(info.name)
+        for obj in vars(module).values():
+            if isinstance(obj, type) and issubclass(obj, Problem) and obj.__module__ == \
+                    module.__name__ and "id" in vars(obj) and not inspect.isabstract(obj):
+                register_problem(obj)
+
+
+_discover_builtins()
 _discover_entry_points()
 _load_from_environment()

@@ -75,6 +75,7 @@ class NQueens(Problem):
 
     id: ClassVar[str] = "nqueens"
     summary: ClassVar[str] = "n non-attacking queens on an n×n board"
+    ioh_function: ClassVar[int | None] = 1
     torus: ClassVar[bool] = False
     instance_type: ClassVar[type[QueensInstance]] = QueensInstance
 

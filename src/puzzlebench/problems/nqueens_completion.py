@@ -114,6 +114,7 @@ class NQueensCompletion(NQueens):
 
     id: ClassVar[str] = "nqueens-completion"
     summary: ClassVar[str] = "complete n queens around pre-placed ones (NP-complete)"
+    ioh_function: ClassVar[int | None] = 5
     instance_type: ClassVar[type[QueensInstance]] = CompletionInstance
     options: ClassVar[tuple[ProblemOption, ...]] = (
         ProblemOption("placed", "nqueens-completion: pre-placed queens ROW:COL,... "

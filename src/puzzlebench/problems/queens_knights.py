@@ -131,6 +131,7 @@ class QueensKnights(Problem):
 
     id: ClassVar[str] = "queens-knights"
     summary: ClassVar[str] = "A queens and n−A knights on an n×n board, no piece attacked"
+    ioh_function: ClassVar[int | None] = 2
     options: ClassVar[tuple[ProblemOption, ...]] = (
         ProblemOption("queens", "queens-knights: queens A (compare/agree: a list, 0,2,4 or 0..4)",
                       count, many=True, required=True, ranges=True),

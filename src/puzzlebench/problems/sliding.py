@@ -147,6 +147,7 @@ class Sliding(Problem):
 
     id: ClassVar[str] = "sliding"
     summary: ClassVar[str] = "rows×cols sliding-tile puzzle; answers are blank moves UDLR"
+    ioh_function: ClassVar[int | None] = 3
     options: ClassVar[tuple[ProblemOption, ...]] = (
         ProblemOption("start", "sliding: start state, e.g. 125408367 or korf:1 "
                       "(compare: several, ';'-separated)", text, study_key="starts",

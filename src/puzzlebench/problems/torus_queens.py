@@ -27,6 +27,7 @@ class TorusQueens(NQueens):
 
     id: ClassVar[str] = "torus-queens"
     summary: ClassVar[str] = "n non-attacking queens on an n×n torus (wrapping diagonals)"
+    ioh_function: ClassVar[int | None] = 4
     torus: ClassVar[bool] = True
     instance_type: ClassVar[type[QueensInstance]] = TorusQueensInstance
 
