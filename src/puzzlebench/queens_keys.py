@@ -70,6 +70,9 @@ def shares_both_diagonals(n: int, torus: bool) -> bool:
     return torus and n % 2 == 0
 
 
+shares_both_diagonals_jit = numba.njit(cache=True, inline="always")(shares_both_diagonals)
+
+
 def diagonal_squares(n: int, torus: bool) -> list[list[tuple[int, int]]]:
     """The squares of every diagonal line, both families (anti-diagonals first), each line in
     row order: what a model builder posts at-most-one (or exactly-one, on a torus) on."""

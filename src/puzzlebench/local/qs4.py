@@ -31,7 +31,7 @@ import numpy as np
 from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.local.compiled_random import below, new_state
-from puzzlebench.queens_keys import diagonal_keys_jit, diagonal_lines_jit
+from puzzlebench.queens_keys import diagonal_keys_jit, diagonal_lines_jit, shares_both_diagonals_jit
 from puzzlebench.registry import register
 from puzzlebench.trace import CAP, Trace, buffers, trace_point
 
@@ -85,22 +85,22 @@ def _collided_rows(cols, d1, d2, n, torus, out):
     return m
 
 
-@numba.njit(cache=True)
-def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr_b, tr_t):
-    cols = np.arange(n).astype(np.int32)
-    for i in range(n - 1, 0, -1):  # Fisher–Yates: independent iterations, so memory loads overlap
+@numba.njit(cache=True, inline="always")
+def _shuffle(cols, state, n):
+    """Fisher–Yates: independent iterations, so memory loads overlap."""
+    for i in range(n - 1, 0, -1):
         j = below(state, i + 1)
         cols[i], cols[j] = cols[j], cols[i]
-    size = diagonal_lines_jit(n, torus)
-    d1 = np.zeros(size, np.int32)
-    d2 = np.zeros(size, np.int32)
-    limit = n - c_tail if n > c_tail else 0
+
+
+@numba.njit(cache=True, inline="always")
+def _place_greedily(cols, d1, d2, n, torus, limit):
+    """Sosic & Gu's start: rows 0..limit−1 each take the first column, scanning the shuffled
+    remainder cyclically, free of diagonal collisions (every candidate a fresh random column,
+    read in memory order); the last rows stay as the shuffle put them."""
     budget_tries = 4 * n + 100  # the expected need is about n(e^2 - 1)/2 ≈ 3.2n
     p = 0  # where the scan resumes: candidates rejected by earlier rows are tried last
     for i in range(limit):
-        # Scan the shuffled remainder cyclically for a column free of diagonal collisions:
-        # every candidate is a fresh random column, as in Sosic & Gu's random picks, but the
-        # reads are in memory order (cache-friendly).
         j = p if i < p < n else i
         while budget_tries > 0:
             budget_tries -= 1
@@ -113,21 +113,96 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
         a, b = diagonal_keys_jit(i, cols[i], n, torus)
         d1[a] += 1
         d2[b] += 1
-    for i in range(limit, n):  # the last rows, left as the shuffle put them
+    for i in range(limit, n):
         a, b = diagonal_keys_jit(i, cols[i], n, torus)
         d1[a] += 1
         d2[b] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _collisions(cols, d1, d2, n, even_torus):
+    """(collisions, attacking pairs) from the diagonal counts: collisions Σ(k − 1) are what the
+    search minimises; pairs Σ k(k − 1)/2, less those sharing both diagonals of an even torus,
+    are the traced objective."""
     total = 0
-    pairs = 0  # the traced objective: attacking pairs, Σ k(k−1)/2 over both diagonal families
-    for k in range(size):
+    pairs = 0
+    for k in range(d1.size):
         total += cost(d1[k]) + cost(d2[k])
         pairs += d1[k] * (d1[k] - 1) // 2 + d2[k] * (d2[k] - 1) // 2
-    initial = total
-    even_torus = torus and n % 2 == 0
-    both = 0  # pairs counted on both diagonals (even torus): subtracted from the traced pairs
+    both = 0
     if even_torus:
         for r in range(n // 2):
             both += _antipodal(cols, r, n)
+    return total, pairs, both
+
+
+@numba.njit(cache=True, inline="always")
+def _swap_counts(d1, d2, a, aj, b, bj, na, ma, nb, mb):
+    """Move the two queens' diagonal counts from (a, b), (aj, bj) to (na, nb), (ma, mb);
+    returns the exact change in attacking pairs."""
+    change = 0
+    d1[a] -= 1
+    change -= d1[a]
+    d1[aj] -= 1
+    change -= d1[aj]
+    d2[b] -= 1
+    change -= d2[b]
+    d2[bj] -= 1
+    change -= d2[bj]
+    change += d1[na]
+    d1[na] += 1
+    change += d1[ma]
+    d1[ma] += 1
+    change += d2[nb]
+    d2[nb] += 1
+    change += d2[mb]
+    d2[mb] += 1
+    return change
+
+
+@numba.njit(cache=True, inline="always")
+def _antipodal_pair(cols, i, j, n):
+    """Pairs sharing both diagonals among the antipodal rows of i and j (even torus)."""
+    h = n // 2
+    out = _antipodal(cols, i % h, n)
+    if j % h != i % h:
+        out += _antipodal(cols, j % h, n)
+    return out
+
+
+@numba.njit(cache=True, inline="always")
+def _kick(cols, d1, d2, n, torus, state):
+    """Escape a local minimum: swap every collided queen with a random row."""
+    for i in range(n):
+        a, b = diagonal_keys_jit(i, cols[i], n, torus)
+        if d1[a] <= 1 and d2[b] <= 1:
+            continue
+        j = below(state, n)
+        aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
+        d1[a] -= 1
+        d2[b] -= 1
+        d1[aj] -= 1
+        d2[bj] -= 1
+        cols[i], cols[j] = cols[j], cols[i]
+        a, b = diagonal_keys_jit(i, cols[i], n, torus)
+        aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
+        d1[a] += 1
+        d2[b] += 1
+        d1[aj] += 1
+        d2[bj] += 1
+
+
+@numba.njit(cache=True)
+def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr_b, tr_t):
+    cols = np.arange(n).astype(np.int32)
+    _shuffle(cols, state, n)
+    size = diagonal_lines_jit(n, torus)
+    d1 = np.zeros(size, np.int32)
+    d2 = np.zeros(size, np.int32)
+    _place_greedily(cols, d1, d2, n, torus, n - c_tail if n > c_tail else 0)
+    even_torus = shares_both_diagonals_jit(n, torus)
+    total, pairs, both = _collisions(cols, d1, d2, n, even_torus)
+    initial = total
     tn = trace_point(tr_e, tr_b, tr_t, 0, 0, pairs - both)
     swaps = 0
     tries = 0
@@ -158,30 +233,11 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                 delta = _family_delta(d1, a, aj, na, ma) + _family_delta(d2, b, bj, nb, mb)
                 if delta < 0:  # each step below also moves the pair count exactly
                     if even_torus:
-                        both -= _antipodal(cols, i % (n // 2), n)
-                        if j % (n // 2) != i % (n // 2):
-                            both -= _antipodal(cols, j % (n // 2), n)
-                    d1[a] -= 1
-                    pairs -= d1[a]
-                    d1[aj] -= 1
-                    pairs -= d1[aj]
-                    d2[b] -= 1
-                    pairs -= d2[b]
-                    d2[bj] -= 1
-                    pairs -= d2[bj]
-                    pairs += d1[na]
-                    d1[na] += 1
-                    pairs += d1[ma]
-                    d1[ma] += 1
-                    pairs += d2[nb]
-                    d2[nb] += 1
-                    pairs += d2[mb]
-                    d2[mb] += 1
+                        both -= _antipodal_pair(cols, i, j, n)
+                    pairs += _swap_counts(d1, d2, a, aj, b, bj, na, ma, nb, mb)
                     cols[i], cols[j] = cols[j], cols[i]
                     if even_torus:
-                        both += _antipodal(cols, i % (n // 2), n)
-                        if j % (n // 2) != i % (n // 2):
-                            both += _antipodal(cols, j % (n // 2), n)
+                        both += _antipodal_pair(cols, i, j, n)
                     total += delta
                     swaps += 1
                     tn = trace_point(tr_e, tr_b, tr_t, tn, tries, pairs - both)
@@ -210,32 +266,8 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                 break
             kicks += 1
             stalled = 0
-            for i in range(n):
-                a, b = diagonal_keys_jit(i, cols[i], n, torus)
-                if d1[a] <= 1 and d2[b] <= 1:
-                    continue
-                j = below(state, n)
-                aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
-                d1[a] -= 1
-                d2[b] -= 1
-                d1[aj] -= 1
-                d2[bj] -= 1
-                cols[i], cols[j] = cols[j], cols[i]
-                a, b = diagonal_keys_jit(i, cols[i], n, torus)
-                aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
-                d1[a] += 1
-                d2[b] += 1
-                d1[aj] += 1
-                d2[bj] += 1
-            total = 0
-            pairs = 0
-            for k in range(size):
-                total += cost(d1[k]) + cost(d2[k])
-                pairs += d1[k] * (d1[k] - 1) // 2 + d2[k] * (d2[k] - 1) // 2
-            both = 0
-            if even_torus:
-                for r in range(n // 2):
-                    both += _antipodal(cols, r, n)
+            _kick(cols, d1, d2, n, torus, state)
+            total, pairs, both = _collisions(cols, d1, d2, n, even_torus)
             tn = trace_point(tr_e, tr_b, tr_t, tn, tries, pairs - both)  # a kick may improve (or solve)
             count = _collided_rows(cols, d1, d2, n, torus, work)
     return cols, total, initial, swaps, tries, passes, tn, pairs - both
