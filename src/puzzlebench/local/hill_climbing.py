@@ -153,6 +153,36 @@ def objective(cnt: np.ndarray, h: int, pairs: bool) -> int:
     return total // 2
 
 
+@numba.njit(cache=True, inline="always")
+def _shuffle(order, state, n):
+    """A random order of the pieces (Fisher–Yates in place)."""
+    for i in range(n):
+        j = i + below(state, n - i)
+        order[i], order[j] = order[j], order[i]
+
+
+@numba.njit(cache=True, inline="always")
+def _swap(queen, pr, pc, cnt, occ, n, p, q):
+    """p and q exchange columns; returns the pieces in conflict afterwards."""
+    rp, cp, rq, cq = pr[p], pc[p], pr[q], pc[q]
+    occ[rp * n + cp] = -1
+    occ[rq * n + cq] = -1
+    pc[p], pc[q] = cq, cp
+    occ[rp * n + cq] = p
+    occ[rq * n + cp] = q
+    return recount(queen, pr, pc, cnt)
+
+
+@numba.njit(cache=True, inline="always")
+def _in_conflict(cnt, n):
+    """Pieces with at least one conflict (source study 004's heuristic)."""
+    h = 0
+    for i in range(n):
+        if cnt[i] > 0:
+            h += 1
+    return h
+
+
 @numba.njit(cache=True)
 def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int,
                  max_evals: int, deadline: float, state: np.ndarray, pairs: bool,
@@ -185,9 +215,7 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
             if (max_evals >= 0 and evals >= max_evals) or now() >= deadline:
                 stopped = True
                 break
-            for i in range(n):  # a random order of pieces
-                j = i + below(state, n - i)
-                order[i], order[j] = order[j], order[i]
+            _shuffle(order, state, n)
             found = 0
             pick_p, pick_r, pick_c = -1, -1, -1
             for oi in range(n):
@@ -232,20 +260,10 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
             if found == 0:
                 break  # a local optimum
             if pick_c == -2:
-                q = pick_r
-                rp, cp, rq, cq = pr[pick_p], pc[pick_p], pr[q], pc[q]
-                occ[rp * n + cp] = -1
-                occ[rq * n + cq] = -1
-                pc[pick_p], pc[q] = cq, cp
-                occ[rp * n + cq] = pick_p
-                occ[rq * n + cp] = q
-                h = recount(queen, pr, pc, cnt)
+                h = _swap(queen, pr, pc, cnt, occ, n, pick_p, pick_r)
             else:
                 apply_move(queen, pr, pc, cnt, occ, n, pick_p, pick_r, pick_c)
-                h = 0
-                for i in range(n):
-                    if cnt[i] > 0:
-                        h += 1
+                h = _in_conflict(cnt, n)
             moves += 1
             if tracing:
                 tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))

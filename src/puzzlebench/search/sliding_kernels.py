@@ -117,6 +117,84 @@ def _less(f: np.ndarray, h: np.ndarray, t: np.ndarray, i: int, j: int) -> bool:
     return t[i] < t[j]
 
 
+@numba.njit(cache=True, inline="always")
+def _heap_swap(hf, hh, ht, hc, hg, i, j):
+    hf[i], hf[j] = hf[j], hf[i]
+    hh[i], hh[j] = hh[j], hh[i]
+    ht[i], ht[j] = ht[j], ht[i]
+    hc[i], hc[j] = hc[j], hc[i]
+    hg[i], hg[j] = hg[j], hg[i]
+
+
+@numba.njit(cache=True, inline="always")
+def _sift_down(hf, hh, ht, hc, hg, size):
+    """Restore the heap order from the root down (after the last entry replaced the root)."""
+    i = 0
+    while True:
+        left = 2 * i + 1
+        if left >= size:
+            break
+        m = left
+        if left + 1 < size and _less(hf, hh, ht, left + 1, left):
+            m = left + 1
+        if _less(hf, hh, ht, m, i):
+            _heap_swap(hf, hh, ht, hc, hg, i, m)
+            i = m
+        else:
+            break
+
+
+@numba.njit(cache=True, inline="always")
+def _sift_up(hf, hh, ht, hc, hg, j):
+    """Restore the heap order from entry j up (after it was appended)."""
+    while j > 0:
+        up = (j - 1) // 2
+        if _less(hf, hh, ht, j, up):
+            _heap_swap(hf, hh, ht, hc, hg, j, up)
+            j = up
+        else:
+            break
+
+
+@numba.njit(cache=True, inline="always")
+def _grown(a, size, cap):
+    """A copy of a's first ``size`` entries in an array of ``cap``."""
+    out = np.zeros(cap, np.int64)
+    out[:size] = a[:size]
+    return out
+
+
+@numba.njit(cache=True, inline="always")
+def _blank_of(tiles, cells):
+    blank = 0
+    for p in range(cells):
+        if tiles[p] == 0:
+            blank = p
+    return blank
+
+
+@numba.njit(cache=True)
+def _moves_from(path, cells, cols):
+    """The blank moves (0 U, 1 D, 2 L, 3 R) along a path of packed states, goal first."""
+    n = len(path) - 1
+    moves = np.zeros(n, np.int64)
+    tiles = np.zeros(cells, np.int64)
+    for k in range(n):
+        unpack(path[n - k], cells, tiles)
+        pa = _blank_of(tiles, cells)
+        unpack(path[n - k - 1], cells, tiles)
+        delta = _blank_of(tiles, cells) - pa
+        if delta == -cols:
+            moves[k] = 0
+        elif delta == cols:
+            moves[k] = 1
+        elif delta == -1:
+            moves[k] = 2
+        else:
+            moves[k] = 3
+    return moves
+
+
 @numba.njit(cache=True)
 def best_first_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int,
                       kind: int, astar: bool, max_nodes: int,
@@ -165,23 +243,7 @@ def best_first_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int,
         size -= 1
         if size > 0:
             hf[0], hh[0], ht[0], hc[0], hg[0] = hf[size], hh[size], ht[size], hc[size], hg[size]
-            i = 0
-            while True:
-                left = 2 * i + 1
-                if left >= size:
-                    break
-                m = left
-                if left + 1 < size and _less(hf, hh, ht, left + 1, left):
-                    m = left + 1
-                if _less(hf, hh, ht, m, i):
-                    hf[i], hf[m] = hf[m], hf[i]
-                    hh[i], hh[m] = hh[m], hh[i]
-                    ht[i], ht[m] = ht[m], ht[i]
-                    hc[i], hc[m] = hc[m], hc[i]
-                    hg[i], hg[m] = hg[m], hg[i]
-                    i = m
-                else:
-                    break
+            _sift_down(hf, hh, ht, hc, hg, size)
         if code in closed or g > best_g[code]:
             continue
         if code == goal_code:
@@ -197,10 +259,7 @@ def best_first_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int,
         closed[code] = True
         expanded += 1
         unpack(code, cells, tiles)
-        blank = 0
-        for p in range(cells):
-            if tiles[p] == 0:
-                blank = p
+        blank = _blank_of(tiles, cells)
         br, bc = blank // cols, blank % cols
         for mv in range(4):
             nr, nc = br + dr[mv], bc + dc[mv]
@@ -221,17 +280,8 @@ def best_first_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int,
                 parent[child] = code
                 if size == cap:
                     cap *= 2
-                    hf2 = np.zeros(cap, np.int64)
-                    hh2 = np.zeros(cap, np.int64)
-                    ht2 = np.zeros(cap, np.int64)
-                    hc2 = np.zeros(cap, np.int64)
-                    hg2 = np.zeros(cap, np.int64)
-                    hf2[:size] = hf[:size]
-                    hh2[:size] = hh[:size]
-                    ht2[:size] = ht[:size]
-                    hc2[:size] = hc[:size]
-                    hg2[:size] = hg[:size]
-                    hf, hh, ht, hc, hg = hf2, hh2, ht2, hc2, hg2
+                    hf, hh, ht = _grown(hf, size, cap), _grown(hh, size, cap), _grown(ht, size, cap)
+                    hc, hg = _grown(hc, size, cap), _grown(hg, size, cap)
                 j = size
                 hf[j] = cg + ch if astar else ch
                 hh[j] = ch
@@ -240,17 +290,7 @@ def best_first_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int,
                 hg[j] = cg
                 tie += 1
                 size += 1
-                while j > 0:
-                    up = (j - 1) // 2
-                    if _less(hf, hh, ht, j, up):
-                        hf[j], hf[up] = hf[up], hf[j]
-                        hh[j], hh[up] = hh[up], hh[j]
-                        ht[j], ht[up] = ht[up], ht[j]
-                        hc[j], hc[up] = hc[up], hc[j]
-                        hg[j], hg[up] = hg[up], hg[j]
-                        j = up
-                    else:
-                        break
+                _sift_up(hf, hh, ht, hc, hg, j)
             tiles[src] = tiles[blank]
             tiles[blank] = 0
         if size > largest:
@@ -264,29 +304,4 @@ def best_first_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int,
         path.append(code)
         code = parent[code]
     path.append(code)
-    n = len(path) - 1
-    moves = np.zeros(n, np.int64)
-    prev_tiles = np.zeros(cells, np.int64)
-    for k in range(n):
-        a = path[n - k]
-        b = path[n - k - 1]
-        unpack(a, cells, prev_tiles)
-        pa = 0
-        for p in range(cells):
-            if prev_tiles[p] == 0:
-                pa = p
-        unpack(b, cells, tiles)
-        pb = 0
-        for p in range(cells):
-            if tiles[p] == 0:
-                pb = p
-        delta = pb - pa
-        if delta == -cols:
-            moves[k] = 0
-        elif delta == cols:
-            moves[k] = 1
-        elif delta == -1:
-            moves[k] = 2
-        else:
-            moves[k] = 3
-    return status, moves, expanded, generated, largest
+    return status, _moves_from(path, cells, cols), expanded, generated, largest
