@@ -79,6 +79,15 @@ def test_completion_from_the_command_line(capsys) -> None:
     assert code == 1 and "was moved" in out
 
 
+def test_completion_from_python() -> None:
+    import puzzlebench
+
+    record = puzzlebench.solve("nqueens-completion", 12, "min-conflicts", placed="0:0,3:5", seed=2)
+    assert record.outcome is Outcome.SOLVED and record.answer[0] == 0 and record.answer[3] == 5
+    with pytest.raises(InvalidInstanceError, match="pre-placed"):
+        puzzlebench.solve("nqueens-completion", 12, "cpsat")
+
+
 def test_compare_generates_seeded_instances(capsys) -> None:
     args = ("compare", "nqueens-completion", "--sizes", "9,10", "--generate", "2", "--json",
             "--solvers", "cpsat,backtracking", "--workers", "2", "--seed", "5")

@@ -19,7 +19,8 @@ def studies_command() -> int:
     from puzzlebench.studies import catalog
 
     for name, study in catalog().items():
-        typer.echo(f"{name:<16} source study {study.source:<7} {study.description}")
+        origin = f"source study {study.source}" if study.source else "(new)"
+        typer.echo(f"{name:<16} {origin:<20} {study.description}")
         typer.echo(f"{'':<16} puzzlebench study {name} [--quick] [--out DIR]")
     return 0
 
@@ -59,7 +60,8 @@ def study_command(
     frame = records_to_frame(load_records(store, keys=keys))
     paths = write_report(
         frame, folder,
-        title=f"Study '{name}' (source study {builtin.source})" + (" — quick" if quick else ""),
+        title=f"Study '{name}'" + (f" (source study {builtin.source})" if builtin.source else "")
+        + (" — quick" if quick else ""),
         description=builtin.description, narrative=[run_span(frame), *builtin.narrative(frame)],
         extras=builtin.extras(frame), traces=load_traces(store, study.name))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")

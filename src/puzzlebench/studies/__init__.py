@@ -25,7 +25,8 @@ class BuiltinStudy:
 
     name: str
     #: The source study (one of the five documents the project comes from, 000–004) whose
-    #: experiment this reproduces; "all" or a range for studies that draw on several.
+    #: experiment this reproduces; "all" or a range for studies that draw on several; "" for
+    #: a study of the project's own (nqueens-completion).
     source: str
     description: str
     full: dict[str, Any]

@@ -1,0 +1,78 @@
+"""n-queens completion on generated instances: the five solvers that take the family, side by
+side, where the generator puts instances at the solvability threshold.
+
+Not one of the source studies: the family is here because plain n-queens has a closed form and
+completion does not (Gent, Jefferson & Nightingale, JAIR 2017).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from puzzlebench.report.findings import compare, sentences
+from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
+from puzzlebench.studies import BuiltinStudy
+
+COMPLETE = ("cpsat", "bitboard", "backtracking")
+
+
+def _grid(sizes: list[int], generate: int, limit: float) -> dict:
+    return {
+        "study": {"name": "completion", "master_seed": 17, "time_limit": limit,
+                  "description": "n-queens completion: generated instances at the solvability "
+                                 "threshold (half the rows pre-placed)."},
+        "problems": [{"problem": "nqueens-completion", "sizes": sizes, "generate": generate}],
+        "solvers": [{"name": "cpsat"}, {"name": "bitboard"}, {"name": "backtracking"},
+                    {"name": "min-conflicts"},
+                    {"name": "constraint-backtracking", "max_size": 16}],
+    }
+
+
+def per_size(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per size: instances, how many some run solved, how many were proved infeasible (and
+    whether by rule or by agreement), and each solver's verified successes."""
+    rows = []
+    for n, sub in frame.groupby("size"):
+        solved = sub[(sub["outcome"] == "solved") & sub["success"]]["instance_id"].nunique()
+        infeasible = sub[(sub["outcome"] == "infeasible") & sub["success"]]
+        row = {"n": int(n), "instances": sub["instance_id"].nunique(), "solvable": solved,
+               "infeasible (verified)": infeasible["instance_id"].nunique(),
+               "of which by agreement": infeasible[infeasible["reason"].str.contains(
+                   "agreed", na=False)]["instance_id"].nunique()}
+        for solver, runs in sub.groupby("solver"):
+            row[f"{solver}: successes"] = f"{int(runs['success'].sum())}/{len(runs)}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def narrative(frame: pd.DataFrame) -> list[str]:
+    frame = frame.assign(score=run_time_or_penalty(frame, 2 * time_limit_of(frame)))
+    instances = frame["instance_id"].nunique()
+    solvable = frame[(frame["outcome"] == "solved") & frame["success"]]["instance_id"].nunique()
+    proved = frame[(frame["outcome"] == "infeasible") & frame["success"]]["instance_id"].nunique()
+    unverified = int(frame["unverified"].sum())
+    lines = [f"{instances} generated instances, {len(frame)} runs: {solvable} instances solved by "
+             f"some run, {proved} proved infeasible (by the validator's own enumeration for "
+             f"n ≤ 10, by the attacking-placement rule, or by two complete solvers agreeing), "
+             f"{instances - solvable - proved} undecided within the limit; {unverified} "
+             "success claims stayed unverified."]
+    tests = []
+    cp = frame[frame["solver"] == "cpsat"]
+    for other in ("bitboard", "backtracking", "min-conflicts"):
+        sub = frame[frame["solver"] == other]
+        if len(cp) and len(sub):
+            tests.append(compare(f"CP-SAT decides completion faster than {other} (PAR-2 time "
+                                 "per run)", cp["score"], sub["score"],
+                                 names=("cpsat", other), expect="less"))
+    return lines + sentences(tests)
+
+
+STUDY = BuiltinStudy(
+    name="completion", source="",
+    description="n-queens completion: CP-SAT, bitboard and row-by-row backtracking, "
+                "min-conflicts and python-constraint on generated instances at the "
+                "solvability threshold.",
+    full=_grid([16, 20, 24, 28, 32], 10, 10.0), quick=_grid([16, 20], 3, 5.0),
+    narrative=narrative,
+    extras=lambda f: [("Instances and successes per size", per_size(f))],
+)
