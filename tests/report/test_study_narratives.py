@@ -78,3 +78,34 @@ def test_ga_parameter_sentences_are_tested_per_size() -> None:
     assert list(table.columns) == ["parameter", "source study 002 says", "tested here", "test", "p",
                                    "verdict"]
     assert len(table) == 4 and "Holm" in table["p"].iloc[0]
+
+
+def test_completion_counts_instances_by_how_they_were_decided() -> None:
+    from puzzlebench.studies.completion import per_size
+
+    rows = []
+    for k, kind in enumerate(("solvable", "rule", "agreed", "open")):
+        iid = f"nqueens-completion-20-k10-{k}"
+        for solver in ("cpsat", "bitboard", "backtracking", "min-conflicts"):
+            outcome, reason, verified = "budget", "", None
+            if kind == "solvable" and solver != "backtracking":
+                outcome, verified = "solved", True
+            elif kind in ("rule", "agreed") and solver != "min-conflicts":
+                outcome, verified = "infeasible", True
+                reason = "infeasibility agreed by complete solvers" if kind == "agreed" else ""
+            rows.append({"solver": solver, "size": 20, "instance_id": iid, "seed": 0,
+                         "time_s": 0.5 if solver == "cpsat" else 5.0, "outcome": outcome,
+                         "reason": reason, "verified": verified})
+    frame = _runs(rows)
+    frame["success"] = frame["outcome"].isin(["solved", "infeasible"]) & (frame["verified"] == True)  # noqa: E712
+    frame["unverified"] = False
+    table = per_size(frame).iloc[0]
+    assert (table["instances"], table["solvable"], table["infeasible (verified)"],
+            table["of which by agreement"]) == (4, 1, 2, 1)
+    assert table["cpsat: successes"] == "3/4" and table["min-conflicts: successes"] == "1/4"
+    lines = get_study("completion").narrative(frame)
+    assert lines[0].startswith("4 generated instances, 16 runs: 1 instances solved by some run, "
+                               "2 proved infeasible")
+    assert "1 undecided within the limit" in lines[0]
+    assert any(s.startswith("CP-SAT decides completion faster than bitboard") and "Mann–Whitney U"
+               in s for s in lines)
