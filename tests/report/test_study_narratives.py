@@ -104,7 +104,7 @@ def test_completion_counts_instances_by_how_they_were_decided() -> None:
             table["of which by agreement"]) == (4, 1, 2, 1)
     assert table["cpsat: successes"] == "3/4" and table["min-conflicts: successes"] == "1/4"
     lines = get_study("completion").narrative(frame)
-    assert lines[0].startswith("4 generated instances, 16 runs: 1 instances solved by some run, "
+    assert lines[0].startswith("4 generated instances, 16 runs: 1 instance solved by some run, "
                                "2 proved infeasible")
     assert "1 undecided within the limit" in lines[0]
     assert any(s.startswith("CP-SAT decides completion faster than bitboard") and "Mann–Whitney U"

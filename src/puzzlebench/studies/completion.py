@@ -45,17 +45,22 @@ def per_size(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _count(k: int, noun: str) -> str:
+    return f"{k} {noun}{'' if k == 1 else 's'}"
+
+
 def narrative(frame: pd.DataFrame) -> list[str]:
     frame = frame.assign(score=run_time_or_penalty(frame, 2 * time_limit_of(frame)))
     instances = frame["instance_id"].nunique()
     solvable = frame[(frame["outcome"] == "solved") & frame["success"]]["instance_id"].nunique()
     proved = frame[(frame["outcome"] == "infeasible") & frame["success"]]["instance_id"].nunique()
     unverified = int(frame["unverified"].sum())
-    lines = [f"{instances} generated instances, {len(frame)} runs: {solvable} instances solved by "
-             f"some run, {proved} proved infeasible (by the validator's own enumeration for "
-             f"n ≤ 10, by the attacking-placement rule, or by two complete solvers agreeing), "
-             f"{instances - solvable - proved} undecided within the limit; {unverified} "
-             "success claims stayed unverified."]
+    open_ = instances - solvable - proved
+    lines = [f"{_count(instances, 'generated instance')}, {len(frame)} runs: "
+             f"{_count(solvable, 'instance')} solved by some run, {proved} proved infeasible (by "
+             "the validator's own enumeration for n ≤ 10, by the attacking-placement rule, or "
+             f"by two complete solvers agreeing), {open_} undecided within the limit; "
+             f"{_count(unverified, 'success claim')} stayed unverified."]
     tests = []
     cp = frame[frame["solver"] == "cpsat"]
     for other in ("bitboard", "backtracking", "min-conflicts"):
