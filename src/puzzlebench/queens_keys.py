@@ -58,12 +58,6 @@ def same_diagonal(r1: int, c1: int, r2: int, c2: int, n: int, torus: bool) -> bo
     return abs(r1 - r2) == abs(c1 - c2)
 
 
-def attack(r1: int, c1: int, r2: int, c2: int, n: int, torus: bool) -> bool:
-    """Whether queens on two squares in different rows attack each other (column or
-    diagonal; lines are not blocked)."""
-    return c1 == c2 or same_diagonal(r1, c1, r2, c2, n, torus)
-
-
 def shares_both_diagonals(n: int, torus: bool) -> bool:
     """Whether two queens can share both diagonals (an even torus): per-line pair counts
     then count such a pair twice and need the correction."""

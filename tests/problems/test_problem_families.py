@@ -201,3 +201,23 @@ def test_infeasibility_with_no_rule_is_settled_by_two_complete_solvers() -> None
     contradicted = rejudge([_infeasible("cpsat"), _infeasible("bitboard"), solved],
                            complete_solvers=complete)
     assert [r.outcome for r in contradicted[:2]] == [Outcome.WRONG, Outcome.WRONG]
+
+
+def test_ioh_function_numbers_belong_to_the_families() -> None:
+    """Adding a family (nqueens-completion sorts between nqueens and queens-knights) must not
+    renumber the others' IOHprofiler functions."""
+    from puzzlebench.harness.ioh_export import function_id
+
+    assert [function_id(p) for p in ("nqueens", "queens-knights", "sliding", "torus-queens",
+                                     "nqueens-completion")] == [1, 2, 3, 4, 5]
+    get_problem(f"{TOY}:SpacedOnes")  # a family without a number is numbered from 100
+    assert function_id("spaced-ones") >= 100
+
+
+def test_solve_prints_a_problems_own_answer_summary(capsys) -> None:
+    code, out, _ = cli(capsys, "solve", "sliding", "8", "--start", "125408367", "--solver",
+                       "astar-manhattan")
+    first, second = out.splitlines()[:2]
+    assert code == 0 and first.endswith("moves=20") and second.strip().startswith("moves: ")
+    code, out, _ = cli(capsys, "solve", "nqueens", "8", "--solver", "mod12")
+    assert code == 0 and "moves" not in out

@@ -96,15 +96,12 @@ def _misplaced(problem_id: str, given: Mapping[str, str]) -> None:
 
 
 def build_instance(problem: str, size: int, given: Mapping[str, str]) -> Instance:
-    """One instance from a problem id, a size and the option flags given."""
+    """One instance from a problem id, a size and the option flags given (each read by its
+    option's parser; ``make`` says what is missing)."""
     _misplaced(problem, given)
     prob = get_problem(problem)
-    by_key = {o.key: o.name for o in prob.options}
-    options = prob.instance_options({by_key.get(k, k): v for k, v in given.items()})
-    missing = [o.name for o in prob.options if o.required and o.name not in options]
-    if missing:
-        raise InvalidInstanceError(f"{prob.id} needs --{missing[0].replace('_', '-')}")
-    return prob.make(size, **options)
+    by_flag = {**{o.key: o for o in prob.options}, **{o.name: o for o in prob.options}}
+    return prob.make(size, **{by_flag[k].name: by_flag[k].parse(v) for k, v in given.items()})
 
 
 def grid_entry(problem: str, given: Mapping[str, str], *, generate: int | None = None,
@@ -115,11 +112,9 @@ def grid_entry(problem: str, given: Mapping[str, str], *, generate: int | None =
     prob = get_problem(problem)
     by_name = {o.name: o.key for o in prob.options}
     raw: dict[str, Any] = {by_name.get(k, k): v for k, v in given.items()}
-    if generate is not None:
-        if not prob.generates:
-            raise InvalidInstanceError(f"{prob.id} has no instance generator (--generate)")
-        raw["generate"] = generate
-    entry = prob.study_entry(raw, "options", require=purpose != "agree")
+    if generate is not None and not prob.generates:
+        raise InvalidInstanceError(f"{prob.id} has no instance generator (--generate)")
+    entry = prob.study_entry(raw, "options", require=purpose != "agree" and generate is None)
     if generate is not None:
         entry["generate"] = generate
     return {"problem": prob.id, **entry}

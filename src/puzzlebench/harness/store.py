@@ -185,8 +185,9 @@ def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str
         records = store.records_for(keys) if keys is not None else list(store.records(study))
     if not rejudged:
         return records
-    exact = {s.name for s in REGISTRY.all() if s.exact} | set(exact_solvers)
-    complete = {s.name for s in REGISTRY.all() if s.complete} | set(complete_solvers)
+    specs = REGISTRY.all()
+    exact = {s.name for s in specs if s.exact} | set(exact_solvers)
+    complete = {s.name for s in specs if s.complete} | set(complete_solvers)
     return rejudge(records, exact_solvers=exact, complete_solvers=complete)
 
 

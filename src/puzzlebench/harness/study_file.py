@@ -128,7 +128,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
                 raise StudyError(f"{w}.generate: {prob.id} has no instance generator")
             item["generate"] = _number(entry, "generate", int, w, minimum=1)
         try:
-            item.update(prob.study_entry(entry, w))
+            item.update(prob.study_entry(entry, w, require="generate" not in entry))
         except PuzzlebenchError as exc:
             raise StudyError(str(exc)) from None
         problems.append(item)

@@ -11,7 +11,7 @@ import itertools
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -74,8 +74,6 @@ class ConformanceCases:
     hard: Instance
     capped: Instance
     reproducible: Instance
-    #: Solvable instances only some solvers take (e.g. by size), beside ``solvable``.
-    extra: list[Instance] = field(default_factory=list)
 
 
 class Problem(ABC):
@@ -102,15 +100,6 @@ class Problem(ABC):
 
     # -- options, grids and generated instances --------------------------------------------
 
-    def instance_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """One instance's options from command-line text or data: each declared option read
-        by its parser, undeclared ones refused (raises InvalidInstanceError)."""
-        from puzzlebench.problems.options import check_names
-
-        check_names(self.id, self.options, given)
-        by_name = {o.name: o for o in self.options}
-        return {k: by_name[k].parse(v) for k, v in given.items() if v is not None}
-
     def grid(self, size: int, entry: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The option sets of one study entry at one size: every combination of the grid
         options' values with the single ones (absent options left out), in entry order,
@@ -136,12 +125,13 @@ class Problem(ABC):
                     require: bool = True) -> dict[str, Any]:
         """A ``[[problems]]`` table's (or ``compare`` flags') option keys, checked and read:
         grid options as lists, single ones as values; a required option that is missing is
-        an error naming its key (unless ``require`` is off, or instances are generated)."""
+        an error naming its key unless ``require`` is off (``agree``, or an entry whose
+        instances are all generated)."""
         out: dict[str, Any] = {}
         for opt in self.options:
             value = given.get(opt.key)
             if value is None:
-                if require and opt.required and "generate" not in given:
+                if require and opt.required:
                     raise InvalidInstanceError(f"{where}: {self.id} needs {opt.key!r}")
                 continue
             out[opt.key] = (opt.values(value, f"{where}.{opt.key}") if opt.many

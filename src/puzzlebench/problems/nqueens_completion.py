@@ -53,6 +53,11 @@ ID_LIST_UP_TO = 4
 def parse_placed(value: Any) -> str:
     """The canonical ``ROW:COL,...`` text (sorted by row) of a placed-queen list given as text
     or as ``[[row, col], ...]``; raises InvalidInstanceError when malformed."""
+    return placed_text(_squares(value))
+
+
+def _squares(value: Any) -> tuple[Square, ...]:
+    """The placed queens of ``ROW:COL,...`` text or ``[[row, col], ...]``, sorted."""
     squares: list[Square] = []
     if isinstance(value, str):
         for tok in (t.strip() for t in value.replace(" ", ",").split(",")):
@@ -70,7 +75,7 @@ def parse_placed(value: Any) -> str:
             squares.append((int(item[0]), int(item[1])))
     else:
         raise InvalidInstanceError(f"placed queens are ROW:COL,... text, got {value!r}")
-    return placed_text(tuple(sorted(squares)))
+    return tuple(sorted(squares))
 
 
 def placed_text(placed: tuple[Square, ...]) -> str:
@@ -134,10 +139,7 @@ class NQueensCompletion(NQueens):
             raise InvalidInstanceError(f"{self.id} options are 'placed', got {sorted(unknown)}")
         if options.get("placed") is None:
             raise InvalidInstanceError(f"{self.id} needs the pre-placed queens (--placed ROW:COL,...)")
-        text = parse_placed(options["placed"])
-        squares = tuple((int(r), int(c)) for r, c in
-                        (t.split(":") for t in text.split(",") if t))
-        return CompletionInstance(size, squares)
+        return CompletionInstance(size, _squares(options["placed"]))
 
     def options_of(self, instance: QueensInstance) -> dict[str, Any]:
         return {"placed": placed_text(instance.fixed)}
@@ -219,12 +221,12 @@ def _placed_attack(placed: tuple[Square, ...]) -> bool:
 def _completions(n: int, placed: tuple[Square, ...], *, first_only: bool) -> int:
     """The number of completions (or 1/0 with ``first_only``), by plain row-by-row search —
     the validator's own code, kept independent of every solver."""
+    if _placed_attack(placed):
+        return 0
     fixed = dict(placed)
     cols: set[int] = set(fixed.values())
     sums = {r + c for r, c in placed}
     diffs = {r - c for r, c in placed}
-    if len(cols) != len(placed) or len(sums) != len(placed) or len(diffs) != len(placed):
-        return 0
 
     def place(row: int) -> int:
         if row == n:

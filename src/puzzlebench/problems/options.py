@@ -11,7 +11,7 @@ is a list of one) and makes one instance per value; ``solve``/``check``/``count`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,14 +81,3 @@ def count(value: Any) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     raise InvalidInstanceError(f"expected an integer ≥ 0, got {value!r}")
-
-
-def check_names(problem_id: str, declared: tuple[ProblemOption, ...],
-                given: Mapping[str, Any]) -> None:
-    """Refuse options the problem does not declare, naming the ones it does."""
-    names = {o.name for o in declared}
-    unknown = sorted(set(given) - names)
-    if unknown:
-        known = ", ".join(sorted(names)) or "none"
-        raise InvalidInstanceError(
-            f"{problem_id} has no option {unknown[0]!r} (its options: {known})")

@@ -207,10 +207,10 @@ class QueensKnights(Problem):
         return super().answer_key(sorted(data) if isinstance(data, list) else data)
 
     def agreement_instances(self, size: int, entry: Mapping[str, Any]) -> list[Instance]:
-        """Every A in 0..n unless ``queens`` names some."""
-        queens = entry.get("queens")
-        values = range(size + 1) if queens is None else [a for a in queens if a <= size]
-        return [self.make(size, queens=a) for a in values]
+        """Every A in 0..n unless ``queens`` names some (the grid: those ≤ n)."""
+        if entry.get("queens") is not None:
+            return super().agreement_instances(size, entry)
+        return [self.make(size, queens=a) for a in range(size + 1)]
 
     def conformance_cases(self) -> ConformanceCases:
         return ConformanceCases(
