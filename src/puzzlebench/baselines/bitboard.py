@@ -3,14 +3,14 @@
 Two enumerations, chosen by the ``symmetry`` parameter:
 
 * ``full`` (the default for nqueens): all eight symmetries of the square, in
-  ``baselines.bitboard_symmetric`` — each orbit is reached through its lexicographic minimum,
+  ``puzzlebench.baselines.bitboard_symmetric`` — each orbit is reached through its lexicographic minimum,
   so totals and unique counts come from one search several times smaller than the mirror one.
 * ``mirror`` (always used for torus boards and for ``tree_nodes``): the textbook halving.
 
 Mirror enumeration: work is split into tasks, one per (first-row, second-row) column pair with
 the first-row queen in the left half (mirror symmetry: each left-half solution stands for its
 mirror image; the middle column of an odd board counts once). Both enumerations run their
-tasks on every core as GIL-free kernels on threads (``baselines.bitboard_tasks``), which stop
+tasks on every core as GIL-free kernels on threads (``puzzlebench.baselines.bitboard_tasks``), which stop
 starting tasks at the time budget. Unique solutions up to rotation and reflection (OEIS
 A002562) are counted by keeping each solution that is the lexicographic minimum of its eight
 images; every such minimum has its first queen in the left half, so the half enumeration sees

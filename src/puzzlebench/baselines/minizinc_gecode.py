@@ -3,7 +3,7 @@
 ``mzn-gecode`` runs the models in ``puzzlebench/baselines/minizinc/`` — AllDifferent on q, q + i, q − i for
 nqueens (modular for the torus), a placement model for queens and knights — through the
 ``minizinc`` Python package. A user's own model is a solver too: ``--solver path/model.mzn``
-(see ``baselines.minizinc_user``). The time limit is MiniZinc's own ``--time-limit``; the seed
+(see ``puzzlebench.baselines.minizinc_user``). The time limit is MiniZinc's own ``--time-limit``; the seed
 is MiniZinc's ``random_seed``. Counting and listing use all-solutions search.
 
 Where the ``minizinc`` executable (or the Python package) is missing, the solver is still
