@@ -125,6 +125,8 @@ class Registry:
         (only in a run's own process, or with ``isolate=False``)."""
         if is_manifest(name) or name.endswith(".mzn"):
             return self._external(name, load=True)
+        if name in self._specs:  # already registered: no index look-up (it walks the tree)
+            return self._specs[name]
         if not self._discovered and self._use_index and ":" not in name:
             module = indexed_module(name, SOLVER_PACKAGES, ENTRY_POINT_GROUP)
             if module is not None:

@@ -16,10 +16,13 @@ import typer
 from puzzlebench.cli.app import app
 from puzzlebench.cli.options import (
     CliInputError,
+    MinTimeOpt,
+    PinOpt,
     check_limit,
     check_out_dir,
     check_seed,
     parse_sizes,
+    with_measurement,
 )
 from puzzlebench.cli.output import console, emit_json, record_json, runs_table
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
@@ -46,6 +49,8 @@ def compare_command(
     seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
     time_limit: Annotated[float, typer.Option(help="Per-run budget (s); killed at 1.1×+0.5 s.")] = 10.0,
     workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
+    min_time: MinTimeOpt = None,
+    pin: PinOpt = None,
     db: Annotated[str | None, typer.Option(help="SQLite store; the same command resumes.")] = None,
     report: Annotated[str | None, typer.Option(help="Write a report to this folder.")] = None,
     details: Annotated[bool, typer.Option(help="Print every run, not only the summary.")] = False,
@@ -80,6 +85,7 @@ def compare_command(
         "problems": [entry],
         "solvers": [{"name": n} for n in names],
     }, "compare")
+    study = with_measurement(study, min_time, pin)
     runs = study.runs()
     if not runs:
         raise CliInputError("this comparison has no runs (no solver handles any instance)")

@@ -6,8 +6,11 @@ import math
 import os
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.size_lists import (
@@ -28,6 +31,25 @@ def check_limit(time_limit: float | None, what: str = "--time-limit") -> float |
     if time_limit is not None and (not math.isfinite(time_limit) or time_limit <= 0):
         raise CliInputError(f"{what} must be a positive number of seconds, got {time_limit}")
     return time_limit
+
+
+#: ``--min-time T``: repeat each run in its own process until T seconds of timed work.
+MinTimeOpt = Annotated[float | None, typer.Option(
+    "--min-time", help="Repeat each run (same seed) until this many seconds of timed work; "
+                       "time_s is the median solve.")]
+#: ``--pin``: each worker keeps to its own core.
+PinOpt = Annotated[bool | None, typer.Option(
+    "--pin/--no-pin", help="Give each worker its own core (cpuset cgroup, else affinity).")]
+
+
+def with_measurement(study: Any, min_time: float | None, pin: bool | None) -> Any:
+    """The study with ``--min-time``/``--pin`` applied over its own keys (when given)."""
+    if min_time is not None:
+        check_limit(min_time, "--min-time")
+        study = replace(study, min_time=min_time)
+    if pin is not None:
+        study = replace(study, pin=pin)
+    return study
 
 
 def check_seed(seed: int) -> int:

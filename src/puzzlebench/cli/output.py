@@ -16,6 +16,8 @@ JSON_KEYS: tuple[str, ...] = (
     "problem", "size", "instance_id", "solver", "params", "seed", "outcome", "claim", "answer",
     "valid", "verified", "reason", "counters", "time_s", "cpu_s", "warmup_s", "startup_s",
     "peak_rss_mb", "optimum", "answer_length", "isolated", "notes", "error",
+    "span_s", "timed_by", "measured_by", "clock_resolution_s", "min_time", "repeats",
+    "time_min_s", "repeats_agree", "core",
 )
 
 
@@ -44,6 +46,25 @@ def record_json(record: RunRecord) -> dict[str, Any]:
     outcome, answer, valid, counters, time_s)."""
     d = record.to_dict()
     return {k: d[k] for k in JSON_KEYS}
+
+
+def time_text(record: RunRecord) -> str:
+    """The run's time at the precision it was measured: microseconds, and the repeats."""
+    if record.repeats > 1:
+        return (f"{record.time_s:.6f}s (median of {record.repeats} repeats, "
+                f"fastest {record.time_min_s:.6f}s)")
+    return f"{record.time_s:.6f}s"
+
+
+def measurement_text(record: RunRecord) -> str:
+    """What measured the run: the clock, CPU/memory source, pinning, the harness's span."""
+    parts = [f"time by {record.timed_by or 'harness'} stamps "
+             f"(harness span {record.span_s:.6f}s)",
+             f"cpu {record.cpu_s:.6f}s and peak memory {record.peak_rss_mb:.1f} MB by "
+             f"{record.measured_by or 'unknown'}"]
+    if record.core is not None:
+        parts.append(f"pinned to core {record.core}")
+    return "; ".join(parts)
 
 
 def counters_text(counters: dict[str, Any]) -> str:

@@ -15,13 +15,22 @@ import typer
 from puzzlebench.cli.app import app
 from puzzlebench.cli.options import (
     DEFAULT_TIME_LIMIT,
+    MinTimeOpt,
+    PinOpt,
+    check_limit,
     check_seed,
     make_budget,
     parse_int,
     parse_params,
     warn_ignored_caps,
 )
-from puzzlebench.cli.output import counters_text, emit_json, record_json
+from puzzlebench.cli.output import (
+    counters_text,
+    emit_json,
+    measurement_text,
+    record_json,
+    time_text,
+)
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
 from puzzlebench.harness.execute import make_task
 from puzzlebench.problems import problem_of
@@ -43,27 +52,32 @@ def solve_command(
     max_iterations: Annotated[int | None, typer.Option(help="Iteration budget.")] = None,
     max_evaluations: Annotated[int | None, typer.Option(help="Evaluation budget.")] = None,
     param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
+    min_time: MinTimeOpt = None,
+    pin: PinOpt = None,
     show: Annotated[bool, typer.Option(help="Draw the answer.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the run as JSON.")] = False,
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Solve one instance with one solver; the harness validates and judges the answer."""
     from puzzlebench.harness.execute import conclude, execute
+    from puzzlebench.harness.measure import Measurement
 
     check_seed(seed)
+    check_limit(min_time, "--min-time")
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     budget = make_budget(time_limit, max_nodes, max_iterations, max_evaluations)
     spec = REGISTRY.get(solver)
-    task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget)
+    task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget,
+                     min_time=min_time)
     warn_ignored_caps(spec, budget)
-    record = conclude(spec, task, execute(task))
+    record = conclude(spec, task, execute(task, measurement=Measurement(min_time, bool(pin))))
     if as_json:
         emit_json(record_json(record))
     else:
         validity = {True: "valid", False: "INVALID", None: "no answer"}[record.valid]
         unverified = " unverified" if record.outcome.success and record.verified is False else ""
         line = (f"{record.instance_id} solver={record.solver} outcome={record.outcome.value}"
-                f"{unverified} ({validity}) time={record.time_s:.4f}s "
+                f"{unverified} ({validity}) time={time_text(record)} "
                 f"(start-up {record.startup_s:.2f}s, warm-up {record.warmup_s:.2f}s, untimed) "
                 f"{counters_text(record.counters)}")
         prob = problem_of(instance)
@@ -75,6 +89,7 @@ def solve_command(
                             ("note", record.notes)):
             if text and (label != "error" or text != record.reason):
                 typer.echo(f"  {label}: {text}")
+        typer.echo(f"  measured: {measurement_text(record)}")
         if show and record.answer is not None and record.valid:
             typer.echo(prob.render(instance, prob.answer_from_json(record.answer)))
     return 0 if record.outcome.success else 1

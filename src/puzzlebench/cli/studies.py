@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import CliInputError, check_out_dir
+from puzzlebench.cli.options import CliInputError, MinTimeOpt, PinOpt, check_out_dir, with_measurement
 from puzzlebench.cli.run import check_workers
 
 
@@ -36,6 +36,8 @@ def study_command(
     ] = False,
     db: Annotated[str | None, typer.Option(help="Store (default OUT/NAME.sqlite).")] = None,
     workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
+    min_time: MinTimeOpt = None,
+    pin: PinOpt = None,
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
 ) -> int:
     """Run a built-in study (resumable) and write its report."""
@@ -48,7 +50,8 @@ def study_command(
     from puzzlebench.studies import get_study
     check_workers(workers)
     builtin = get_study(name)
-    study = study_from_dict(builtin.definition(quick), f"study {name}")
+    study = with_measurement(study_from_dict(builtin.definition(quick), f"study {name}"),
+                             min_time, pin)
     folder = check_out_dir(out or f"study-reports/{name}{'-quick' if quick else ''}")
     store = Path(db) if db else folder / f"{name}.sqlite"
     if (folder / "report.md").exists() and not store.exists() and not force:

@@ -1,19 +1,33 @@
-"""The solver's side of a run: load the solver, warm it, run it, hand its proposal over as data.
+"""The solver's side of a run: load the solver, warm it, wait for the instance, run it, hand
+its proposal over as data.
 
-A run executes in a process of its own (``harness.isolation`` forks or spawns it), which
-never judges: it writes framed messages on a result pipe the harness opened before any solver
-code was loaded — ``ready`` (warm-up done, the timed phase starts now), then ``done`` with the
-proposal as data (``harness.payload``) or ``error`` with the reason. Everything the solver
-prints goes to the run's log, never to the harness's output. The same ``perform`` serves
-in-process runs (``isolate=False``), which say so in their records.
+A run executes in a process of its own (``harness.isolation`` forks or spawns it), which never
+judges. The protocol, on a result pipe and a control pipe the harness opened before any solver
+code was loaded:
+
+1. the process joins its cgroup (when the harness made one), loads, constructs and warms the
+   solver on a warm-up instance — not the run's;
+2. it writes ``ready`` and waits;
+3. the harness answers ``go`` with the instance: the timed phase starts when the harness sends
+   it. The process stamps the shared monotonic clock immediately around each solve
+   (``harness.measure``), repeats the solve with the same seed while ``min_time`` asks for it,
+   and writes ``done`` with the first proposal as data (``harness.payload``), the stamps and
+   whether every repeat gave the same answer — or ``error`` with the reason;
+4. it then waits, idle, until the harness has read its counters and kills it, so no teardown
+   is ever measured.
+
+Everything the solver prints goes to the run's log, never to the harness's output. The same
+``perform`` serves in-process runs (``isolate=False``), which say so in their records.
 
 ``python -m puzzlebench.harness.child FD`` is the spawned form (Dask workers, whose daemonic
-processes should not fork): it reads a pickled :class:`Task` on stdin and writes to fd FD.
+processes should not fork): it reads its task, then ``go``, as frames on stdin, and writes to
+fd FD.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import pickle
@@ -23,12 +37,13 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 import numpy as np
 
 from puzzlebench.contract import Budget, Enumeration
+from puzzlebench.harness.measure import repeat_more, rusage_cpu_s, stamp_ns
 from puzzlebench.harness.payload import MalformedProposalError, answer_data, to_payload
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
@@ -60,6 +75,10 @@ class Task:
     memory_limit_mb: int | None = None
     warmup: bool = True
     compiled: bool = False  # the harness starts numba once before forking such runs
+    #: The instance the untimed warm-up runs on (``Problem.warmup_like``), never the run's.
+    warmup_instance: Instance | None = None
+    #: Repeat the solve (same seed) until this many seconds of timed work (None: once).
+    min_time: float | None = None
     #: The solver class itself, when the caller holds one (an API user's class, a test's);
     #: reaches a forked child through memory, never a spawned one (use a reference there).
     factory: type | None = None
@@ -71,35 +90,91 @@ class Task:
         for k, v in state.items():
             object.__setattr__(self, k, v)
 
+    def sealed(self) -> Task:
+        """The task as a run's process gets it: everything but the instance, which the
+        harness sends only with ``go``."""
+        if self.instance is None:
+            return self
+        warm = self.warmup_instance
+        if warm is None:
+            warm = problem_of(self.instance).warmup_like(self.instance)
+        return replace(self, instance=None, warmup_instance=warm)
 
-def perform(task: Task, on_ready: Callable[[float], None] | None = None
-            ) -> tuple[dict[str, Any], bytes | None]:
+
+@dataclass(frozen=True, slots=True)
+class RunSetup:
+    """What a run's process does before any solver code: join its cgroup (the ``cgroup.procs``
+    files, one per hierarchy), keep to one core (``core``, when pinned without a cpuset)."""
+
+    cgroup_procs: tuple[str, ...] = ()
+    core: int | None = None
+
+
+
+@dataclass(frozen=True, slots=True)
+class Performed:
+    """What a run's process did: the first proposal as data, the stamps of every repeat, and
+    whether every repeat proposed the same as the first."""
+
+    data: dict[str, Any]
+    raw: bytes | None
+    stamps: list[list[int]]
+    repeats_agree: bool | None
+    warmup_s: float
+
+
+def perform(task: Task, wait_for_go: Callable[[float], Instance | None]) -> Performed:
     """Load and (if ``task.warmup``) warm the solver, then run the task: the proposal as data.
 
-    ``on_ready(warmup_s)`` is called just before the timed phase, which includes the solver's
-    construction. Raises whatever the solver raises, or MalformedProposalError.
+    ``wait_for_go(warmup_s)`` is called once the solver is warm; it returns the instance to
+    solve (the harness sends it only then). The timed phase — stamped around each repeat —
+    includes the solver's construction. Raises whatever the solver raises, or
+    MalformedProposalError.
     """
     from puzzlebench.registry import REGISTRY, spec_of
 
     spec = spec_of(task.factory) if task.factory is not None else REGISTRY.load(task.solver)
-    if task.kind == "describe" or task.instance is None:
-        if on_ready is not None:
-            on_ready(0.0)
-        return {"claim": "unknown", "spec": spec.to_json()}, None
-    problem = problem_of(task.instance)
+    if task.kind == "describe" or task.warmup_instance is None:
+        wait_for_go(0.0)
+        t = stamp_ns()
+        return Performed({"claim": "unknown", "spec": spec.to_json()}, None, [[t, t]], None, 0.0)
     tracing = task.kind == "solve" and spec.traces  # the solver takes a trace sink
     warmup_s = 0.0
     if task.warmup:
         t0 = time.perf_counter()
         with contextlib.suppress(Exception):
-            _run(spec.create(**task.params), task, problem.warmup_like(task.instance), WARMUP_BUDGET,
+            _run(spec.create(**task.params), task, task.warmup_instance, WARMUP_BUDGET,
                  Trace() if tracing else None)  # the warm-up loads the trace code too
         warmup_s = time.perf_counter() - t0
-    if on_ready is not None:
-        on_ready(warmup_s)
-    solver = spec.create(**task.params)
-    sink = Trace() if tracing else None
-    result = _run(solver, task, task.instance, task.budget, sink)
+    instance = wait_for_go(warmup_s)
+    if instance is None:
+        raise RuntimeError("the harness sent no instance")
+    problem = problem_of(instance)
+    stamps: list[list[int]] = []
+    first: tuple[dict[str, Any], bytes | None] | None = None
+    digest = ""
+    agree: bool | None = None
+    go = stamp_ns()
+    while True:
+        sink = Trace() if tracing else None
+        start = stamp_ns()
+        result = _run(spec.create(**task.params), task, instance, task.budget, sink)
+        end = stamp_ns()
+        stamps.append([start, end])
+        data, raw = _as_data(task, problem, result)
+        if first is None:
+            if sink is not None:
+                data["trace"] = sink.points()
+            first, digest = (data, raw), _digest(data, raw)
+        elif agree is not False:
+            agree = _digest(data, raw) == digest
+        if not repeat_more([b - a for a, b in stamps], task.min_time, (end - go) / 1e9,
+                           task.hard_limit):
+            break
+    return Performed(first[0], first[1], stamps, agree, warmup_s)
+
+
+def _as_data(task: Task, problem: Any, result: Any) -> tuple[dict[str, Any], bytes | None]:
     if task.kind == "enumerate":
         if isinstance(result, Enumeration):
             solutions, complete = list(result.solutions), bool(result.complete)
@@ -110,10 +185,16 @@ def perform(task: Task, on_ready: Callable[[float], None] | None = None
             data, raw = answer_data(problem, s)
             answers.append(np.frombuffer(raw, "<i8").tolist() if raw is not None else data)
         return {"claim": "unknown", "solutions": answers, "complete": complete}, None
-    data, raw = to_payload(problem, result)
-    if sink is not None:
-        data["trace"] = sink.points()
-    return data, raw
+    return to_payload(problem, result)
+
+
+def _digest(data: dict[str, Any], raw: bytes | None) -> str:
+    """What must be equal between repeats: the proposal without its counters' seconds."""
+    kept = {k: v for k, v in data.items() if k not in ("counters", "trace", "note")}
+    h = hashlib.sha256(json.dumps(kept, sort_keys=True, default=str).encode())
+    if raw is not None:
+        h.update(raw)
+    return h.hexdigest()
 
 
 def _run(solver: Any, task: Task, instance: Instance | None, budget: Budget,
@@ -173,26 +254,37 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def child_main(task: Task, result_fd: int, log_fd: int) -> NoReturn:
-    """Run a task in this (fresh) process and report on ``result_fd``; never returns."""
+def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
+               setup: RunSetup | None = None) -> NoReturn:
+    """Run a task in this (fresh) process and report on ``result_fd``; never returns.
+
+    ``control_fd`` carries the harness's ``go`` frame (the instance); ``setup`` says which
+    cgroup to join and which core to keep to, before any solver code is loaded.
+    """
+    setup = setup or RunSetup()
     try:
+        for procs in setup.cgroup_procs:  # first of all: every process from here on is counted
+            with open(procs, "w", encoding="ascii") as fh:
+                fh.write(str(os.getpid()))
+        if setup.core is not None and not setup.cgroup_procs:
+            os.sched_setaffinity(0, {setup.core})
         os.dup2(log_fd, 1)
         os.dup2(log_fd, 2)
         # every other inherited descriptor (the log's own, stores, sockets) is not the solver's
-        os.closerange(3, result_fd)
-        os.closerange(result_fd + 1, 65536)
+        keep = sorted({result_fd, control_fd})
+        os.closerange(3, keep[0])
+        if len(keep) == 2:
+            os.closerange(keep[0] + 1, keep[1])
+        os.closerange(keep[-1] + 1, 65536)
         sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - fresh locks
         sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
         resource.setrlimit(resource.RLIMIT_FSIZE, (LOG_LIMIT_BYTES, LOG_LIMIT_BYTES))
     except BaseException as exc:
         _report_and_exit(result_fd, "crash", f"run set-up failed: {error_text(exc)}")
-    before = _identity(task.instance)
+    cpu: list[float] = []
+    held: list[tuple[Any, str]] = []  # the instance and its identity when it arrived
 
-    def ready(warmup_s: float) -> None:
-        if task.memory_limit_mb is not None:
-            size, _ = _memory_now()
-            limit = size + task.memory_limit_mb * 2**20
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    def ready(warmup_s: float) -> Instance | None:
         try:
             with open("/proc/self/clear_refs", "w", encoding="ascii") as fh:
                 fh.write("5")  # reset VmHWM: the peak is this run's own
@@ -200,32 +292,59 @@ def child_main(task: Task, result_fd: int, log_fd: int) -> NoReturn:
             pass
         send(result_fd, {"event": "ready", "warmup_s": warmup_s,
                          "rss_base_mb": _memory_now()[1]})
+        instance = read_frame(control_fd)  # the harness's go: the timed phase starts
+        if task.memory_limit_mb is not None:
+            size, _ = _memory_now()
+            limit = size + task.memory_limit_mb * 2**20
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        held.append((instance, _identity(instance)))
+        cpu.append(rusage_cpu_s())
+        return instance if isinstance(instance, Instance) else None
 
     try:
-        data, raw = perform(task, ready)
+        done = perform(task, ready)
+        cpu.append(rusage_cpu_s())
     except MemoryError:
-        _report_and_exit(result_fd, "memout", "MemoryError")
+        _report_and_exit(result_fd, "memout", "MemoryError", control_fd)
     except MalformedProposalError as exc:
-        _report_and_exit(result_fd, "crash", str(exc))
+        _report_and_exit(result_fd, "crash", str(exc), control_fd)
     except BaseException as exc:
-        _report_and_exit(result_fd, "crash", error_text(exc))
-    after = _identity(task.instance)
-    meta = {"peak_rss_mb": _peak_rss_mb(), "mutated": before != after}
+        _report_and_exit(result_fd, "crash", error_text(exc), control_fd)
+    meta = {"peak_rss_mb": _peak_rss_mb(), "stamps": done.stamps,
+            "repeats_agree": done.repeats_agree,
+            "cpu_s": cpu[-1] - cpu[0] if len(cpu) == 2 else None}
+    if held:
+        meta["mutated"] = held[0][1] != _identity(held[0][0])
     try:
-        send(result_fd, {"event": "done", "payload": data, "meta": meta}, raw)
+        send(result_fd, {"event": "done", "payload": done.data, "meta": meta}, done.raw)
     except BaseException as exc:
-        _report_and_exit(result_fd, "crash", f"the proposal could not be sent: {error_text(exc)}")
-    _exit(0)
+        _report_and_exit(result_fd, "crash", f"the proposal could not be sent: {error_text(exc)}",
+                         control_fd)
+    _linger(control_fd)
 
 
-def _identity(instance: Instance | None) -> str:
-    return "" if instance is None else json.dumps(instance.describe(), sort_keys=True, default=str)
+def _linger(control_fd: int) -> NoReturn:
+    """Wait, idle, for the harness to read the run's counters and end it (the harness closing
+    the control pipe ends it too)."""
+    with contextlib.suppress(OSError):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.read(control_fd, 1)
+    os._exit(0)
 
 
-def _report_and_exit(fd: int, kind: str, error: str) -> NoReturn:
+def _identity(instance: Any) -> str:
+    if not isinstance(instance, Instance):
+        return ""
+    return json.dumps(instance.describe(), sort_keys=True, default=str)
+
+
+def _report_and_exit(fd: int, kind: str, error: str, control_fd: int | None = None) -> NoReturn:
     try:
         send(fd, {"event": "error", "kind": kind, "error": error})
     finally:
+        if control_fd is not None:
+            _linger(control_fd)
         _exit(0)
 
 
@@ -237,14 +356,38 @@ def _exit(code: int) -> NoReturn:
         os._exit(code)
 
 
+def write_frame(fd: int, obj: Any) -> None:
+    """One pickled frame on a control pipe (harness → run only: the run never writes one)."""
+    body = pickle.dumps(obj)
+    _write_all(fd, struct.pack("<Q", len(body)) + body)
+
+
+def read_frame(fd: int) -> Any:
+    """The next pickled frame from the harness on a control pipe (blocking)."""
+    (size,) = struct.unpack("<Q", _read_exactly(fd, 8))
+    return pickle.loads(_read_exactly(fd, size))
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    chunks = bytearray()
+    while len(chunks) < size:
+        chunk = os.read(fd, size - len(chunks))
+        if not chunk:
+            raise EOFError("the harness closed the control pipe")
+        chunks += chunk
+    return bytes(chunks)
+
+
 def main() -> NoReturn:
-    """Spawned form: ``python -m puzzlebench.harness.child RESULT_FD`` with a pickled Task on
-    stdin (written by the harness, never by a solver)."""
+    """Spawned form: ``python -m puzzlebench.harness.child RESULT_FD``, with the task and
+    the run's set-up, then ``go``, as frames on stdin (written by the harness, never by a
+    solver)."""
     result_fd = int(sys.argv[1])
-    task = pickle.loads(sys.stdin.buffer.read())
+    control_fd = os.dup(0)
     os.close(0)
+    task, setup = read_frame(control_fd)
     log_fd = os.dup(1)
-    child_main(task, result_fd, log_fd)
+    child_main(task, result_fd, log_fd, control_fd, setup)
 
 
 if __name__ == "__main__":

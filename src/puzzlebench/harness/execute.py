@@ -7,10 +7,11 @@ crosses back as data and is judged in this process with the problem's validator.
 ``isolate=False`` runs the solver in this process (for debugging with a debugger or
 profiler); its record says ``isolated: false``.
 
-Time: ``time_s`` is the timed phase (the solver's construction and its run), measured by the
-harness. Project solvers (and plugins declaring ``compiled``) are warmed first, untimed
-(``warmup_s``; see ``warms``). An answer that arrives after the run's time limit is never a
-success within it: such a run is a ``timeout``.
+Time: ``time_s`` is the timed phase (the solver's construction and its run), stamped in the
+run and checked by the harness (``harness.measure``); with ``min_time`` it is the median of
+repeated solves. Project solvers (and plugins declaring ``compiled``) are warmed first,
+untimed (``warmup_s``; see ``warms``). An answer that arrives after the run's time limit is
+never a success within it: such a run is a ``timeout``.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from typing import Any
 
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
-from puzzlebench.harness.child import Task, error_text, perform
+from puzzlebench.harness.child import Performed, Task, error_text, perform
 from puzzlebench.harness.isolation import ChildReport, run_task
 from puzzlebench.harness.judge import Judgement, judge_count, judge_solution
+from puzzlebench.harness.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
 from puzzlebench.harness.outcome import Outcome, RunRecord
 from puzzlebench.harness.payload import MalformedProposalError, ProposalData, from_payload
 from puzzlebench.problems import problem_of
@@ -49,7 +51,7 @@ def default_hard_limit(time_limit: float | None) -> float | None:
 def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[str, Any] | None = None,
               seed: int = 0, budget: Budget | None = None, unique: bool = False,
               limit: int | None = None, hard_limit: float | None = None,
-              memory_limit_mb: int | None = None) -> Task:
+              memory_limit_mb: int | None = None, min_time: float | None = None) -> Task:
     """A checked task: the solver handles the problem, its parameters are valid."""
     if instance.problem not in spec.problems:
         raise RegistryError(
@@ -72,7 +74,7 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
                 params=spec.check_params(params), seed=int(seed), budget=budget, unique=unique,
                 limit=limit, hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
                 warmup=warms(spec), compiled=spec.compiled,
-                factory=spec.factory if not spec.reference else None)
+                factory=spec.factory if not spec.reference else None, min_time=min_time)
 
 
 def warms(spec: SolverSpec) -> bool:
@@ -82,32 +84,42 @@ def warms(spec: SolverSpec) -> bool:
     return spec.compiled or spec.origin in ("handwritten", "baseline")
 
 
-def execute(task: Task, *, isolate: bool = True, spawn: bool = False) -> ChildReport:
+def execute(task: Task, *, isolate: bool = True, spawn: bool = False,
+            measurement: Measurement | None = None) -> ChildReport:
     """Run a task in a fresh process (or, with ``isolate=False``, here)."""
-    return run_task(task, spawn=spawn) if isolate else run_here(task)
+    return run_task(task, spawn=spawn, measurement=measurement) if isolate else run_here(task)
 
 
 def run_here(task: Task) -> ChildReport:
     """The in-process form of a run (no isolation, no hard limit): for debugging only."""
     marks: dict[str, float] = {}
 
-    def ready(warmup_s: float) -> None:
-        marks.update(warmup=warmup_s, wall=time.perf_counter(), cpu=time.process_time())
+    def go(warmup_s: float) -> Instance | None:
+        marks.update(warmup=warmup_s, go=stamp_ns(), cpu=time.process_time())
+        return task.instance
 
+    done: Performed | None = None
     try:
-        data, raw = perform(task, ready)
+        done = perform(task.sealed(), go)
         status, error, kind = "done", "", ""
     except MemoryError:
-        data, raw, status, error, kind = None, None, "error", "MemoryError", "memout"
+        status, error, kind = "error", "MemoryError", "memout"
     except MalformedProposalError as exc:
-        data, raw, status, error, kind = None, None, "error", str(exc), "crash"
+        status, error, kind = "error", str(exc), "crash"
     except Exception as exc:
-        data, raw, status, error, kind = None, None, "error", error_text(exc), "crash"
-    wall = time.perf_counter() - marks.get("wall", time.perf_counter())
+        status, error, kind = "error", error_text(exc), "crash"
+    end = stamp_ns()
+    start = int(marks.get("go", end))
     cpu = time.process_time() - marks.get("cpu", time.process_time())
+    timing = check_stamps(done.stamps if done else None, (start, end), cpu_s=None, cores=1)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return ChildReport(status, data=data, raw=raw, error=error, error_kind=kind, wall_s=wall,
-                       cpu_s=cpu, warmup_s=marks.get("warmup", 0.0), peak_rss_mb=peak)
+    return ChildReport(status, data=done.data if done else None, raw=done.raw if done else None,
+                       error=error, error_kind=kind, wall_s=timing.time_s,
+                       time_min_s=timing.time_min_s, repeats=timing.repeats,
+                       timed_by=timing.timed_by, span_s=(end - start) / 1e9,
+                       cpu_s=cpu / timing.repeats, warmup_s=marks.get("warmup", 0.0),
+                       peak_rss_mb=peak, measured_by="process",
+                       repeats_agree=done.repeats_agree if done else None)
 
 
 def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: bool = True,
@@ -141,9 +153,12 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         judgement = Judgement(Outcome.CRASH, None, error)
     proposal = proposal or ProposalData(claim=Claim.UNKNOWN)
     answer = judgement.answer
-    notes = []
+    notes = list(report.notes)
     if report.mutated:
         notes.append("the solver changed its copy of the instance; judged on the original")
+    if report.repeats_agree is False:
+        notes.append(f"answers differ between the {report.repeats} repeats under the same seed "
+                     "(the first was judged)")
     trace = report.data.get("trace") if report.status == "done" and isinstance(report.data, dict) else None
     if trace is not None:
         why = check_points(trace, solved=judgement.outcome is Outcome.SOLVED and judgement.verified is True,
@@ -191,6 +206,15 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         trace=trace,
         traced=spec.traces and task.kind == "solve",
         notes="; ".join(notes),
+        span_s=report.span_s,
+        timed_by=report.timed_by,
+        measured_by=report.measured_by,
+        clock_resolution_s=clock_resolution_s(),
+        min_time=task.min_time,
+        repeats=report.repeats,
+        time_min_s=report.time_min_s,
+        repeats_agree=report.repeats_agree,
+        core=report.core,
         **meta,
     )
 
@@ -205,13 +229,18 @@ def run_solve(
     isolate: bool = True,
     hard_limit: float | None = None,
     memory_limit_mb: int | None = None,
+    measurement: Measurement | None = None,
     **meta: Any,
 ) -> RunRecord:
-    """Solve once and judge: the solver proposes (in its own process), the validator decides."""
+    """Solve once and judge: the solver proposes (in its own process), the validator decides.
+    ``measurement`` sets repeats to a minimum time, pinning and cgroups (``harness.measure``)."""
     spec = resolve(solver)
+    measurement = measurement or Measurement()
     task = make_task(spec, instance, "solve", params=params, seed=seed, budget=budget,
-                     hard_limit=hard_limit, memory_limit_mb=memory_limit_mb)
-    return conclude(spec, task, execute(task, isolate=isolate), isolated=isolate, **meta)
+                     hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
+                     min_time=measurement.min_time)
+    return conclude(spec, task, execute(task, isolate=isolate, measurement=measurement),
+                    isolated=isolate, **meta)
 
 
 def run_count(

@@ -1,22 +1,26 @@
-"""The judge's side of a run: a fresh process per run, watched and killed from outside.
+"""The judge's side of a run: a fresh process per run, watched, measured and killed from outside.
 
 Every run gets a process of its own — forked from the harness (locally) or spawned as
-``python -m puzzlebench.harness.child`` (on Dask workers) — in a new session, so the run and
-every process it starts form one group that the harness kills at the hard limit. The harness
-opens the result pipe and the log file before the solver's code is loaded; the child writes
-only framed messages on the pipe (see ``harness.child``). Nothing a run does can reach the
+``python -m puzzlebench.harness.child`` (on Dask workers) — in a new session and, where the
+machine allows, a cgroup of its own (``harness.cgroups``), so the run and every process it
+starts form one group that the harness measures and kills. The harness opens the result pipe,
+the control pipe and the log file before the solver's code is loaded; the child writes only
+framed messages on the result pipe (see ``harness.child``). Nothing a run does can reach the
 judge's process, the next run, or the command's output:
 
-* the clock is the harness's: the timed phase runs from the child's ``ready`` message to its
-  ``done`` message as the harness receives them; CPU time is read from the kernel
-  (``/proc`` at ready, ``wait4`` at the end);
-* the hard limit counts from ``ready``; warm-up and start-up have their own limit;
+* the run is told its instance only after it is loaded and warm (``ready`` → ``go``); the
+  timed phase starts when the harness sends ``go``. Its time is stamped in the run and checked
+  against the harness's own window (``harness.measure``); CPU time and peak memory come from
+  the run's cgroup (every process of the run, timed phase only), else from resource usage;
+* the hard limit counts from ``go``; warm-up and start-up have their own limit;
 * a process that ends without a ``done`` or ``error`` message is a crash with its exit status
   (or signal), whatever the status — the harness's own codes cannot collide with a solver's;
-* after every run the whole process group is killed, so no helper process outlives its run.
+  every field of ``ready`` is type-checked, a malformed frame is a crash of that run only;
+* after every run the whole process group and cgroup are killed, so no helper process
+  outlives its run.
 
 A solver can still write to the pipe itself (it shares the process); the most it can do is
-propose an answer, which is judged like any other, at a time the harness measures.
+propose an answer, which is judged like any other, at a time the harness bounds.
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
 import selectors
 import signal
 import struct
@@ -36,14 +39,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO, Any
 
-from puzzlebench.harness.child import Task, child_main
+from puzzlebench.harness.cgroups import CgroupError, RunCgroup, detect
+from puzzlebench.harness.child import RunSetup, Task, child_main, write_frame
+from puzzlebench.harness.measure import Measurement, Timing, check_stamps, stamp_ns, usable_cores
 from puzzlebench.harness.payload import MAX_FRAME_BYTES
 
 #: Seconds a run may spend starting and warming up before its timed phase.
 STARTUP_LIMIT = 120.0
 #: Bytes of the run's log kept in its record.
 LOG_TAIL = 2000
-_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,12 @@ class ChildReport:
     ``status``: ``done`` (a proposal arrived: ``data``/``raw``), ``error`` (the child reported
     ``error_kind``: crash or memout), ``timeout`` (killed at the hard limit), ``died`` (ended
     without a report), ``startup`` (killed before its timed phase began).
+
+    ``wall_s`` is the run's time as accepted (``timed_by``: the run's own stamps, or the
+    harness's span), ``span_s`` the harness's own go → done window, ``cpu_s``/``peak_rss_mb``
+    come from ``measured_by`` (``cgroup-v1``/``cgroup-v2``, ``rusage``, or ``process`` for
+    in-process runs). With repeats, ``wall_s`` is the median repeat and ``cpu_s`` the CPU time
+    per repeat.
     """
 
     status: str
@@ -68,31 +78,59 @@ class ChildReport:
     rss_base_mb: float = 0.0
     mutated: bool = False
     log: str = ""
+    span_s: float = 0.0
+    time_min_s: float = 0.0
+    repeats: int = 1
+    repeats_agree: bool | None = None
+    timed_by: str = "harness"
+    measured_by: str = "rusage"
+    core: int | None = None
+    notes: tuple[str, ...] = ()
+
+
+def _number(value: object) -> float | None:
+    """A finite, non-negative number from a frame field, else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0 <= value < float("inf") else None
 
 
 class _Run:
     """One child process and what has arrived from it so far."""
 
-    def __init__(self, task: Task, spawn: bool) -> None:
+    def __init__(self, task: Task, spawn: bool, measurement: Measurement, core: int | None
+                 ) -> None:
         self.task = task
+        self.measurement = measurement
+        self.core = core
         self.log: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finish()
+        self.cgroup: RunCgroup | None = None
+        self.notes: list[str] = []
+        layout, _ = detect() if measurement.cgroups else (None, "")
+        if layout is not None:
+            try:
+                self.cgroup = layout.make(cpus=str(core) if core is not None and layout.pins
+                                          else None)
+            except CgroupError as exc:
+                self.notes.append(f"measured by rusage: {exc}")
+        self.measured_by = layout.source if self.cgroup is not None and layout else "rusage"
+        setup = RunSetup(tuple(self.cgroup.procs_files) if self.cgroup else (), core)
+        sealed = task.sealed()
         read_fd, write_fd = os.pipe()
-        self.t_start = time.perf_counter()
+        control_read, self.control = os.pipe()
+        self.t_start = time.monotonic()
         self.proc: subprocess.Popen[bytes] | None = None
         if spawn:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "puzzlebench.harness.child", str(write_fd)],
-                stdin=subprocess.PIPE, stdout=self.log, stderr=self.log, pass_fds=(write_fd,),
+                stdin=control_read, stdout=self.log, stderr=self.log, pass_fds=(write_fd,),
                 start_new_session=True,
             )
             self.pid = self.proc.pid
             os.close(write_fd)
-            assert self.proc.stdin is not None
-            try:
-                self.proc.stdin.write(pickle.dumps(task))
-                self.proc.stdin.close()
-            except OSError:
-                pass  # the child died at once; its exit status tells why
+            os.close(control_read)
+            with contextlib.suppress(OSError):  # a child that died at once: its status says why
+                write_frame(self.control, (sealed, setup))
         else:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -100,21 +138,27 @@ class _Run:
             if pid == 0:  # the child: never returns
                 try:
                     os.close(read_fd)
+                    os.close(self.control)
                     os.setsid()
                     signal.signal(signal.SIGINT, signal.SIG_DFL)
                     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                    child_main(task, write_fd, self.log.fileno())
+                    child_main(sealed, write_fd, self.log.fileno(), control_read, setup)
                 finally:
                     os._exit(70)
             self.pid = pid
             os.close(write_fd)
+            os.close(control_read)
         self.fd = read_fd
         os.set_blocking(read_fd, False)
         self.buffer = bytearray()
         self.messages: list[tuple[dict[str, Any], bytes | None]] = []
         self.t_ready: float | None = None
         self.t_done: float | None = None
-        self.cpu_ready = 0.0
+        self.go_ns = 0
+        self.done_ns = 0
+        self.cpu_go: float | None = None
+        self.cpu_done: float | None = None
+        self.peak_mb: float | None = None
         self.ready: dict[str, Any] = {}
         self.pending_raw: dict[str, Any] | None = None
         self.eof = False
@@ -156,7 +200,7 @@ class _Run:
                 continue
             try:
                 message = json.loads(body)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested past any real proposal
                 message = {"event": "garbage"}
             if not isinstance(message, dict):
                 message = {"event": "garbage"}
@@ -168,17 +212,50 @@ class _Run:
             self._take(message, None)
 
     def _take(self, message: dict[str, Any], raw: bytes | None) -> None:
-        now = time.perf_counter()
         event = message.get("event")
         if event == "ready" and self.t_ready is None:
-            self.t_ready = now
-            self.cpu_ready = _cpu_of(self.pid)
+            self.t_ready = time.monotonic()
+            if _number(message.get("warmup_s")) is None or _number(
+                    message.get("rss_base_mb")) is None:
+                self.kill("the run sent a malformed ready frame", crash=True)
+                return
             self.ready = message
-        elif event in ("done", "error") and self.t_done is None:
-            self.t_done = now
+            self._go()
+        elif event in ("done", "error") and self.t_done is None and self.t_ready is not None:
+            self.done_ns = stamp_ns()
+            self.t_done = time.monotonic()
+            self._read_counters()
         else:
             message = {"event": "garbage"}
         self.messages.append((message, raw))
+
+    def _go(self) -> None:
+        """Send the instance: the timed phase starts now, its CPU and memory counted from here."""
+        if self.cgroup is not None:
+            try:
+                if self.pid not in self.cgroup.pids():
+                    raise CgroupError("the run's process is not in its cgroup")
+                if self.task.memory_limit_mb is not None:
+                    self.cgroup.limit_memory(self.cgroup.memory_bytes()
+                                             + self.task.memory_limit_mb * 2**20)
+                self.cgroup.reset_peak()
+                self.cpu_go = self.cgroup.cpu_ns() / 1e9
+            except (OSError, ValueError) as exc:
+                self.notes.append(f"measured by rusage: {exc}")
+                self.cgroup, self.measured_by, self.cpu_go = None, "rusage", None
+        self.go_ns = stamp_ns()
+        with contextlib.suppress(OSError):  # the run died meanwhile: its end says why
+            write_frame(self.control, self.task.instance)
+
+    def _read_counters(self) -> None:
+        if self.cgroup is None or self.cpu_go is None:
+            return
+        try:
+            self.cpu_done = self.cgroup.cpu_ns() / 1e9
+            self.peak_mb = self.cgroup.peak_bytes() / 2**20
+        except (OSError, ValueError) as exc:
+            self.notes.append(f"measured by rusage: {exc}")
+            self.cgroup, self.measured_by, self.cpu_go = None, "rusage", None
 
     @property
     def finished(self) -> bool:
@@ -195,30 +272,35 @@ class _Run:
     def kill(self, why: str, *, crash: bool = False) -> None:
         """Kill the run's group: at a limit (a timeout), or for breaking the protocol (crash)."""
         self.killed, self.kill_is_crash = why, crash
+        self._kill_all()
+
+    def _kill_all(self) -> None:
         _kill_group(self.pid)
+        if self.cgroup is not None:
+            self.cgroup.kill()
 
     def finish(self) -> ChildReport:
-        """Reap the child, kill what is left of its group, and say what happened."""
-        _kill_group(self.pid)
+        """Kill what is left of the run, reap it, and say what happened."""
+        self._kill_all()
         status, rusage = _reap(self.pid, self.proc)
         os.close(self.fd)
+        os.close(self.control)
+        oom = 0
+        if self.cgroup is not None:
+            oom = self.cgroup.oom_kills()
+            self.cgroup.kill()
+            if not self.cgroup.remove(wait_s=1.0):
+                self.notes.append("the run's cgroup could not be removed")
         self.log.seek(0, os.SEEK_END)
         size = self.log.tell()
         self.log.seek(max(0, size - LOG_TAIL))
         log = self.log.read().decode("utf-8", "replace")
         self.log.close()
-        cpu_end = rusage.ru_utime + rusage.ru_stime if rusage is not None else 0.0
-        t_ready = self.t_ready if self.t_ready is not None else time.perf_counter()
-        end = self.t_done if self.t_done is not None else time.perf_counter()
-        common: dict[str, Any] = {
-            "wall_s": max(0.0, end - t_ready) if self.t_ready is not None else 0.0,
-            "cpu_s": max(0.0, cpu_end - self.cpu_ready) if self.t_ready is not None else 0.0,
-            "warmup_s": float(self.ready.get("warmup_s", 0.0) or 0.0),
-            "startup_s": t_ready - self.t_start,
-            "rss_base_mb": float(self.ready.get("rss_base_mb", 0.0) or 0.0),
-            "peak_rss_mb": rusage.ru_maxrss / 1024 if rusage is not None else 0.0,
-            "log": log,
-        }
+        common = self._measures(rusage, log)
+        if oom:
+            return ChildReport("error", error=f"the run's process tree exceeded its memory limit "
+                               f"of {self.task.memory_limit_mb} MB (the kernel killed {oom} "
+                               f"process{'es' if oom > 1 else ''})", error_kind="memout", **common)
         if self.killed and self.kill_is_crash:
             return ChildReport("error", error=self.killed, error_kind="crash", **common)
         if self.killed:
@@ -229,12 +311,12 @@ class _Run:
             message, raw = final[0]
             meta = message.get("meta") if isinstance(message.get("meta"), dict) else {}
             assert isinstance(meta, dict)
-            peak = meta.get("peak_rss_mb")
-            if isinstance(peak, int | float) and 0 < peak <= common["peak_rss_mb"] + 1:
-                common["peak_rss_mb"] = float(peak)
             payload = message.get("payload")
+            agree = meta.get("repeats_agree")
             return ChildReport("done", data=payload if isinstance(payload, dict) else None,
-                               raw=raw, mutated=bool(meta.get("mutated")), **common)
+                               raw=raw, mutated=meta.get("mutated") is True,
+                               repeats_agree=agree if isinstance(agree, bool) else None,
+                               **common)
         if final and final[0][0].get("event") == "error":
             message = final[0][0]
             kind = "memout" if message.get("kind") == "memout" else "crash"
@@ -247,15 +329,53 @@ class _Run:
         return ChildReport("died", error=describe_status(status) + (f": {tail}" if tail else ""),
                            **common)
 
-
-def _cpu_of(pid: int) -> float:
-    """CPU seconds (user + system) the process has used so far, from /proc."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
-    except (OSError, IndexError, ValueError):
-        return 0.0
+    def _measures(self, rusage: Any, log: str) -> dict[str, Any]:
+        """The run's time, CPU and memory as the harness accepts them."""
+        notes = list(self.notes)
+        started = self.go_ns > 0
+        end_ns = self.done_ns if self.done_ns else stamp_ns()
+        span = max(0.0, (end_ns - self.go_ns) / 1e9) if started else 0.0
+        meta: dict[str, Any] = {}
+        done = [m for m, _ in self.messages if m.get("event") == "done"]
+        if done and isinstance(done[0].get("meta"), dict):
+            meta = done[0]["meta"]
+        cpu: float | None = None
+        if self.cpu_go is not None and self.cpu_done is not None:
+            cpu = max(0.0, self.cpu_done - self.cpu_go)
+        if done and started:
+            timing = check_stamps(meta.get("stamps"), (self.go_ns, self.done_ns), cpu_s=cpu,
+                                  cores=usable_cores() if self.core is None else 1)
+            if timing.note:
+                notes.append(timing.note)
+        else:
+            timing = Timing(span, span, 1, "harness")
+        if cpu is None:  # the fallback: the run's own rusage delta, bounded by its whole life
+            own = _number(meta.get("cpu_s"))
+            life = rusage.ru_utime + rusage.ru_stime if rusage is not None else None
+            cpu = min(own, life) if own is not None and life is not None else (
+                own if own is not None else 0.0)
+        peak = self.peak_mb
+        if peak is None:
+            life_peak = rusage.ru_maxrss / 1024 if rusage is not None else 0.0
+            own_peak = _number(meta.get("peak_rss_mb"))
+            peak = own_peak if own_peak is not None and 0 < own_peak <= life_peak + 1 else life_peak
+        return {
+            "wall_s": timing.time_s if started else 0.0,
+            "time_min_s": timing.time_min_s if started else 0.0,
+            "repeats": timing.repeats,
+            "timed_by": timing.timed_by,
+            "span_s": span,
+            "cpu_s": cpu / max(1, timing.repeats) if started else 0.0,
+            "warmup_s": float(self.ready.get("warmup_s", 0.0) or 0.0),
+            "startup_s": (self.t_ready if self.t_ready is not None else time.monotonic())
+            - self.t_start,
+            "rss_base_mb": float(self.ready.get("rss_base_mb", 0.0) or 0.0),
+            "peak_rss_mb": peak,
+            "measured_by": self.measured_by,
+            "core": self.core,
+            "notes": tuple(notes),
+            "log": log,
+        }
 
 
 def _kill_group(pid: int) -> None:
@@ -301,45 +421,66 @@ def prepare_jit() -> None:
         _jit_ready = True
 
 
-def _drain(selector: selectors.BaseSelector, running: dict[int, _Run], timeout: float) -> None:
-    """Read every pipe that has data (waiting up to ``timeout``): messages are time-stamped
-    when read, so the harness reads as often as it can between its other work."""
+def _drain(selector: selectors.BaseSelector, running: dict[int, tuple[_Run, int]],
+           timeout: float) -> None:
+    """Read every pipe that has data (waiting up to ``timeout``); a ``ready`` is answered with
+    ``go`` at once, so a run waits for its instance no longer than the loop takes to turn."""
     for key, _ in selector.select(timeout=timeout):
-        running[int(key.fd)].read()
+        running[int(key.fd)][0].read()
 
 
-def run_task(task: Task, *, spawn: bool = False) -> ChildReport:
+def run_task(task: Task, *, spawn: bool = False, measurement: Measurement | None = None
+             ) -> ChildReport:
     """Run one task in a fresh process and wait for it."""
     out: list[ChildReport] = []
-    run_tasks([task], workers=1, on_report=lambda _t, r: out.append(r), spawn=spawn)
+    run_tasks([task], workers=1, on_report=lambda _t, r: out.append(r), spawn=spawn,
+              measurement=measurement)
     return out[0]
 
 
+def pinned_cores(workers: int) -> list[int]:
+    """The core each worker slot keeps to when runs are pinned: the cores this process may
+    use, one per slot (slots beyond the cores share them round-robin)."""
+    try:
+        cores = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = list(range(os.cpu_count() or 1))
+    return [cores[i % len(cores)] for i in range(max(1, workers))]
+
+
 def run_tasks(tasks: Iterable[Task], *, workers: int,
-              on_report: Callable[[Task, ChildReport], None], spawn: bool = False) -> None:
+              on_report: Callable[[Task, ChildReport], None], spawn: bool = False,
+              measurement: Measurement | None = None) -> None:
     """Run tasks in fresh processes, at most ``workers`` at once, reporting each as it ends.
 
     Single-threaded: one selector over the result pipes, deadlines checked between events.
-    Ctrl-C (or any error) kills every running process group before it propagates.
+    Nothing the loop does between reading two messages can change a run's time: the run
+    stamps its own, and CPU time does not accrue while a run waits. With
+    ``measurement.pin`` each worker slot keeps to its own core. Ctrl-C (or any error) kills
+    every running process group before it propagates.
     """
+    measurement = measurement or Measurement()
     queue = list(tasks)
     queue.reverse()
     if not spawn and any(t.compiled for t in queue):
         prepare_jit()
-    running: dict[int, _Run] = {}
+    slots = pinned_cores(workers) if measurement.pin else [None] * max(1, workers)
+    free = list(range(len(slots)))
+    running: dict[int, tuple[_Run, int]] = {}
     selector = selectors.DefaultSelector()
     try:
         while queue or running:
-            while queue and len(running) < max(1, workers):
-                run = _Run(queue.pop(), spawn)
-                running[run.fd] = run
+            while queue and free:
+                slot = free.pop(0)
+                run = _Run(queue.pop(), spawn, measurement, slots[slot])
+                running[run.fd] = (run, slot)
                 selector.register(run.fd, selectors.EVENT_READ)
                 _drain(selector, running, 0.0)
-            now = time.perf_counter()
-            timeout = max(0.0, min(r.deadline() for r in running.values()) - now)
+            now = time.monotonic()
+            timeout = max(0.0, min(r.deadline() for r, _ in running.values()) - now)
             _drain(selector, running, min(timeout, 1.0))
-            now = time.perf_counter()
-            for fd, run in list(running.items()):
+            now = time.monotonic()
+            for fd, (run, slot) in list(running.items()):
                 if not run.finished and now >= run.deadline():
                     if run.t_ready is None:
                         run.kill(f"killed: start-up and warm-up exceeded {STARTUP_LIMIT:.0f} s")
@@ -348,10 +489,12 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
                 if run.finished or run.killed:
                     selector.unregister(fd)
                     del running[fd]
+                    free.append(slot)
+                    free.sort()
                     on_report(run.task, run.finish())
-                    _drain(selector, running, 0.0)  # stamp what arrived meanwhile
+                    _drain(selector, running, 0.0)  # answer what arrived meanwhile
     except BaseException:
-        for run in running.values():
+        for run, _ in running.values():
             run.kill("interrupted")
             run.finish()
         raise

@@ -40,7 +40,8 @@ FAILURE_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome if o.failure)
 #: Fields that differ between two otherwise identical runs (clocks, machine, stamps).
 VOLATILE_FIELDS: frozenset[str] = frozenset(
     {"time_s", "cpu_s", "peak_rss_mb", "timestamp", "machine", "versions", "host", "warmup_s",
-     "startup_s", "rss_base_mb"}
+     "startup_s", "rss_base_mb", "span_s", "time_min_s", "repeats", "repeats_agree",
+     "timed_by", "measured_by", "clock_resolution_s", "core"}
 )
 
 
@@ -105,6 +106,27 @@ class RunRecord:
     trace: list[list[float]] | None = None
     #: The solver was handed a trace sink (its trace may still be empty, or dropped).
     traced: bool = False
+    # -- how the run was measured (README, "How a run is timed") -------------------------
+    #: The harness's own window around the timed phase (go sent → done read), seconds.
+    span_s: float = 0.0
+    #: ``run``: ``time_s`` is from the run's own clock stamps, checked by the harness;
+    #: ``harness``: the stamps were refused (``notes`` says why) and ``time_s`` is ``span_s``.
+    timed_by: str = ""
+    #: Where ``cpu_s`` and ``peak_rss_mb`` come from: ``cgroup-v1``/``cgroup-v2`` (the run's
+    #: whole process tree, timed phase only), ``rusage`` (the run's process and its waited-for
+    #: children) or ``process`` (an in-process run).
+    measured_by: str = ""
+    #: The resolution the kernel reports for the stamps' clock, seconds.
+    clock_resolution_s: float = 0.0
+    #: ``min_time`` the run was repeated to (None: one solve), how many solves it made, the
+    #: fastest one; ``time_s`` is then the median solve and ``cpu_s`` CPU time per solve.
+    min_time: float | None = None
+    repeats: int = 1
+    time_min_s: float = 0.0
+    #: Every repeat proposed what the first did (None: one solve).
+    repeats_agree: bool | None = None
+    #: The core the run was pinned to (None: not pinned).
+    core: int | None = None
 
     @property
     def solved(self) -> bool:

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from puzzlebench.contract import Budget
 from puzzlebench.harness.child import Task
 from puzzlebench.harness.execute import conclude, make_task
 from puzzlebench.harness.isolation import ChildReport, run_task, run_tasks
+from puzzlebench.harness.measure import Measurement
 from puzzlebench.harness.outcome import RunRecord
 from puzzlebench.harness.progress import StudyProgress
 from puzzlebench.harness.store import Store
@@ -73,11 +75,9 @@ def run_study(
 
 
 def _task(spec: RunSpec) -> Task:
-    from puzzlebench.contract import Budget
-
     return make_task(REGISTRY.get(spec.solver), spec.instance(), "solve", params=spec.params,
                      seed=spec.seed, budget=Budget(**spec.budget), hard_limit=spec.hard_limit,
-                     memory_limit_mb=spec.memory_limit_mb)
+                     memory_limit_mb=spec.memory_limit_mb, min_time=spec.min_time)
 
 
 def _record(spec: RunSpec, task: Task, report: ChildReport, workers: int) -> RunRecord:
@@ -94,14 +94,19 @@ def _run_local(todo: list[RunSpec], workers: int,
         spec, _ = by_task[id(task)]
         finish(spec, _record(spec, task, child, workers))
 
-    run_tasks([task for _, task in by_task.values()], workers=workers, on_report=report)
+    pin = any(spec.pin for spec in todo)
+    run_tasks([task for _, task in by_task.values()], workers=workers, on_report=report,
+              measurement=Measurement(pin=pin))
 
 
 def run_on_dask_worker(spec_json: str, workers: int) -> dict[str, Any]:
-    """A Dask task: one run in a spawned child, judged here, returned as a record dict."""
+    """A Dask task: one run in a spawned child, judged here, returned as a record dict. Runs
+    are not pinned on Dask (a worker knows nothing of its siblings' cores): pin the workers
+    themselves (``taskset``) where that matters."""
     spec = RunSpec.from_json(spec_json)
     task = _task(spec)
-    record = _record(spec, task, run_task(task, spawn=True), workers)
+    report = run_task(task, spawn=True)
+    record = _record(spec, task, report, workers)
     return {**record.to_dict(), "trace": record.trace}  # the trace travels beside the record
 
 

@@ -46,16 +46,23 @@ class RunSpec:
     memory_limit_mb: int | None
     name: str = ""  # the solver's registered name (the reference may be a path)
     fingerprint: str = ""
+    min_time: float | None = None
+    pin: bool = False
 
     @property
     def key(self) -> str:
         """The run key: everything that changes a run's result — study, instance, solver name
-        and code fingerprint, the full parameter set, seed, repeat, budget and limits."""
-        return json.dumps(
-            [self.study, self.instance_id, self.name or self.solver, self.fingerprint,
-             dict(sorted(self.params.items())), self.seed, self.repeat,
-             dict(sorted(self.budget.items())), self.hard_limit, self.memory_limit_mb],
-            sort_keys=True, separators=(",", ":"), default=str)
+        and code fingerprint, the full parameter set, seed, repeat, budget and limits — and
+        how its time is measured (``min_time``, pinning), which changes what ``time_s`` is.
+        The measurement settings join the key only when set, so stores made before them stay
+        valid."""
+        parts: list[Any] = [
+            self.study, self.instance_id, self.name or self.solver, self.fingerprint,
+            dict(sorted(self.params.items())), self.seed, self.repeat,
+            dict(sorted(self.budget.items())), self.hard_limit, self.memory_limit_mb]
+        if self.min_time is not None or self.pin:
+            parts.append({"min_time": self.min_time, "pin": self.pin})
+        return json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
 
     def instance(self) -> Instance:
         return get_problem(self.problem).make(self.size, **self.options)
@@ -91,6 +98,10 @@ class Study:
     caps: dict[str, int] = field(default_factory=dict)
     db: str | None = None
     description: str = ""
+    #: Repeat each run in its process to this many seconds of timed work (``harness.measure``).
+    min_time: float | None = None
+    #: Give each worker its own core.
+    pin: bool = False
 
     @property
     def kill_after(self) -> float:
@@ -140,7 +151,7 @@ class Study:
                             params=full, repeat=rep, seed=seed, master_seed=self.master_seed,
                             budget=budget, hard_limit=self.kill_after,
                             memory_limit_mb=self.memory_limit_mb, name=spec.name,
-                            fingerprint=spec.fingerprint,
+                            fingerprint=spec.fingerprint, min_time=self.min_time, pin=self.pin,
                         ))
         return specs
 

@@ -48,7 +48,8 @@ from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.registry import REGISTRY, RegistryError
 
 STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
-              "max_nodes", "max_iterations", "max_evaluations", "db", "description"}
+              "max_nodes", "max_iterations", "max_evaluations", "db", "description",
+              "min_time", "pin"}
 #: Keys every [[problems]] table takes; each problem adds its own options' keys.
 PROBLEM_KEYS = {"problem", "sizes", "generate"}
 SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size"}
@@ -103,6 +104,12 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
     if hard_limit is not None and hard_limit < time_limit:
         raise StudyError(f"{where}.hard_limit: {hard_limit} is below time_limit {time_limit}")
     memory = _number(head, "memory_limit_mb", int, where, minimum=16)
+    min_time = _number(head, "min_time", float, where)
+    if min_time is not None and min_time <= 0:
+        raise StudyError(f"{where}.min_time: must be positive, got {min_time}")
+    pin = head.get("pin", False)
+    if not isinstance(pin, bool):
+        raise StudyError(f"{where}.pin: must be true or false, got {pin!r}")
     caps = {k: _number(head, k, int, where) for k in ("max_nodes", "max_iterations",
                                                       "max_evaluations") if k in head}
     problems_raw = data.get("problems")
@@ -170,7 +177,8 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
     study = Study(name=name.strip(), problems=problems, solvers=solvers,
                   master_seed=master_seed, repeats=repeats, time_limit=time_limit,
                   hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
-                  db=head.get("db"), description=str(head.get("description", "")))
+                  db=head.get("db"), description=str(head.get("description", "")),
+                  min_time=min_time, pin=pin)
     try:
         study.instances()
     except PuzzlebenchError as exc:

@@ -1,0 +1,146 @@
+"""How a run's time is taken and checked: stamps in the run, the harness's window around them.
+
+A run's time is taken where the run happens. Harness code in the run's process reads
+``CLOCK_MONOTONIC`` (one clock for every process on Linux) immediately before the solver is
+constructed and immediately after its call returns, and sends the stamps with its ``done``
+message. The harness accepts them only when they lie inside what it observed itself — after it
+sent the instance (``go``), before it read ``done`` — and when they are not contradicted by the
+run's CPU time (a run cannot use more CPU than ``cores × time``). Otherwise it records its own
+span and says why in the record's notes (``timed_by: harness``). The harness's span is kept in
+every record (``span_s``), so the difference between the two is visible.
+
+What this trusts: a solver that tampers with its own process (it shares it with the stamping
+code) could at most report itself faster *inside* the window the harness saw, and never below
+``cpu_s / cores`` when its CPU time is read from the kernel (cgroups): a run that claims 1 ms
+while its group used 4 s of CPU is refused.
+
+Short runs are repeated in their process (``min_time``, as ``timeit`` and pyperf do), each
+repeat with the run's same seed, until the timed total reaches ``min_time``; the record's
+``time_s`` is the median repeat, ``time_min_s`` the fastest, ``repeats`` how many.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: The clock every stamp reads: shared by all processes of the machine, never set back.
+CLOCK = time.CLOCK_MONOTONIC
+#: Below this a single (unrepeated) run's time is noise on a shared machine: the spread of
+#: the same deterministic run repeated 30 times under two CPU burners
+#: (``python benchmarks/timing_stability.py``) is about this large in absolute terms.
+NOISE_FLOOR_S = 0.001
+#: Repeats a run makes at most to reach ``min_time`` (a guard against a 0 s solve).
+MAX_REPEATS = 10_000
+#: Slack allowed between a run's CPU time and cores × its stamped time (scheduler ticks,
+#: the stamps' own cost).
+CPU_SLACK_S = 0.005
+
+
+def stamp_ns() -> int:
+    """Now, on the shared monotonic clock, in nanoseconds."""
+    return time.clock_gettime_ns(CLOCK)
+
+
+def clock_resolution_s() -> float:
+    """The resolution the kernel reports for the stamps' clock."""
+    return time.clock_getres(CLOCK)
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its affinity), the bound on CPU time per second."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def rusage_cpu_s() -> float:
+    """CPU seconds of this process and of its waited-for children (microsecond resolution):
+    the fallback reading where the run's cgroup cannot be had."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """How the runs of one command or study are measured.
+
+    ``min_time``: repeat each run in its process until this many seconds of timed work
+    (None: once). ``pin``: give each worker its own core (cpuset cgroup, else affinity).
+    ``cgroups``: use a cgroup per run where the machine allows (False: always the rusage
+    fallback).
+    """
+
+    min_time: float | None = None
+    pin: bool = False
+    cgroups: bool = True
+
+    def __post_init__(self) -> None:
+        if self.min_time is not None and not self.min_time > 0:
+            raise ValueError(f"min_time must be positive, got {self.min_time}")
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """A run's time as accepted by the harness."""
+
+    time_s: float
+    time_min_s: float
+    repeats: int
+    timed_by: str  # "run": the in-run stamps; "harness": the harness's own span
+    note: str = ""
+
+
+def check_stamps(stamps: object, window: tuple[int, int], *, cpu_s: float | None,
+                 cores: int) -> Timing:
+    """Accept the run's stamps ``[[start_ns, end_ns], ...]`` (one pair per repeat) when they
+    are well formed, ordered, inside ``window`` (the harness's go → done, in ns) and not
+    contradicted by ``cpu_s`` (kernel-measured CPU time of the timed phase, if any);
+    otherwise the harness's own span, with the reason."""
+    lo, hi = window
+    span = max(0.0, (hi - lo) / 1e9)
+    fallback = Timing(span, span, 1, "harness")
+    if not (isinstance(stamps, list) and stamps and len(stamps) <= MAX_REPEATS):
+        return _note(fallback, "the run sent no usable time stamps")
+    durations: list[int] = []
+    previous_end = lo
+    for pair in stamps:
+        if not (isinstance(pair, list) and len(pair) == 2
+                and all(type(x) is int for x in pair)):
+            return _note(fallback, "the run's time stamps are malformed")
+        start, end = pair
+        if not previous_end <= start <= end <= hi:
+            return _note(fallback, "the run's time stamps lie outside the window the harness "
+                                   "observed")
+        durations.append(end - start)
+        previous_end = end
+    total_s = sum(durations) / 1e9
+    if cpu_s is not None and cpu_s > cores * total_s + CPU_SLACK_S:
+        return _note(fallback, f"the run's time stamps ({total_s:.6f} s) are contradicted by "
+                               f"its CPU time ({cpu_s:.6f} s on {cores} cores)")
+    seconds = [d / 1e9 for d in durations]
+    return Timing(statistics.median(seconds), min(seconds), len(seconds), "run")
+
+
+def _note(timing: Timing, why: str) -> Timing:
+    return Timing(timing.time_s, timing.time_min_s, timing.repeats, timing.timed_by,
+                  f"{why}; the harness's own span is recorded")
+
+
+def repeat_more(durations_ns: Sequence[int], min_time: float | None, elapsed_s: float,
+                hard_limit: float | None) -> bool:
+    """Whether a run with these repeats so far makes another: below ``min_time`` of timed
+    work, and the next repeat (as long as the longest so far) still ends well inside the
+    hard limit, which covers the whole run."""
+    if min_time is None or len(durations_ns) >= MAX_REPEATS:
+        return False
+    if sum(durations_ns) / 1e9 >= min_time:
+        return False
+    longest = max(durations_ns) / 1e9
+    return hard_limit is None or elapsed_s + 2 * longest < 0.8 * hard_limit
