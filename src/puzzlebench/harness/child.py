@@ -114,13 +114,23 @@ class RunSetup:
 @dataclass(frozen=True, slots=True)
 class Performed:
     """What a run's process did: the first proposal as data, the stamps of every repeat, and
-    whether every repeat proposed the same as the first."""
+    the later repeats' results, compared with the first only after the timed phase
+    (``repeats_agree``) so that the comparison is never measured."""
 
     data: dict[str, Any]
     raw: bytes | None
     stamps: list[list[int]]
-    repeats_agree: bool | None
     warmup_s: float
+    task: Task | None = None
+    problem: Any = None
+    later: tuple[Any, ...] = ()
+
+    def repeats_agree(self) -> bool | None:
+        """Whether every repeat proposed what the first did (None: one solve)."""
+        if not self.later or self.task is None:
+            return None
+        first = _digest(self.data, self.raw)
+        return all(_digest(*_as_data(self.task, self.problem, r)) == first for r in self.later)
 
 
 def perform(task: Task, wait_for_go: Callable[[float], Instance | None]) -> Performed:
@@ -137,7 +147,7 @@ def perform(task: Task, wait_for_go: Callable[[float], Instance | None]) -> Perf
     if task.kind == "describe" or task.warmup_instance is None:
         wait_for_go(0.0)
         t = stamp_ns()
-        return Performed({"claim": "unknown", "spec": spec.to_json()}, None, [[t, t]], None, 0.0)
+        return Performed({"claim": "unknown", "spec": spec.to_json()}, None, [[t, t]], 0.0)
     tracing = task.kind == "solve" and spec.traces  # the solver takes a trace sink
     warmup_s = 0.0
     if task.warmup:
@@ -151,27 +161,26 @@ def perform(task: Task, wait_for_go: Callable[[float], Instance | None]) -> Perf
         raise RuntimeError("the harness sent no instance")
     problem = problem_of(instance)
     stamps: list[list[int]] = []
-    first: tuple[dict[str, Any], bytes | None] | None = None
-    digest = ""
-    agree: bool | None = None
+    results: list[Any] = []
+    sinks: list[Trace | None] = []
+    total = longest = 0
     go = stamp_ns()
     while True:
-        sink = Trace() if tracing else None
+        sink = Trace() if tracing and not sinks else None  # the first repeat's trace is kept
         start = stamp_ns()
         result = _run(spec.create(**task.params), task, instance, task.budget, sink)
         end = stamp_ns()
         stamps.append([start, end])
-        data, raw = _as_data(task, problem, result)
-        if first is None:
-            if sink is not None:
-                data["trace"] = sink.points()
-            first, digest = (data, raw), _digest(data, raw)
-        elif agree is not False:
-            agree = _digest(data, raw) == digest
-        if not repeat_more([b - a for a, b in stamps], task.min_time, (end - go) / 1e9,
+        results.append(result)
+        sinks.append(sink)
+        total, longest = total + end - start, max(longest, end - start)
+        if not repeat_more(len(stamps), total, longest, task.min_time, (end - go) / 1e9,
                            task.hard_limit):
             break
-    return Performed(first[0], first[1], stamps, agree, warmup_s)
+    data, raw = _as_data(task, problem, results[0])
+    if sinks[0] is not None:
+        data["trace"] = sinks[0].points()
+    return Performed(data, raw, stamps, warmup_s, task, problem, tuple(results[1:]))
 
 
 def _as_data(task: Task, problem: Any, result: Any) -> tuple[dict[str, Any], bytes | None]:
@@ -311,7 +320,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
     except BaseException as exc:
         _report_and_exit(result_fd, "crash", error_text(exc), control_fd)
     meta = {"peak_rss_mb": _peak_rss_mb(), "stamps": done.stamps,
-            "repeats_agree": done.repeats_agree,
+            "repeats_follow": bool(done.later),
             "cpu_s": cpu[-1] - cpu[0] if len(cpu) == 2 else None}
     if held:
         meta["mutated"] = held[0][1] != _identity(held[0][0])
@@ -320,6 +329,13 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
     except BaseException as exc:
         _report_and_exit(result_fd, "crash", f"the proposal could not be sent: {error_text(exc)}",
                          control_fd)
+    if done.later:  # after the timed phase: the harness has read the run's counters already
+        try:
+            agree: bool | None = done.repeats_agree()
+        except Exception:
+            agree = False
+        with contextlib.suppress(OSError):
+            send(result_fd, {"event": "repeats", "agree": agree})
     _linger(control_fd)
 
 

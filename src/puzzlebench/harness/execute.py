@@ -119,7 +119,7 @@ def run_here(task: Task) -> ChildReport:
                        timed_by=timing.timed_by, span_s=(end - start) / 1e9,
                        cpu_s=cpu / timing.repeats, warmup_s=marks.get("warmup", 0.0),
                        peak_rss_mb=peak, measured_by="process",
-                       repeats_agree=done.repeats_agree if done else None)
+                       repeats_agree=done.repeats_agree() if done else None)
 
 
 def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: bool = True,

@@ -46,6 +46,8 @@ from puzzlebench.harness.payload import MAX_FRAME_BYTES
 
 #: Seconds a run may spend starting and warming up before its timed phase.
 STARTUP_LIMIT = 120.0
+#: Seconds a run may spend comparing its repeats' answers after ``done``.
+REPEATS_CHECK_LIMIT = 30.0
 #: Bytes of the run's log kept in its record.
 LOG_TAIL = 2000
 
@@ -164,6 +166,8 @@ class _Run:
         self.eof = False
         self.killed = ""
         self.kill_is_crash = False
+        self.awaits_repeats = False  # the run compares its repeats' answers after done
+        self.repeats_agree: bool | None = None
 
     # -- reading -------------------------------------------------------------------------
     def read(self) -> None:
@@ -221,10 +225,18 @@ class _Run:
                 return
             self.ready = message
             self._go()
-        elif event in ("done", "error") and self.t_done is None and self.t_ready is not None:
-            self.done_ns = stamp_ns()
-            self.t_done = time.monotonic()
+        elif (event == "error" or (event == "done" and self.go_ns)) and self.t_done is None:
+            self.done_ns = stamp_ns()  # an error may come before ready (a plugin that fails
+            self.t_done = time.monotonic()  # to load): it ends the run all the same
             self._read_counters()
+            meta = message.get("meta")
+            self.awaits_repeats = (event == "done" and isinstance(meta, dict)
+                                   and meta.get("repeats_follow") is True)
+        elif event == "repeats" and self.awaits_repeats:
+            agree = message.get("agree")
+            self.repeats_agree = agree if isinstance(agree, bool) else None
+            self.awaits_repeats = False
+            return
         else:
             message = {"event": "garbage"}
         self.messages.append((message, raw))
@@ -259,9 +271,11 @@ class _Run:
 
     @property
     def finished(self) -> bool:
-        return self.t_done is not None or self.eof
+        return (self.t_done is not None and not self.awaits_repeats) or self.eof
 
     def deadline(self) -> float:
+        if self.t_done is not None:  # done: the comparison of repeats has a limit of its own
+            return self.t_done + REPEATS_CHECK_LIMIT
         if self.t_ready is None:
             return self.t_start + STARTUP_LIMIT
         if self.task.hard_limit is None:
@@ -301,22 +315,24 @@ class _Run:
             return ChildReport("error", error=f"the run's process tree exceeded its memory limit "
                                f"of {self.task.memory_limit_mb} MB (the kernel killed {oom} "
                                f"process{'es' if oom > 1 else ''})", error_kind="memout", **common)
-        if self.killed and self.kill_is_crash:
+        final = [m for m in self.messages if m[0].get("event") in ("done", "error", "garbage")]
+        done_first = bool(final) and final[0][0].get("event") == "done"
+        if self.killed and self.kill_is_crash and not done_first:
             return ChildReport("error", error=self.killed, error_kind="crash", **common)
-        if self.killed:
+        if self.killed and not done_first:
             kind = "startup" if self.t_ready is None else "timeout"
             return ChildReport(kind, error=self.killed, **common)
-        final = [m for m in self.messages if m[0].get("event") in ("done", "error", "garbage")]
         if final and final[0][0].get("event") == "done":
             message, raw = final[0]
             meta = message.get("meta") if isinstance(message.get("meta"), dict) else {}
             assert isinstance(meta, dict)
             payload = message.get("payload")
-            agree = meta.get("repeats_agree")
+            if self.awaits_repeats:
+                common["notes"] = (*common["notes"], "the run's repeats were not compared "
+                                   f"within {REPEATS_CHECK_LIMIT:.0f} s")
             return ChildReport("done", data=payload if isinstance(payload, dict) else None,
                                raw=raw, mutated=meta.get("mutated") is True,
-                               repeats_agree=agree if isinstance(agree, bool) else None,
-                               **common)
+                               repeats_agree=self.repeats_agree, **common)
         if final and final[0][0].get("event") == "error":
             message = final[0][0]
             kind = "memout" if message.get("kind") == "memout" else "crash"
@@ -482,7 +498,9 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
             now = time.monotonic()
             for fd, (run, slot) in list(running.items()):
                 if not run.finished and now >= run.deadline():
-                    if run.t_ready is None:
+                    if run.t_done is not None:
+                        run.kill("killed while comparing its repeats")
+                    elif run.t_ready is None:
                         run.kill(f"killed: start-up and warm-up exceeded {STARTUP_LIMIT:.0f} s")
                     else:
                         run.kill(f"killed at the hard limit of {run.task.hard_limit:.3g} s")

@@ -25,7 +25,6 @@ import os
 import resource
 import statistics
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 #: The clock every stamp reads: shared by all processes of the machine, never set back.
@@ -133,14 +132,12 @@ def _note(timing: Timing, why: str) -> Timing:
                   f"{why}; the harness's own span is recorded")
 
 
-def repeat_more(durations_ns: Sequence[int], min_time: float | None, elapsed_s: float,
-                hard_limit: float | None) -> bool:
-    """Whether a run with these repeats so far makes another: below ``min_time`` of timed
-    work, and the next repeat (as long as the longest so far) still ends well inside the
-    hard limit, which covers the whole run."""
-    if min_time is None or len(durations_ns) >= MAX_REPEATS:
+def repeat_more(count: int, total_ns: int, longest_ns: int, min_time: float | None,
+                elapsed_s: float, hard_limit: float | None) -> bool:
+    """Whether a run that has made ``count`` solves (``total_ns`` of timed work, the longest
+    ``longest_ns``) makes another: below ``min_time`` of timed work, and the next solve (as
+    long as the longest so far) still ends well inside the hard limit, which covers the whole
+    run."""
+    if min_time is None or count >= MAX_REPEATS or total_ns / 1e9 >= min_time:
         return False
-    if sum(durations_ns) / 1e9 >= min_time:
-        return False
-    longest = max(durations_ns) / 1e9
-    return hard_limit is None or elapsed_s + 2 * longest < 0.8 * hard_limit
+    return hard_limit is None or elapsed_s + 2 * longest_ns / 1e9 < 0.8 * hard_limit

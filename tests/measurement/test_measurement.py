@@ -1,0 +1,199 @@
+"""How a run is measured (issue 24): its clock, its CPU time and memory, its repeats.
+
+Each test shows one mechanism at work on this machine and fails without it: a stalled harness
+does not change a run's time; stamps outside the harness's window, or contradicted by the run's
+CPU time, are refused and noted; a busy grandchild's CPU is counted; a process tree past its
+memory limit is a memout; the rusage fallback is taken, and recorded, without cgroups; short
+runs are repeated to a minimum time, and a solver whose answer drifts is named.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from puzzlebench.harness import cgroups, isolation
+from puzzlebench.harness.execute import make_task, resolve, run_solve
+from puzzlebench.harness.isolation import run_task
+from puzzlebench.harness.measure import Measurement, check_stamps, repeat_more
+from puzzlebench.harness.outcome import Outcome
+from puzzlebench.problems import get_problem
+
+SOLVERS = str(Path(__file__).with_name("timed_solvers.py"))
+EIGHT = get_problem("nqueens").make(8)
+LAYOUT, WHY = cgroups.detect()
+needs_cgroups = pytest.mark.skipif(LAYOUT is None, reason=f"no usable cgroups here: {WHY}")
+
+
+def ref(name: str) -> str:
+    return f"{SOLVERS}:{name}"
+
+
+def solve(name: str, **kwargs):  # type: ignore[no-untyped-def]
+    return run_solve(ref(name), EIGHT, **kwargs)
+
+
+# -- the clock ------------------------------------------------------------------------------
+
+def test_stamps_inside_the_window_are_the_runs_time() -> None:
+    timing = check_stamps([[1_000, 3_000], [3_500, 4_500]], (500, 9_000), cpu_s=None, cores=1)
+    assert timing.timed_by == "run" and timing.repeats == 2
+    assert timing.time_s == pytest.approx(1.5e-6) and timing.time_min_s == pytest.approx(1e-6)
+
+
+@pytest.mark.parametrize("stamps, why", [
+    ([[100, 3_000]], "outside the window"),  # starts before go was sent
+    ([[1_000, 9_500]], "outside the window"),  # ends after done was read
+    ([[3_000, 1_000]], "outside the window"),  # ends before it starts
+    ([[1_000, 3_000], [2_000, 4_000]], "outside the window"),  # repeats overlap
+    ([[1_000, "3000"]], "malformed"),
+    ([[1_000, 3.5]], "malformed"),
+    ([], "no usable time stamps"),
+    ("soon", "no usable time stamps"),
+])
+def test_stamps_outside_the_window_are_refused(stamps: object, why: str) -> None:
+    timing = check_stamps(stamps, (500, 9_000), cpu_s=None, cores=1)
+    assert timing.timed_by == "harness" and why in timing.note
+    assert timing.time_s == pytest.approx(8.5e-6)  # the harness's own span
+
+
+def test_stamps_contradicted_by_cpu_time_are_refused() -> None:
+    window = (0, 2_000_000_000)
+    stamps = [[1_000_000, 2_000_000]]  # 1 ms
+    assert check_stamps(stamps, window, cpu_s=0.5, cores=2).timed_by == "harness"
+    assert "contradicted by its CPU time" in check_stamps(stamps, window, cpu_s=0.5, cores=2).note
+    assert check_stamps(stamps, window, cpu_s=0.002, cores=2).timed_by == "run"
+
+
+def test_a_stalled_harness_does_not_change_a_runs_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness sleeps 60 ms before every look at the pipes: the run's 20 ms sleep is
+    still recorded as 20 ms; only the harness's span grows."""
+    real = isolation._drain
+
+    def stalled(*args, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(0.06)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(isolation, "_drain", stalled)
+    record = solve("Sleeps20ms")
+    assert record.outcome is Outcome.SOLVED and record.timed_by == "run"
+    assert 0.02 <= record.time_s < 0.035, record.time_s
+    assert record.span_s >= 0.06 > record.time_s
+
+
+def test_stamps_outside_the_window_are_noted_in_the_record() -> None:
+    record = solve("StampsAtZero")
+    assert record.outcome is Outcome.SOLVED and record.timed_by == "harness"
+    assert "outside the window the harness observed" in record.notes
+    assert record.time_s == record.span_s >= 0.01
+
+
+@needs_cgroups
+def test_a_run_cannot_claim_less_time_than_its_cpu_time() -> None:
+    record = solve("ClaimsAMicrosecond")
+    assert record.measured_by.startswith("cgroup") and record.cpu_s >= 0.25
+    assert record.timed_by == "harness" and "contradicted by its CPU time" in record.notes
+    assert record.time_s >= 0.25
+
+
+# -- CPU time and memory from the kernel ----------------------------------------------------
+
+@needs_cgroups
+def test_a_busy_grandchilds_cpu_is_counted() -> None:
+    record = solve("ForksBusyChild")
+    assert record.outcome is Outcome.SOLVED and record.measured_by == LAYOUT.source
+    assert record.cpu_s >= 0.25, record.cpu_s
+
+
+def test_the_rusage_fallback_misses_an_unwaited_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without cgroups (the root pointed elsewhere) the fallback is taken and recorded; it
+    cannot see a child the solver never waited for — which is why cgroups are preferred."""
+    monkeypatch.setenv(cgroups.ROOT_ENV, "/nonexistent-cgroup-root")
+    record = solve("ForksBusyChild")
+    assert record.outcome is Outcome.SOLVED and record.measured_by == "rusage"
+    assert record.cpu_s < 0.2
+
+
+def test_cgroups_off_is_recorded() -> None:
+    record = solve("Spins", measurement=Measurement(cgroups=False))
+    assert record.measured_by == "rusage" and record.cpu_s >= 0.04
+
+
+@needs_cgroups
+def test_cpu_time_of_a_single_threaded_run_matches_its_time() -> None:
+    record = solve("Spins")
+    assert record.measured_by == LAYOUT.source
+    assert abs(record.cpu_s - record.time_s) <= 0.1 * record.time_s + 0.002
+
+
+@needs_cgroups
+def test_a_process_tree_past_its_memory_limit_is_a_memout() -> None:
+    record = solve("ChildAllocates", memory_limit_mb=150, budget=None)
+    assert record.outcome is Outcome.MEMOUT, (record.outcome, record.error)
+    assert "memory limit" in record.error
+
+
+@needs_cgroups
+def test_no_run_cgroup_is_left_behind() -> None:
+    solve("Spins")
+    for parent in LAYOUT.parents.values():
+        assert [p.name for p in parent.iterdir() if p.is_dir()] == []
+
+
+@needs_cgroups
+def test_pinned_runs_keep_to_their_core() -> None:
+    record = solve("Spins", measurement=Measurement(pin=True))
+    assert record.core == isolation.pinned_cores(1)[0]
+
+
+# -- repeats to a minimum time --------------------------------------------------------------
+
+def test_short_runs_repeat_to_the_minimum_time() -> None:
+    record = run_solve("mod12", get_problem("nqueens").make(200),
+                       measurement=Measurement(min_time=0.05))
+    assert record.outcome is Outcome.SOLVED and record.repeats > 1
+    assert record.repeats_agree is True and record.min_time == 0.05
+    assert record.time_min_s <= record.time_s
+    assert record.time_s * record.repeats >= 0.04  # the median solve, times the repeats
+
+
+def test_one_solve_without_a_minimum_time() -> None:
+    record = run_solve("mod12", EIGHT)
+    assert record.repeats == 1 and record.repeats_agree is None and record.min_time is None
+
+
+def test_an_answer_that_drifts_between_repeats_is_named() -> None:
+    record = solve("Drifts", measurement=Measurement(min_time=0.01))
+    assert record.repeats > 1 and record.repeats_agree is False
+    assert "answers differ between" in record.notes
+
+
+def test_repeats_stop_inside_the_hard_limit() -> None:
+    assert repeat_more(1, 1_000_000, 1_000_000, 1.0, 0.001, None)
+    assert not repeat_more(1, 1_000_000, 1_000_000, None, 0.001, None)
+    # another 0.6 s would end past 0.8 × the 2 s hard limit
+    assert not repeat_more(1, 600_000_000, 600_000_000, 5.0, 0.6, 2.0)
+    assert not repeat_more(10, 10_000_000, 1_000_000, 0.005, 0.01, None)
+
+
+# -- frames the harness refuses -------------------------------------------------------------
+
+def test_a_malformed_ready_frame_is_a_crash_of_that_run_only() -> None:
+    record = run_solve(f"{Path(__file__).with_name('malformed_ready.py')}:MalformedReady", EIGHT)
+    assert record.outcome is Outcome.CRASH and "malformed ready frame" in record.error
+
+
+def test_a_deeply_nested_frame_is_a_crash_not_a_traceback() -> None:
+    record = solve("DeepFrame")
+    assert record.outcome is Outcome.CRASH
+
+
+def test_the_run_is_told_its_instance_only_with_go() -> None:
+    ten = get_problem("nqueens").make(10)
+    task = make_task(resolve("mod12"), ten, "solve")
+    sealed = task.sealed()
+    assert sealed.instance is None and sealed.warmup_instance is not None
+    assert sealed.warmup_instance.instance_id != ten.instance_id
+    assert run_task(task).status == "done"

@@ -1,0 +1,151 @@
+"""Solvers for the measurement tests, loaded by file reference as a user's plugins are.
+
+Each does one thing the harness must measure correctly, or tries to fool its clock.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from puzzlebench.contract import Claim, Proposal, Solver
+
+
+def _answer(n: int) -> list[int]:
+    """A valid n-queens board for n = 8 (the tests' size)."""
+    return [0, 4, 7, 5, 2, 6, 1, 3][:n]
+
+
+class _Q(Solver):
+    problems = frozenset({"nqueens"})
+    compiled = False
+
+
+class Sleeps20ms(_Q):
+    """Takes 20 ms of wall time and almost no CPU."""
+
+    name = "sleeps-20ms"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        time.sleep(0.02)
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED)
+
+
+class Spins(_Q):
+    """Burns about 50 ms of CPU in this process, single-threaded."""
+
+    name = "spins"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        end = time.thread_time() + 0.05
+        while time.thread_time() < end:
+            pass
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED)
+
+
+BURN = ("import time; end = time.process_time() + 0.3; "
+        "[0 for _ in iter(lambda: time.process_time() < end, False)]")
+
+
+class ForksBusyChild(_Q):
+    """Leaves behind a grandchild that burns 0.3 s of CPU (a shell starts it in the background
+    and exits), so the solver's process never waits for it and its own resource usage never
+    sees that CPU; the solver sleeps while the grandchild burns."""
+
+    name = "forks-busy-child"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        script = f"{sys.executable} -c '{BURN}' &"
+        subprocess.run(["sh", "-c", script], check=True)
+        time.sleep(0.6)
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED)
+
+
+ALLOCATE = ("b = bytearray(400 * 2**20)\n"
+            "for i in range(0, len(b), 4096): b[i] = 1\n"
+            "import time; time.sleep(5)\n")
+
+
+class ChildAllocates(_Q):
+    """Its child touches 400 MB: past a 150 MB limit for the run's whole process tree, though
+    the solver's own process stays small (a per-process limit never sees it)."""
+
+    name = "child-allocates"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        subprocess.run([sys.executable, "-c", ALLOCATE], check=False)
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED)
+
+
+class StampsAtZero(_Q):
+    """Replaces the run's clock with one that says 0: its stamps lie outside the harness's
+    window and must be refused."""
+
+    name = "stamps-at-zero"
+
+    def __init__(self) -> None:
+        import puzzlebench.harness.child as child
+
+        child.stamp_ns = lambda: 0  # type: ignore[assignment]
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        time.sleep(0.01)
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED)
+
+
+class ClaimsAMicrosecond(_Q):
+    """Burns 0.3 s of CPU but makes its stamps about 0.1 ms apart, inside the harness's window:
+    its CPU time (from the kernel) contradicts them."""
+
+    name = "claims-a-microsecond"
+
+    def __init__(self) -> None:
+        import puzzlebench.harness.child as child
+
+        real = time.clock_gettime_ns
+
+        def fake() -> int:  # installed after the start stamp: the end stamp comes 0.3 s early
+            return real(time.CLOCK_MONOTONIC) - 299_900_000
+
+        child.stamp_ns = fake  # type: ignore[assignment]
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        end = time.process_time() + 0.3
+        while time.process_time() < end:
+            pass
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED)
+
+
+class Drifts(_Q):
+    """Proposes a different board on every call in the same process, whatever the seed."""
+
+    name = "drifts"
+    calls = 0
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        Drifts.calls += 1
+        answer = _answer(instance.n) if Drifts.calls % 2 else _answer(instance.n)[::-1]
+        return Proposal(answer=answer, claim=Claim.SOLVED)
+
+
+class DeepFrame(_Q):
+    """Writes a 200,000-deep JSON frame on the harness's channel instead of its proposal."""
+
+    name = "deep-frame"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        import struct
+
+        body = b"[" * 200_000 + b"]" * 200_000
+        for fd in range(3, 64):
+            try:
+                os.fstat(fd)
+            except OSError:
+                continue
+            try:
+                os.write(fd, struct.pack("<Q", len(body)) + body)
+            except OSError:
+                continue
+        os._exit(0)
