@@ -296,15 +296,21 @@ class _Run:
     def finish(self) -> ChildReport:
         """Kill what is left of the run, reap it, and say what happened."""
         self._kill_all()
-        status, rusage = _reap(self.pid, self.proc)
         os.close(self.fd)
         os.close(self.control)
-        oom = 0
-        if self.cgroup is not None:
+        status, rusage, oom = None, None, 0
+        if self.cgroup is not None and self.t_done is not None:
+            # measured and answered: the exit status says nothing more, so the process's
+            # teardown is not waited for here (``reap``, between later events)
             oom = self.cgroup.oom_kills()
-            self.cgroup.kill()
-            if not self.cgroup.remove(wait_s=1.0):
-                self.notes.append("the run's cgroup could not be removed")
+            _ENDED.append((self.pid, self.proc, self.cgroup))
+        else:
+            status, rusage = _reap(self.pid, self.proc)
+            if self.cgroup is not None:
+                oom = self.cgroup.oom_kills()
+                self.cgroup.kill()
+                if not self.cgroup.remove(wait_s=1.0):
+                    self.notes.append("the run's cgroup could not be removed")
         self.log.seek(0, os.SEEK_END)
         size = self.log.tell()
         self.log.seek(max(0, size - LOG_TAIL))
@@ -397,6 +403,28 @@ class _Run:
 def _kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
+
+
+#: Runs killed after they answered, not yet reaped: (pid, Popen or None, cgroup).
+_ENDED: list[tuple[int, subprocess.Popen[bytes] | None, RunCgroup]] = []
+
+
+def reap(*, block: bool = False) -> None:
+    """Reap the ended runs whose processes are gone and remove their cgroups (with
+    ``block``, wait for all of them)."""
+    for item in list(_ENDED):
+        pid, proc, cgroup = item
+        try:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done == 0:
+            continue
+        if proc is not None:
+            proc.returncode = -signal.SIGKILL
+        cgroup.kill()
+        if cgroup.remove(wait_s=1.0 if block else 0.0) or block:
+            _ENDED.remove(item)
 
 
 def _reap(pid: int, proc: subprocess.Popen[bytes] | None) -> tuple[int | None, Any]:
@@ -496,6 +524,7 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
             timeout = max(0.0, min(r.deadline() for r, _ in running.values()) - now)
             _drain(selector, running, min(timeout, 1.0))
             now = time.monotonic()
+            reap()
             for fd, (run, slot) in list(running.items()):
                 if not run.finished and now >= run.deadline():
                     if run.t_done is not None:
@@ -518,3 +547,4 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
         raise
     finally:
         selector.close()
+        reap(block=True)

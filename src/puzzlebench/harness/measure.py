@@ -29,10 +29,6 @@ from dataclasses import dataclass
 
 #: The clock every stamp reads: shared by all processes of the machine, never set back.
 CLOCK = time.CLOCK_MONOTONIC
-#: Below this a single (unrepeated) run's time is noise on a shared machine: the spread of
-#: the same deterministic run repeated 30 times under two CPU burners
-#: (``python benchmarks/timing_stability.py``) is about this large in absolute terms.
-NOISE_FLOOR_S = 0.001
 #: Repeats a run makes at most to reach ``min_time`` (a guard against a 0 s solve).
 MAX_REPEATS = 10_000
 #: Slack allowed between a run's CPU time and cores × its stamped time (scheduler ticks,

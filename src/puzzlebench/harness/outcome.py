@@ -31,6 +31,11 @@ class Outcome(StrEnum):
         return self in (Outcome.WRONG, Outcome.TIMEOUT, Outcome.MEMOUT, Outcome.CRASH)
 
 
+#: Below this a single (unrepeated) run's time is noise on a shared machine: the spread of the
+#: same deterministic run repeated 30 times beside two CPU burners is about this large in
+#: absolute terms (``python benchmarks/timing_stability.py``). Reports mark such times.
+NOISE_FLOOR_S = 0.001
+
 #: The outcome values whose claim the harness accepted (``Outcome.success``), for tables.
 SUCCESS_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome if o.success)
 #: The outcome values of runs that went wrong (``Outcome.failure``).

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from puzzlebench.harness.outcome import NOISE_FLOOR_S
 from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.chart import Chart
@@ -26,7 +27,7 @@ from puzzlebench.report.png_render import write_png
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
-from puzzlebench.report.summary import run_span, summary_table, wrong_runs
+from puzzlebench.report.summary import below_floor, run_span, summary_table, wrong_runs
 
 
 def manifest(frame: pd.DataFrame) -> pd.DataFrame:
@@ -51,7 +52,50 @@ def manifest(frame: pd.DataFrame) -> pd.DataFrame:
         add("machine", m)
     for b in budgets:
         add("budget", b)
+    for key, value in measurement_rows(frame):
+        add(key, value)
     return pd.DataFrame(rows)
+
+
+def _counted(values: pd.Series) -> str:
+    counts = values.fillna("").astype(str).replace("", "not recorded").value_counts()
+    return ", ".join(f"{k} ({v} runs)" for k, v in sorted(counts.items()))
+
+
+def measurement_rows(frame: pd.DataFrame) -> list[tuple[str, str]]:
+    """How the runs were measured: the CPU/memory source, the clock, repeats, pinning and
+    workers, as the records say (README, "How a run is timed and measured")."""
+    rows = []
+    if "measured_by" in frame:
+        rows.append(("cpu and memory measured by", _counted(frame["measured_by"])))
+    if "timed_by" in frame:
+        rows.append(("time stamped by", _counted(frame["timed_by"].replace(
+            {"run": "the run, checked by the harness", "harness": "the harness's span"}))))
+    if "clock_resolution_s" in frame and frame["clock_resolution_s"].notna().any():
+        res = sorted({float(r) for r in frame["clock_resolution_s"].dropna() if r})
+        rows.append(("clock", "CLOCK_MONOTONIC, resolution "
+                     + ", ".join(f"{r:.0e} s" for r in res)))
+    if "repeats" in frame:
+        reps = frame["repeats"].fillna(1).astype(int)
+        mins = sorted({float(m) for m in frame.get("min_time", pd.Series(dtype=float)).dropna()})
+        if reps.max() > 1 or mins:
+            rows.append(("repeats", f"to a minimum of {', '.join(f'{m:g}' for m in mins)} s of "
+                         f"timed work: {reps.min()}–{reps.max()} solves per run (median "
+                         f"{int(reps.median())}); time_s is the median solve"))
+        else:
+            rows.append(("repeats", "one solve per run"))
+    low = below_floor(frame)
+    rows.append(("noise floor", f"{int(low.sum())} single-shot runs below "
+                 f"{NOISE_FLOOR_S * 1e3:g} ms (marked † in the summaries)"))
+    if "core" in frame:
+        cores = sorted({int(c) for c in frame["core"].dropna()})
+        rows.append(("pinning", f"cores {', '.join(map(str, cores))}" if cores
+                     else "not pinned"))
+    workers = sorted({int(m["workers"]) for m in frame["machine"]
+                      if isinstance(m, dict) and m.get("workers")})
+    if workers:
+        rows.append(("workers", ", ".join(map(str, workers))))
+    return rows
 
 
 def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzzlebench report",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from puzzlebench.harness.outcome import FAILURE_VALUES, Outcome
+from puzzlebench.harness.outcome import FAILURE_VALUES, NOISE_FLOOR_S, Outcome
 from puzzlebench.report.bootstrap import median_ci
 from puzzlebench.report.series_styles import SeriesStyles, label_order
 
@@ -43,10 +43,19 @@ def _iqr(values: pd.Series) -> str:
     return f"{med:.4g} [{q1:.4g}, {q3:.4g}]"
 
 
+def below_floor(frame: pd.DataFrame) -> pd.Series:
+    """Runs whose time is below the noise floor and was taken once (not repeated to a
+    minimum time): such a time says little on a shared machine."""
+    repeats = frame["repeats"] if "repeats" in frame else pd.Series(1, index=frame.index)
+    return (frame["time_s"] < NOISE_FLOOR_S) & (repeats.fillna(1) <= 1)
+
+
 def summary_table(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
     """One row per (problem, label): runs, success % (verified successes only), unverified
-    successes apart, outcome counts, median [IQR] of wall time and each counter over all runs,
-    and a bootstrap 95% CI of the median time (``seed`` seeds its generator)."""
+    successes apart, outcome counts, median [IQR] of time and CPU time and each counter over
+    all runs, and a bootstrap 95% CI of the median time (``seed`` seeds its generator). A
+    median time marked † lies below the noise floor of single-shot runs (``NOISE_FLOOR_S``);
+    ``below floor`` counts such runs."""
     rng = np.random.default_rng(seed)
     frame = with_labels(frame)
     rows = []
@@ -57,9 +66,14 @@ def summary_table(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
         row["unverified"] = int(group["unverified"].sum())
         for outcome in OUTCOMES:
             row[outcome] = int(counts.get(outcome, 0))
-        row["time s median [IQR]"] = _iqr(group["time_s"])
+        low = below_floor(group)
+        row["time s median [IQR]"] = _iqr(group["time_s"]) + (
+            " †" if low.any() and group["time_s"].median() < NOISE_FLOOR_S else "")
         lo, hi = median_ci(group["time_s"].to_numpy(float), rng)
         row["time s median 95% CI"] = f"[{lo:.4g}, {hi:.4g}]"
+        row["below floor"] = int(low.sum())
+        if "cpu_s" in group:
+            row["cpu s median [IQR]"] = _iqr(group["cpu_s"])
         for col in counter_columns(group):
             if group[col].notna().any():
                 row[col.removeprefix("counter.") + " median [IQR]"] = _iqr(group[col])

@@ -9,11 +9,13 @@ from puzzlebench.baselines.bitboard import count_queens, tree_nodes
 from puzzlebench.harness.knuth_estimate import estimate_tree
 from puzzlebench.problems.nqueens import A000170, A002562
 from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
 
 def _grid(max_n: int, mod12_max: int) -> dict:
     return {
-        "study": {"name": "backtracking", "master_seed": 3, "time_limit": 60.0},
+        "study": {"name": "backtracking", "master_seed": 3, "time_limit": 60.0,
+                  "min_time": SHORT_RUNS_MIN_TIME},
         "problems": [{"problem": "nqueens", "sizes": f"1..{max_n}"},
                      {"problem": "nqueens", "sizes": f"{max_n + 1}..{mod12_max}"}],
         "solvers": [{"name": "backtracking", "max_size": max_n},

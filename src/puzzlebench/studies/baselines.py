@@ -6,6 +6,7 @@ import pandas as pd
 
 from puzzlebench.registry import REGISTRY
 from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
 LARGE = ["mod12", "qs4"]
 
@@ -15,7 +16,7 @@ def _grid(sizes: str, large: list[int], limit: float) -> dict:
                if s.name not in LARGE]
     solvers += [{"name": s} for s in LARGE]
     return {
-        "study": {"name": "baselines", "master_seed": 1, "time_limit": limit,
+        "study": {"name": "baselines", "master_seed": 1, "time_limit": limit, "min_time": SHORT_RUNS_MIN_TIME,
                   "hard_limit": 2 * limit + 5, "memory_limit_mb": 8192},
         "problems": [{"problem": "nqueens", "sizes": sizes},
                      {"problem": "nqueens", "sizes": large}],

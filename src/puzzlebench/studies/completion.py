@@ -12,6 +12,7 @@ import pandas as pd
 from puzzlebench.report.findings import compare, sentences
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
 COMPLETE = ("cpsat", "bitboard", "backtracking")
 
@@ -19,6 +20,7 @@ COMPLETE = ("cpsat", "bitboard", "backtracking")
 def _grid(sizes: list[int], generate: int, limit: float) -> dict:
     return {
         "study": {"name": "completion", "master_seed": 17, "time_limit": limit,
+                  "min_time": SHORT_RUNS_MIN_TIME,
                   "description": "n-queens completion: generated instances at the solvability "
                                  "threshold (half the rows pre-placed)."},
         "problems": [{"problem": "nqueens-completion", "sizes": sizes, "generate": generate}],

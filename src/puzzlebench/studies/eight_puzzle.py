@@ -6,6 +6,7 @@ import pandas as pd
 
 from puzzlebench.problems.sliding_distances import optimal_length
 from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
 SOURCE_TABLE = {  # input: (its step, its total nodes, its seconds) in source study 001
     "125408367": (388, 667, 4.609), "876403521": (341, 568, 3.703), "142635780": (90, 154, 0.258),
@@ -17,7 +18,8 @@ SOLVERS = ["seed001-loop", "astar-rowcol", "astar-misplaced", "astar-manhattan",
 
 
 def _grid() -> dict:
-    return {"study": {"name": "eight-puzzle", "master_seed": 0, "time_limit": 30.0},
+    return {"study": {"name": "eight-puzzle", "master_seed": 0, "time_limit": 30.0,
+                      "min_time": SHORT_RUNS_MIN_TIME},
             "problems": [{"problem": "sliding", "sizes": [8], "starts": list(SOURCE_TABLE)}],
             "solvers": [{"name": s} for s in SOLVERS]}
 

@@ -7,13 +7,15 @@ import pandas as pd
 from puzzlebench.report.findings import compare, sentences
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
 SOLVERS = ["greedy-h1", "astar-h1", "greedy-h2", "astar-h2", "greedy-h3", "astar-h3"]
 
 
 def _grid(sizes: str, repeats: int, limit: float) -> dict:
     return {
-        "study": {"name": "heuristics", "master_seed": 0, "repeats": repeats, "time_limit": limit},
+        "study": {"name": "heuristics", "master_seed": 0, "repeats": repeats, "time_limit": limit,
+                  "min_time": SHORT_RUNS_MIN_TIME},
         "problems": [{"problem": "nqueens", "sizes": sizes}],
         "solvers": [{"name": s} for s in SOLVERS],
     }

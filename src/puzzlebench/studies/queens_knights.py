@@ -7,12 +7,13 @@ import pandas as pd
 from puzzlebench.report.findings import compare, sentences, trend
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
 
 def _grid(sizes: list[int], repeats: int) -> dict:
     return {
         "study": {"name": "queens-knights", "master_seed": 4, "repeats": repeats,
-                  "time_limit": 60.0},
+                  "time_limit": 60.0, "min_time": SHORT_RUNS_MIN_TIME},
         "problems": [{"problem": "queens-knights", "sizes": sizes,
                       "queens": list(range(0, max(sizes) + 1))}],
         "solvers": [{"name": "first-choice-hc"}, {"name": "stochastic-hc"}],
