@@ -84,6 +84,22 @@ def _inherit_cpuset(path: Path, cpus: str | None) -> None:
         (path / "cpuset.cpus").write_text((parent / "cpuset.cpus").read_text())
 
 
+def _read(path: str) -> str:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 1 << 16).decode()
+    finally:
+        os.close(fd)
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
 @dataclass(frozen=True, slots=True)
 class RunCgroup:
     """One run's group in every hierarchy of the layout."""
@@ -96,44 +112,44 @@ class RunCgroup:
         """The ``cgroup.procs`` files a process writes its pid into to join the group."""
         return [str(d / "cgroup.procs") for d in self.dirs.values()]
 
-    def _file(self, ctrl: str, name: str) -> Path:
-        return self.dirs["unified" if self.version == 2 else ctrl] / name
+    def _file(self, ctrl: str, name: str) -> str:
+        return f"{self.dirs['unified' if self.version == 2 else ctrl]}/{name}"
 
     def cpu_ns(self) -> int:
         """CPU time (user + system) of every process that was ever in the group."""
         if self.version == 2:
-            for line in self._file("cpu", "cpu.stat").read_text().splitlines():
+            for line in _read(self._file("cpu", "cpu.stat")).splitlines():
                 if line.startswith("usage_usec "):
                     return int(line.split()[1]) * 1000
             raise CgroupError("cpu.stat has no usage_usec")
-        return int(self._file("cpuacct", "cpuacct.usage").read_text())
+        return int(_read(self._file("cpuacct", "cpuacct.usage")))
 
     def memory_bytes(self) -> int:
         """Memory charged to the group now."""
         name = "memory.current" if self.version == 2 else "memory.usage_in_bytes"
-        return int(self._file("memory", name).read_text())
+        return int(_read(self._file("memory", name)))
 
     def reset_peak(self) -> None:
         """Start the memory high-water mark again from the current usage."""
         name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
         with contextlib.suppress(OSError):  # v2 before Linux 6.12 cannot reset: kept whole-life
-            self._file("memory", name).write_text("0")
+            _write(self._file("memory", name), "0")
 
     def peak_bytes(self) -> int:
         """The group's memory high-water mark (since the last reset)."""
         name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
-        return int(self._file("memory", name).read_text())
+        return int(_read(self._file("memory", name)))
 
     def limit_memory(self, limit_bytes: int) -> None:
         """Cap the whole group's memory: past it the kernel kills a process of the group."""
         name = "memory.max" if self.version == 2 else "memory.limit_in_bytes"
-        self._file("memory", name).write_text(str(int(limit_bytes)))
+        _write(self._file("memory", name), str(int(limit_bytes)))
 
     def oom_kills(self) -> int:
         """How many processes of the group the kernel killed for its memory limit."""
         name = "memory.events" if self.version == 2 else "memory.oom_control"
         try:
-            for line in self._file("memory", name).read_text().splitlines():
+            for line in _read(self._file("memory", name)).splitlines():
                 if line.startswith("oom_kill "):
                     return int(line.split()[1])
         except OSError:
@@ -142,35 +158,35 @@ class RunCgroup:
 
     def pids(self) -> list[int]:
         """Every process in the group now."""
-        path = next(iter(self.dirs.values())) / "cgroup.procs"
         try:
-            return [int(x) for x in path.read_text().split()]
+            return [int(x) for x in _read(f"{next(iter(self.dirs.values()))}/cgroup.procs").split()]
         except (OSError, ValueError):
             return []
 
     def kill(self) -> None:
         """SIGKILL every process in the group, whatever session or process group it made."""
+        if not self.pids():  # an empty group cannot fork: nothing to do
+            return
         if self.version == 2:
             with contextlib.suppress(OSError):
-                (self.dirs["unified"] / "cgroup.kill").write_text("1")
+                _write(f"{self.dirs['unified']}/cgroup.kill", "1")
                 return
         freezer = self.dirs.get("freezer")
         if freezer is not None:  # frozen, no process can fork while the group is emptied
             with contextlib.suppress(OSError):
-                (freezer / "freezer.state").write_text("FROZEN")
-        for _ in range(100):
-            pids = self.pids()
+                _write(f"{freezer}/freezer.state", "FROZEN")
+        signalled: set[int] = set()
+        for _ in range(100):  # frozen: one round finds them all; unfrozen: until none is new
+            pids = set(self.pids()) - signalled
             if not pids:
                 break
             for pid in pids:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
-            if freezer is not None:
-                with contextlib.suppress(OSError):
-                    (freezer / "freezer.state").write_text("THAWED")  # the killed can die
-        if freezer is not None:
+            signalled |= pids
+        if freezer is not None:  # thawed, the killed can die
             with contextlib.suppress(OSError):
-                (freezer / "freezer.state").write_text("THAWED")
+                _write(f"{freezer}/freezer.state", "THAWED")
 
     def remove(self, wait_s: float = 0.0) -> bool:
         """Remove the group once it is empty; False when a process is still in it."""
@@ -178,8 +194,8 @@ class RunCgroup:
         while True:
             try:
                 for path in self.dirs.values():
-                    if path.exists():
-                        path.rmdir()
+                    with contextlib.suppress(FileNotFoundError):
+                        os.rmdir(path)
                 return True
             except OSError:
                 if time.monotonic() >= end:

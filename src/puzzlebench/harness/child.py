@@ -79,6 +79,9 @@ class Task:
     warmup_instance: Instance | None = None
     #: Repeat the solve (same seed) until this many seconds of timed work (None: once).
     min_time: float | None = None
+    #: The module of a project solver (handwritten or baseline), which the fork server
+    #: imports once so that every run inherits it; empty for plugins.
+    project_module: str = ""
     #: The solver class itself, when the caller holds one (an API user's class, a test's);
     #: reaches a forked child through memory, never a spawned one (use a reference there).
     factory: type | None = None

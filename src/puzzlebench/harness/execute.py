@@ -74,7 +74,8 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
                 params=spec.check_params(params), seed=int(seed), budget=budget, unique=unique,
                 limit=limit, hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
                 warmup=warms(spec), compiled=spec.compiled,
-                factory=spec.factory if not spec.reference else None, min_time=min_time)
+                factory=spec.factory if not spec.reference else None, min_time=min_time,
+                project_module=spec.module if spec.origin in ("handwritten", "baseline") else "")
 
 
 def warms(spec: SolverSpec) -> bool:

@@ -25,9 +25,11 @@ propose an answer, which is judged like any other, at a time the harness bounds.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
+import pickle
 import selectors
 import signal
 import struct
@@ -37,10 +39,12 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import IO, Any
 
 from puzzlebench.harness.cgroups import CgroupError, RunCgroup, detect
 from puzzlebench.harness.child import RunSetup, Task, child_main, write_frame
+from puzzlebench.harness.forkserver import ForkServer, ForkServerError
 from puzzlebench.harness.measure import Measurement, Timing, check_stamps, stamp_ns, usable_cores
 from puzzlebench.harness.payload import MAX_FRAME_BYTES
 
@@ -100,9 +104,12 @@ def _number(value: object) -> float | None:
 class _Run:
     """One child process and what has arrived from it so far."""
 
-    def __init__(self, task: Task, spawn: bool, measurement: Measurement, core: int | None
-                 ) -> None:
+    def __init__(self, task: Task, spawn: bool, measurement: Measurement, core: int | None,
+                 server: ForkServer | None = None) -> None:
         self.task = task
+        self.server: ForkServer | None = None  # the fork server that forked this run
+        self._pid: int | None = None
+        self._request = 0
         self.measurement = measurement
         self.core = core
         self.log: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finish()
@@ -128,11 +135,19 @@ class _Run:
                 stdin=control_read, stdout=self.log, stderr=self.log, pass_fds=(write_fd,),
                 start_new_session=True,
             )
-            self.pid = self.proc.pid
+            self._pid = self.proc.pid
             os.close(write_fd)
             os.close(control_read)
             with contextlib.suppress(OSError):  # a child that died at once: its status says why
                 write_frame(self.control, (sealed, setup))
+        elif server is not None and forks_in_server(task):
+            self.server = server
+            self._request = server.start(pickle.dumps((sealed, setup)),
+                                         (write_fd, control_read, self.log.fileno()),
+                                         preload=_project_module(task))
+            self._pid = None  # known when the server replies (``pid``)
+            os.close(write_fd)
+            os.close(control_read)
         else:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -147,7 +162,7 @@ class _Run:
                     child_main(sealed, write_fd, self.log.fileno(), control_read, setup)
                 finally:
                     os._exit(70)
-            self.pid = pid
+            self._pid = pid
             os.close(write_fd)
             os.close(control_read)
         self.fd = read_fd
@@ -168,6 +183,17 @@ class _Run:
         self.kill_is_crash = False
         self.awaits_repeats = False  # the run compares its repeats' answers after done
         self.repeats_agree: bool | None = None
+
+    @property
+    def pid(self) -> int:
+        """The run's process (its process group has the same id); 0 if it was never made."""
+        if self._pid is None:
+            assert self.server is not None
+            try:
+                self._pid = self.server.pid(self._request) or 0
+            except ForkServerError:
+                self._pid = 0
+        return self._pid
 
     # -- reading -------------------------------------------------------------------------
     def read(self) -> None:
@@ -295,17 +321,21 @@ class _Run:
 
     def finish(self) -> ChildReport:
         """Kill what is left of the run, reap it, and say what happened."""
-        self._kill_all()
+        answered = self.cgroup is not None and self.t_done is not None and not self.killed
+        if not answered:
+            self._kill_all()
         os.close(self.fd)
-        os.close(self.control)
+        os.close(self.control)  # a run that answered exits when its control pipe closes
         status, rusage, oom = None, None, 0
-        if self.cgroup is not None and self.t_done is not None:
+        if answered:
             # measured and answered: the exit status says nothing more, so the process's
-            # teardown is not waited for here (``reap``, between later events)
+            # teardown is not waited for here; ``reap`` kills what is left of its cgroup
+            # and removes it, between later events
+            assert self.cgroup is not None
             oom = self.cgroup.oom_kills()
-            _ENDED.append((self.pid, self.proc, self.cgroup))
+            _ENDED.append((self.pid, self.proc, self.cgroup, self.server))
         else:
-            status, rusage = _reap(self.pid, self.proc)
+            status, rusage = _reap(self.pid, self.proc, self.server)
             if self.cgroup is not None:
                 oom = self.cgroup.oom_kills()
                 self.cgroup.kill()
@@ -401,24 +431,31 @@ class _Run:
 
 
 def _kill_group(pid: int) -> None:
+    if pid <= 0:  # never made: nothing to kill (and killpg(0) would be the harness's group)
+        return
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
 
 
-#: Runs killed after they answered, not yet reaped: (pid, Popen or None, cgroup).
-_ENDED: list[tuple[int, subprocess.Popen[bytes] | None, RunCgroup]] = []
+#: Runs killed after they answered, not yet reaped: (pid, Popen, cgroup, fork server).
+_ENDED: list[tuple[int, subprocess.Popen[bytes] | None, RunCgroup, ForkServer | None]] = []
 
 
 def reap(*, block: bool = False) -> None:
     """Reap the ended runs whose processes are gone and remove their cgroups (with
     ``block``, wait for all of them)."""
     for item in list(_ENDED):
-        pid, proc, cgroup = item
-        try:
-            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
-        except ChildProcessError:
-            done = pid
-        if done == 0:
+        pid, proc, cgroup, server = item
+        if pid <= 0:
+            gone = True
+        elif server is not None:
+            gone = server.wait_exit(pid, timeout=10.0 if block else 0.0) is not None
+        else:
+            try:
+                gone = os.waitpid(pid, 0 if block else os.WNOHANG)[0] != 0
+            except ChildProcessError:
+                gone = True
+        if not gone and not block:
             continue
         if proc is not None:
             proc.returncode = -signal.SIGKILL
@@ -427,7 +464,16 @@ def reap(*, block: bool = False) -> None:
             _ENDED.remove(item)
 
 
-def _reap(pid: int, proc: subprocess.Popen[bytes] | None) -> tuple[int | None, Any]:
+def _reap(pid: int, proc: subprocess.Popen[bytes] | None, server: ForkServer | None = None
+          ) -> tuple[int | None, Any]:
+    if pid <= 0:
+        return None, None
+    if server is not None:
+        ended = server.wait_exit(pid)
+        if ended is None:
+            return None, None
+        return ended.status, SimpleNamespace(ru_utime=ended.cpu_s, ru_stime=0.0,
+                                             ru_maxrss=ended.maxrss_kb)
     try:
         _, status, rusage = os.wait4(pid, 0)
     except ChildProcessError:
@@ -435,6 +481,37 @@ def _reap(pid: int, proc: subprocess.Popen[bytes] | None) -> tuple[int | None, A
     if proc is not None:
         proc.returncode = os.waitstatus_to_exitcode(status)
     return os.waitstatus_to_exitcode(status), rusage
+
+
+def forks_in_server(task: Task) -> bool:
+    """Whether the fork server can make this run: its solver is found by reference or by
+    registered name (a class that lives only in the harness's memory cannot cross)."""
+    return task.factory is None
+
+
+def _project_module(task: Task) -> str | None:
+    """The project module that defines the task's solver, for the server to import before
+    forking so that runs inherit it (never a plugin's module: plugin code runs only in its
+    run's process)."""
+    module = task.project_module
+    return module if module.startswith("puzzlebench.") else None
+
+
+_SERVER: list[ForkServer] = []
+
+
+def fork_server() -> ForkServer | None:
+    """This process's fork server, started on first use (None where it cannot start)."""
+    if _SERVER and _SERVER[0].proc.poll() is None:
+        return _SERVER[0]
+    _SERVER.clear()
+    try:
+        server = ForkServer()
+    except OSError:
+        return None
+    _SERVER.append(server)
+    atexit.register(server.close)
+    return server
 
 
 def describe_status(code: int | None) -> str:
@@ -473,6 +550,16 @@ def _drain(selector: selectors.BaseSelector, running: dict[int, tuple[_Run, int]
         running[int(key.fd)][0].read()
 
 
+def _start(task: Task, spawn: bool, measurement: Measurement, core: int | None,
+           server: ForkServer | None) -> _Run:
+    """A run forked by the fork server (forked from here if the server is gone)."""
+    try:
+        return _Run(task, spawn, measurement, core, server)
+    except ForkServerError:
+        _SERVER.clear()
+        return _Run(task, spawn, measurement, core, None)
+
+
 def run_task(task: Task, *, spawn: bool = False, measurement: Measurement | None = None
              ) -> ChildReport:
     """Run one task in a fresh process and wait for it."""
@@ -508,6 +595,7 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
     queue.reverse()
     if not spawn and any(t.compiled for t in queue):
         prepare_jit()
+    server = None if spawn else fork_server()
     slots = pinned_cores(workers) if measurement.pin else [None] * max(1, workers)
     free = list(range(len(slots)))
     running: dict[int, tuple[_Run, int]] = {}
@@ -516,7 +604,7 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
         while queue or running:
             while queue and free:
                 slot = free.pop(0)
-                run = _Run(queue.pop(), spawn, measurement, slots[slot])
+                run = _start(queue.pop(), spawn, measurement, slots[slot], server)
                 running[run.fd] = (run, slot)
                 selector.register(run.fd, selectors.EVENT_READ)
                 _drain(selector, running, 0.0)

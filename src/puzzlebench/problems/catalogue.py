@@ -100,7 +100,9 @@ def problem_of(instance: Instance) -> Problem:
     raise InvalidInstanceError(f"no problem family {instance.problem!r} is loaded")
 
 
-def _load_from_environment() -> None:
+def load_from_environment() -> None:
+    """Load the families named by reference in ``PUZZLEBENCH_PROBLEMS`` (a run's process does
+    this before it reads its task)."""
     for ref in (r.strip() for r in os.environ.get(ENV_VAR, "").split(",")):
         if ref:
             try:
@@ -120,4 +122,4 @@ def _discover_builtins() -> None:
 
 _discover_builtins()
 _discover_entry_points()
-_load_from_environment()
+load_from_environment()

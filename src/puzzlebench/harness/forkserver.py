@@ -1,0 +1,227 @@
+"""A fork server: a lean process, started once per batch of runs, that forks each run's process.
+
+Forking the harness itself costs the harness's loop 3–5 ms per run (its page tables: pandas,
+the report code, the store) and hands every run a copy of the harness's memory — including the
+instances of runs not yet made. The fork server is spawned fresh (``python -m
+puzzlebench.harness.forkserver``), imports only the run side (``harness.child``), starts numba's
+compiler once, and imports the project's own solver modules as they are asked for (never a
+plugin's: a plugin's code runs only in its run's process, after the fork). The harness sends it
+one request per run — the sealed task (no instance) and the run's set-up, with the result pipe,
+the control pipe and the log file as file descriptors — and it forks the run, reaps it, and
+reports the run's exit status and resource usage back. So a run's process holds nothing of the
+harness's and nothing of any other run, and the fork costs the harness's loop nothing.
+
+Tasks whose solver class exists only in the harness's memory (a class an API user or a test
+made at run time, not importable by name) are forked from the harness as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import pickle
+import select
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+#: Largest request or reply on the server's socket.
+MAX_MESSAGE = 1 << 20
+#: Environment variables a run takes from the harness as they are at the run's start.
+ENV_PREFIX = "PUZZLEBENCH_"
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    """How a run's process ended, as the server's ``wait4`` saw it."""
+
+    status: int
+    cpu_s: float
+    maxrss_kb: int
+
+
+class ForkServerError(RuntimeError):
+    """The fork server is gone or broke its protocol (the harness falls back to forking)."""
+
+
+class ForkServer:
+    """The harness's handle on one fork server process."""
+
+    def __init__(self) -> None:
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "puzzlebench.harness.forkserver", str(child.fileno())],
+            pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+        child.close()
+        self.sock = parent
+        self.exits: dict[int, Exit] = {}
+        self.started: dict[int, int | None] = {}  # request → pid (None: the fork failed)
+        self._next = 0
+
+    def start(self, body: bytes, fds: tuple[int, int, int], preload: str | None) -> int:
+        """Ask for a run to be forked: ``body`` is the pickled (sealed task, set-up); ``fds``
+        its result pipe (write end), control pipe (read end) and log file. Returns the
+        request's number; ``pid`` gives the run's pid once the server has forked it."""
+        self._next += 1
+        request = pickle.dumps({
+            "id": self._next, "preload": preload, "body": body, "path": list(sys.path),
+            "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}})
+        try:
+            socket.send_fds(self.sock, [request], list(fds))
+        except OSError as exc:
+            raise ForkServerError(f"the fork server is gone: {exc}") from None
+        return self._next
+
+    def pid(self, request: int) -> int | None:
+        """The pid of the run forked for ``request`` (waiting for the server's reply; None if
+        it could not fork)."""
+        while request not in self.started:
+            self._receive(block=True)
+        return self.started.pop(request)
+
+    def poll(self) -> None:
+        """Take the exit reports that have arrived."""
+        while self._receive(block=False) is not None:
+            pass
+
+    def wait_exit(self, pid: int, timeout: float = 10.0) -> Exit | None:
+        """The run's exit, waiting up to ``timeout`` seconds for the server to report it."""
+        deadline = _now() + timeout
+        while pid not in self.exits:
+            left = deadline - _now()
+            if left <= 0 or not select.select([self.sock], [], [], left)[0]:
+                return None
+            self._receive(block=False)
+        return self.exits.pop(pid)
+
+    def _receive(self, *, block: bool) -> tuple[Any, ...] | None:
+        if not block and not select.select([self.sock], [], [], 0)[0]:
+            return None
+        try:
+            data = self.sock.recv(MAX_MESSAGE)
+        except OSError as exc:
+            raise ForkServerError(f"the fork server is gone: {exc}") from None
+        if not data:
+            raise ForkServerError("the fork server is gone")
+        reply = pickle.loads(data)  # written by the server, which runs no solver code
+        if reply[0] == "exited":
+            self.exits[int(reply[1])] = Exit(int(reply[2]), float(reply[3]), int(reply[4]))
+        elif reply[0] == "started":
+            self.started[int(reply[1])] = int(reply[2])
+        elif reply[0] == "failed":
+            self.started[int(reply[1])] = None
+        return tuple(reply)
+
+    def close(self) -> None:
+        """End the server (its runs are the harness's to kill; it has none left by now)."""
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        self.proc.wait()
+
+
+def _now() -> float:
+    import time
+
+    return time.monotonic()
+
+
+# -- the server's side -------------------------------------------------------------------------
+
+def serve(sock: socket.socket) -> NoReturn:
+    """Fork runs on request and report their exits, until the harness closes the socket."""
+    from puzzlebench.harness.child import child_main
+    from puzzlebench.harness.isolation import prepare_jit
+
+    prepare_jit()  # every run inherits a started compiler
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    children: set[int] = set()
+    while True:
+        ready, _, _ = select.select([sock.fileno(), wake_r], [], [])
+        if wake_r in ready:
+            with contextlib.suppress(BlockingIOError, InterruptedError):
+                os.read(wake_r, 4096)
+        _report_exits(sock, children)
+        if sock.fileno() not in ready:
+            continue
+        try:
+            data, fds, _, _ = socket.recv_fds(sock, MAX_MESSAGE, 3)
+        except InterruptedError:
+            continue
+        if not data:  # the harness is gone: so is the server
+            os._exit(0)
+        request = pickle.loads(data)  # from the harness only: no run can reach this socket
+        if request.get("preload") and request["preload"] not in sys.modules:
+            with contextlib.suppress(Exception):  # a project module; the run reports errors
+                importlib.import_module(request["preload"])
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            for fd in fds:
+                os.close(fd)
+            sock.send(pickle.dumps(("failed", request["id"], str(exc))))
+            continue
+        if pid == 0:  # the run: never returns
+            try:
+                sock.close()
+                os.close(wake_r)
+                os.close(wake_w)
+                signal.set_wakeup_fd(-1)
+                os.setsid()
+                for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
+                    signal.signal(sig, signal.SIG_DFL)
+                _take_context(request["path"], request["env"])
+                task, setup = pickle.loads(request["body"])
+                child_main(task, fds[0], fds[2], fds[1], setup)
+            finally:
+                os._exit(70)
+        for fd in fds:
+            os.close(fd)
+        children.add(pid)
+        sock.send(pickle.dumps(("started", request["id"], pid)))
+
+
+def _take_context(path: list[str], env: dict[str, str]) -> None:
+    """The harness's module path and puzzlebench settings as they are now (problem families
+    loaded by reference among them), before the task is read."""
+    from puzzlebench.problems.catalogue import load_from_environment
+
+    sys.path[:] = path
+    for key in [k for k in os.environ if k.startswith(ENV_PREFIX)]:
+        del os.environ[key]
+    os.environ.update(env)
+    load_from_environment()
+
+
+def _report_exits(sock: socket.socket, children: set[int]) -> None:
+    while children:
+        try:
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
+        except ChildProcessError:
+            children.clear()
+            return
+        if pid == 0:
+            return
+        children.discard(pid)
+        sock.send(pickle.dumps(("exited", pid, os.waitstatus_to_exitcode(status),
+                                usage.ru_utime + usage.ru_stime, usage.ru_maxrss)))
+
+
+def main() -> NoReturn:
+    """``python -m puzzlebench.harness.forkserver FD``: serve on the socket at fd FD."""
+    sock = socket.socket(fileno=int(sys.argv[1]))
+    serve(sock)
+
+
+if __name__ == "__main__":
+    main()
