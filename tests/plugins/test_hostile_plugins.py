@@ -20,6 +20,7 @@ from puzzlebench.cli import main
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.frame import records_to_frame
+from puzzlebench.harness.isolation import fork_server
 from puzzlebench.harness.outcome import Outcome
 from puzzlebench.harness.store import load, load_records
 from puzzlebench.problems import get_problem
@@ -78,7 +79,11 @@ def test_each_run_gets_a_fresh_process() -> None:
     first = run_solve(ref("ReportsPid"), inst)
     second = run_solve(ref("ReportsPid"), inst)
     pids = {first.counters["pid"], second.counters["pid"], os.getpid()}
-    assert len(pids) == 3 and first.counters["ppid"] == os.getpid() and first.isolated
+    # forked by the fork server (a lean process that never held the harness's memory)
+    server = fork_server()
+    assert server is not None
+    assert len(pids) == 3 and first.counters["ppid"] == server.proc.pid and first.isolated
+    assert server.proc.pid != os.getpid()
 
 
 def test_isolate_false_runs_here_and_says_so() -> None:

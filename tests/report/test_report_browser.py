@@ -138,3 +138,30 @@ def test_tables_sort_on_header_click_and_filter(loaded: tuple[Any, list[str], li
     shown = _column(page, "table.legend", "label")
     assert shown and all("astar" in s for s in shown) and len(shown) < 20
     assert errors == [], errors
+
+
+def test_a_report_with_the_shared_bundle_loads_offline(page: Any, tmp_path: Path) -> None:
+    """The committed reports refer to one shared plotly.js (``assets/``, relative): it loads
+    from the file beside them, with no network request, and the library is not embedded."""
+    frame = synthetic_store(tmp_path / "synthetic.sqlite")
+    html = write_report(frame, tmp_path / "reports" / "one", title="shared",
+                        shared_assets=tmp_path / "reports" / "assets")["html"]
+    text = html.read_text(encoding="utf-8")
+    assert 'src="../assets/plotly-' in text and len(text) < 2_000_000
+    bundles = list((tmp_path / "reports" / "assets").glob("plotly-*.min.js"))
+    assert len(bundles) == 1 and bundles[0].stat().st_size > 1_000_000
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith("file:"):
+            r.continue_()
+        else:
+            requests.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.goto(html.as_uri())
+    page.wait_for_function("document.querySelectorAll('.js-plotly-plot .main-svg').length >= 6")
+    assert errors == [] and requests == []

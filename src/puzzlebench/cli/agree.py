@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import check_limit, parse_sizes
+from puzzlebench.cli.options import MinTimeOpt, check_limit, parse_sizes
 from puzzlebench.cli.output import console, emit_json
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.harness.agreement import check_agreement
@@ -32,6 +32,7 @@ def agree_command(
     count_time_limit: Annotated[float | None, typer.Option(
         help="Budget of each count (s; default: --time-limit); counting is exhaustive.")] = None,
     workers: Annotated[int | None, typer.Option(help="Runs at once (default: cores).")] = None,
+    min_time: MinTimeOpt = None,
     count_up_to: Annotated[int, typer.Option(help="Counts are compared up to this n.")] = 10,
     enumerate_up_to: Annotated[int, typer.Option(help="Answers checked against the enumerated "
                                                        "set up to this n.")] = 8,
@@ -48,6 +49,7 @@ def agree_command(
     check_limit(time_limit)
     check_limit(count_time_limit, "--count-time-limit")  # None passes
     check_workers(workers)
+    check_limit(min_time, "--min-time")
     entry = grid_entry(problem, problem_opts or {}, purpose="agree")
     problem = prob.id
     size_list = parse_sizes(sizes or prob.default_sizes(entry, "agree"))
@@ -59,7 +61,8 @@ def agree_command(
         report = check_agreement(problem, size_list, solver or None, time_limit=time_limit,
                                  count_time_limit=count_time_limit,
                                  count_up_to=count_up_to, enumerate_up_to=enumerate_up_to,
-                                 instances=insts, workers=workers, progress=progress.update)
+                                 instances=insts, workers=workers, progress=progress.update,
+                                 min_time=min_time)
     finally:
         progress.close()
     if as_json:

@@ -38,9 +38,14 @@ def study_command(
     workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
     min_time: MinTimeOpt = None,
     pin: PinOpt = None,
+    self_contained: Annotated[bool, typer.Option(
+        help="Embed plotly.js in report.html instead of sharing OUT/../assets/plotly-V.min.js "
+             "with the reports beside it.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
 ) -> int:
-    """Run a built-in study (resumable) and write its report."""
+    """Run a built-in study (resumable) and write its report. Reports of studies share one
+    plotly.js bundle in the folder beside them (``assets/``), so a folder of reports holds one
+    copy of the library; ``--self-contained`` embeds it for a report sent as one file."""
     from puzzlebench.harness.frame import records_to_frame
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.store import load_records, load_traces
@@ -66,6 +71,7 @@ def study_command(
         title=f"Study '{name}'" + (f" (source study {builtin.source})" if builtin.source else "")
         + (" — quick" if quick else ""),
         description=builtin.description, narrative=[run_span(frame), *builtin.narrative(frame)],
-        extras=builtin.extras(frame), traces=load_traces(store, study.name))
+        extras=builtin.extras(frame), traces=load_traces(store, study.name),
+        shared_assets=None if self_contained else folder.parent / "assets")
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

@@ -104,10 +104,13 @@ def check_agreement(
     workers: int | None = None,
     progress: Callable[[RunRecord], None] | None = None,
     instances: Sequence[Instance] | None = None,
+    min_time: float | None = None,
 ) -> AgreementReport:
     """Run every applicable solver (all registered ones, or the named ones beside every
     baseline) on each instance and cross-check everything. Counts (exhaustive work) get
-    ``count_time_limit`` (default: ``time_limit``), answers and listings ``time_limit``."""
+    ``count_time_limit`` (default: ``time_limit``), answers and listings ``time_limit``.
+    With ``min_time`` each solve is repeated with its seed to that much timed work, and a
+    solver whose answer changes between repeats is named (a free determinism check)."""
     specs: list[SolverSpec] = [s for s in REGISTRY.all(problem) if s.origin == "baseline"]
     if solvers:
         named = [REGISTRY.get(name) for name in solvers]
@@ -129,7 +132,8 @@ def check_agreement(
         hopeless = get_problem(problem).is_solvable(inst) is False
         for s in specs:
             own = short if hopeless and not s.complete else budget
-            jobs.append((s, make_task(s, inst, "solve", seed=seed, budget=own)))
+            jobs.append((s, make_task(s, inst, "solve", seed=seed, budget=own,
+                                      min_time=min_time)))
             n = getattr(inst, "n", inst.size)
             if s.counts and n <= count_up_to and (s.count_max_n is None or n <= s.count_max_n):
                 unique = s.counts_unique and get_problem(problem).known_count(inst, True) is not None
@@ -168,6 +172,9 @@ def _check_runs(report: AgreementReport, iid: str, runs: list[RunRecord]) -> Non
         report.note(rec.solver, iid, text)
         if rec.outcome.failure:
             report.disagree(rec.solver, iid, _claim_text(rec), rec.reason or rec.error)
+        if rec.repeats_agree is False:
+            report.disagree(rec.solver, iid, "different answers under the same seed",
+                            f"its {rec.repeats} repeats did not all propose the first answer")
 
 
 def _check_counts(report: AgreementReport, iid: str, counts: list[RunRecord]) -> None:

@@ -1,6 +1,8 @@
 """The judge's side of a run: a fresh process per run, watched, measured and killed from outside.
 
-Every run gets a process of its own — forked from the harness (locally) or spawned as
+Every run gets a process of its own — forked by the fork server (``harness.forkserver``: a
+lean process that never saw the harness's memory or another run's instance; forked from the
+harness only for a solver class that exists nowhere but in the harness's memory) or spawned as
 ``python -m puzzlebench.harness.child`` (on Dask workers) — in a new session and, where the
 machine allows, a cgroup of its own (``harness.cgroups``), so the run and every process it
 starts form one group that the harness measures and kills. The harness opens the result pipe,

@@ -12,6 +12,7 @@ the same files. Names and parameters are escaped in both formats.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.chart import Chart
 from puzzlebench.report.figures import problem_charts
-from puzzlebench.report.plotly_render import chart_html, plotly_js
+from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
 from puzzlebench.report.png_render import write_png
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
@@ -101,9 +102,14 @@ def measurement_rows(frame: pd.DataFrame) -> list[tuple[str, str]]:
 def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzzlebench report",
                  description: str = "", narrative: list[str] | None = None,
                  extras: list[tuple[str, pd.DataFrame]] | None = None,
-                 traces: pd.DataFrame | None = None) -> dict[str, Path]:
+                 traces: pd.DataFrame | None = None,
+                 shared_assets: str | Path | None = None) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
-    (``load_traces`` rows) an anytime section for the traced runs of ``frame``."""
+    (``load_traces`` rows) an anytime section for the traced runs of ``frame``.
+
+    The HTML embeds plotly.js (one self-contained file) unless ``shared_assets`` names a
+    folder: the versioned bundle is then written there once and referenced relatively, so
+    reports kept side by side (the committed ``reports/``) share one copy of the library."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
@@ -145,8 +151,13 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                             "figures": [figure(c) for c in sec["charts"]]})
     legend = styles.legend_table()
     legend.to_csv(out / "legend.csv", index=False)
+    plotly_src = ""
+    if shared_assets is not None:
+        bundle = write_shared_bundle(Path(shared_assets))
+        plotly_src = Path(os.path.relpath(bundle.resolve(), out.resolve())).as_posix()
     context = {"title": title, "description": description, "narrative": narrative or [],
-               "legend": table_rows(legend), "plotly_js": plotly_js(),
+               "legend": table_rows(legend), "plotly_js": "" if plotly_src else plotly_js(),
+               "plotly_src": plotly_src,
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
                "anytime": anytime}
     md, html = out / "report.md", out / "report.html"

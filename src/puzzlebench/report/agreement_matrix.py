@@ -1,16 +1,34 @@
-"""The agreement matrix of stored runs: per instance, each solver's claim and count, and
-whether the complete solvers, the counters and the facts agree."""
+"""The agreement matrix of stored runs: per instance, each solver's claim and count, whether
+the runs agree, and how many ended without an answer.
+
+Agreement means agreement: ``agree`` says ``NO`` only for a disagreement — a run judged
+``wrong`` (an invalid answer, a claim the facts or another run contradict, an exact answer
+another exact solver beat), solvers claiming both ``solved`` and ``infeasible`` on one
+instance, or different counts. A run that ran out of time or memory, crashed or stopped on its
+budget disagrees with nobody: it is counted in ``no answer`` instead.
+"""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
-from puzzlebench.harness.outcome import FAILURE_VALUES, SUCCESS_VALUES
+from puzzlebench.harness.outcome import SUCCESS_VALUES
+
+#: Outcomes that carry no answer to compare (not disagreements).
+NO_ANSWER = ("timeout", "memout", "crash", "budget")
+
+
+def natural_key(text: str) -> list[int | str]:
+    """Sort key that orders numbers by value: ``nqueens-8`` before ``nqueens-10``."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(text))]
 
 
 def agreement_matrix(frame: pd.DataFrame) -> pd.DataFrame:
-    """Instances × solvers: the majority claim of each solver's runs ('solved', 'infeasible',
-    a count '#92', or the outcome), and an ``agree`` column."""
+    """Instances (in natural order) × solvers: the majority claim of each solver's runs
+    ('solved', 'infeasible', a count '#92', or the outcome), an ``agree`` column and a
+    ``no answer`` column (see the module docstring)."""
     if frame.empty:
         return pd.DataFrame()
     cells: dict[tuple[str, str], str] = {}
@@ -22,14 +40,16 @@ def agreement_matrix(frame: pd.DataFrame) -> pd.DataFrame:
             top = g["outcome"].value_counts().index[0]
             shy = "unverified" in g and bool(g.loc[g["outcome"] == top, "unverified"].any())
             cells[(iid, solver)] = top + (" (unverified)" if shy else "")
-    table = pd.Series(cells).unstack().sort_index().sort_index(axis=1).fillna("")
-    agree = []
-    for iid, row in table.iterrows():
+    table = pd.Series(cells).unstack().fillna("")
+    table = table.loc[sorted(table.index, key=natural_key)].sort_index(axis=1)
+    agree, no_answer = [], []
+    for iid in table.index:
         sub = frame[frame["instance_id"] == iid]
-        bad = sub["outcome"].isin(FAILURE_VALUES).any()
+        wrong = (sub["outcome"] == "wrong").any()
         claims = set(sub.loc[sub["outcome"].isin(SUCCESS_VALUES), "outcome"])
-        counts = set(sub["count"].dropna())
-        agree.append("yes" if not bad and len(claims) <= 1 and len(counts) <= 1 else "NO")
-        del row
+        counted = sub.loc[sub["outcome"].isin(SUCCESS_VALUES), "count"].dropna()
+        agree.append("NO" if wrong or len(claims) > 1 or counted.nunique() > 1 else "yes")
+        no_answer.append(int(sub["outcome"].isin(NO_ANSWER).sum()))
     table["agree"] = agree
+    table["no answer"] = no_answer
     return table.reset_index().rename(columns={"index": "instance"})

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -35,8 +36,27 @@ CONFIG = {"displaylogo": False, "responsive": True, "scrollZoom": False,
 
 @cache
 def plotly_js() -> str:
-    """The plotly.js bundle shipped with the plotly package (embedded once per report)."""
+    """The plotly.js bundle shipped with the plotly package."""
     return get_plotlyjs()
+
+
+def plotly_bundle_name() -> str:
+    """The shared bundle's versioned file name (``plotly-<version>.min.js``)."""
+    import plotly
+
+    return f"plotly-{plotly.__version__}.min.js"
+
+
+def write_shared_bundle(assets: Path) -> Path:
+    """Write the plotly.js bundle once into ``assets`` (kept when it is already there: one
+    file per plotly version, whatever number of reports refer to it)."""
+    path = assets / plotly_bundle_name()
+    if not path.is_file() or path.stat().st_size == 0:
+        assets.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(plotly_js(), encoding="utf-8")
+        tmp.replace(path)
+    return path
 
 
 def _hover_texts(s: Series, styles: SeriesStyles, fields: tuple[dict[str, str], ...],
