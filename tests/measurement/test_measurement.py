@@ -67,6 +67,20 @@ def test_stamps_contradicted_by_cpu_time_are_refused() -> None:
     assert check_stamps(stamps, window, cpu_s=0.002, cores=2).timed_by == "run"
 
 
+def test_a_late_handover_is_refused() -> None:
+    """A run that says its solves are over, then works on before handing its result over,
+    cannot hide that work: past the allowance its stamps are refused; CPU spent after
+    ``stopped`` still counts against them."""
+    window, stamps = (0, 10_000_000), [[1_000_000, 2_000_000]]  # 1 ms of solving
+    late = check_stamps(stamps, window, cpu_s=None, cores=1, handover_s=0.6, span_s=0.61)
+    assert late.timed_by == "harness" and "to hand its result over" in late.note
+    assert late.time_s == 0.61
+    prompt = check_stamps(stamps, window, cpu_s=0.0015, cores=1, handover_s=0.0005)
+    assert prompt.timed_by == "run"
+    busy = check_stamps(stamps, window, cpu_s=0.2, cores=1, handover_s=0.1)
+    assert busy.timed_by == "harness" and "contradicted by its CPU time" in busy.note
+
+
 def test_a_stalled_harness_does_not_change_a_runs_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """The harness sleeps 60 ms before every look at the pipes: the run's 20 ms sleep is
     still recorded as 20 ms; only the harness's span grows."""

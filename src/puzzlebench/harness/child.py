@@ -136,10 +136,13 @@ class Performed:
         return all(_digest(*_as_data(self.task, self.problem, r)) == first for r in self.later)
 
 
-def perform(task: Task, wait_for_go: Callable[[float], Instance | None]) -> Performed:
+def perform(task: Task, wait_for_go: Callable[[float], Instance | None],
+            on_stop: Callable[[], None] | None = None) -> Performed:
     """Load and (if ``task.warmup``) warm the solver, then run the task: the proposal as data.
 
-    ``wait_for_go(warmup_s)`` is called once the solver is warm; it returns the instance to
+    ``on_stop()`` is called right after the last solve, before its result becomes data (so
+    the harness can read the run's counters there). ``wait_for_go(warmup_s)`` is called once
+    the solver is warm; it returns the instance to
     solve (the harness sends it only then). The timed phase — stamped around each repeat —
     includes the solver's construction. Raises whatever the solver raises, or
     MalformedProposalError.
@@ -180,6 +183,8 @@ def perform(task: Task, wait_for_go: Callable[[float], Instance | None]) -> Perf
         if not repeat_more(len(stamps), total, longest, task.min_time, (end - go) / 1e9,
                            task.hard_limit):
             break
+    if on_stop is not None:
+        on_stop()
     data, raw = _as_data(task, problem, results[0])
     if sinks[0] is not None:
         data["trace"] = sinks[0].points()
@@ -313,9 +318,16 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
         cpu.append(rusage_cpu_s())
         return instance if isinstance(instance, Instance) else None
 
-    try:
-        done = perform(task, ready)
+    def stopped() -> None:
+        """The timed phase is over: the harness reads the run's counters before the result
+        is turned into data (a big answer's conversion is never measured)."""
         cpu.append(rusage_cpu_s())
+        send(result_fd, {"event": "stopped"})
+        with contextlib.suppress(OSError):
+            os.read(control_fd, 1)  # the harness's go-ahead (or EOF)
+
+    try:
+        done = perform(task, ready, stopped)
     except MemoryError:
         _report_and_exit(result_fd, "memout", "MemoryError", control_fd)
     except MalformedProposalError as exc:

@@ -174,8 +174,10 @@ class _Run:
         self.t_ready: float | None = None
         self.t_done: float | None = None
         self.go_ns = 0
+        self.stop_ns = 0  # when the run said its solves were over (``stopped``)
         self.done_ns = 0
         self.cpu_go: float | None = None
+        self.cpu_stop: float | None = None
         self.cpu_done: float | None = None
         self.peak_mb: float | None = None
         self.ready: dict[str, Any] = {}
@@ -253,6 +255,12 @@ class _Run:
                 return
             self.ready = message
             self._go()
+        elif event == "stopped" and self.go_ns and not self.stop_ns and self.t_done is None:
+            self.stop_ns = stamp_ns()  # the solves are over: read the counters, then let the
+            self._read_counters()  # run turn its result into data, unmeasured
+            with contextlib.suppress(OSError):
+                os.write(self.control, b"\x01")
+            return
         elif (event == "error" or (event == "done" and self.go_ns)) and self.t_done is None:
             self.done_ns = stamp_ns()  # an error may come before ready (a plugin that fails
             self.t_done = time.monotonic()  # to load): it ends the run all the same
@@ -288,11 +296,17 @@ class _Run:
             write_frame(self.control, self.task.instance)
 
     def _read_counters(self) -> None:
-        if self.cgroup is None or self.cpu_go is None:
+        """CPU and peak memory at ``stopped`` (the figures recorded) and again at ``done`` (the
+        whole window, for checking the run's stamps)."""
+        if self.cgroup is None or self.cpu_go is None or self.cpu_done is not None:
             return
         try:
-            self.cpu_done = self.cgroup.cpu_ns() / 1e9
-            self.peak_mb = self.cgroup.peak_bytes() / 2**20
+            now = self.cgroup.cpu_ns() / 1e9
+            if self.cpu_stop is None:
+                self.cpu_stop = now
+                self.peak_mb = self.cgroup.peak_bytes() / 2**20
+            if self.t_done is not None:
+                self.cpu_done = now
         except (OSError, ValueError) as exc:
             self.notes.append(f"measured by rusage: {exc}")
             self.cgroup, self.measured_by, self.cpu_go = None, "rusage", None
@@ -393,11 +407,15 @@ class _Run:
         done = [m for m, _ in self.messages if m.get("event") == "done"]
         if done and isinstance(done[0].get("meta"), dict):
             meta = done[0]["meta"]
-        cpu: float | None = None
-        if self.cpu_go is not None and self.cpu_done is not None:
-            cpu = max(0.0, self.cpu_done - self.cpu_go)
+        cpu: float | None = None  # the solves' CPU time (go → stopped)
+        window_cpu: float | None = None  # all of go → done, for the check
+        if self.cpu_go is not None and self.cpu_stop is not None:
+            cpu = max(0.0, self.cpu_stop - self.cpu_go)
+            window_cpu = max(cpu, (self.cpu_done or self.cpu_stop) - self.cpu_go)
         if done and started:
-            timing = check_stamps(meta.get("stamps"), (self.go_ns, self.done_ns), cpu_s=cpu,
+            handover = (self.done_ns - self.stop_ns) / 1e9 if self.stop_ns else 0.0
+            timing = check_stamps(meta.get("stamps"), (self.go_ns, self.stop_ns or self.done_ns),
+                                  cpu_s=window_cpu, handover_s=handover, span_s=span,
                                   cores=usable_cores() if self.core is None else 1)
             if timing.note:
                 notes.append(timing.note)

@@ -29,6 +29,9 @@ from dataclasses import dataclass
 
 #: The clock every stamp reads: shared by all processes of the machine, never set back.
 CLOCK = time.CLOCK_MONOTONIC
+#: Seconds a run may take, beyond twice its stamped time, between its last solve and handing
+#: its result over (turning a 10^7-queen answer into data takes a few tens of milliseconds).
+HANDOVER_S = 0.25
 #: Repeats a run makes at most to reach ``min_time`` (a guard against a 0 s solve).
 MAX_REPEATS = 10_000
 #: Slack allowed between a run's CPU time and cores × its stamped time (scheduler ticks,
@@ -93,13 +96,15 @@ class Timing:
 
 
 def check_stamps(stamps: object, window: tuple[int, int], *, cpu_s: float | None,
-                 cores: int) -> Timing:
+                 cores: int, handover_s: float = 0.0, span_s: float | None = None) -> Timing:
     """Accept the run's stamps ``[[start_ns, end_ns], ...]`` (one pair per repeat) when they
-    are well formed, ordered, inside ``window`` (the harness's go → done, in ns) and not
-    contradicted by ``cpu_s`` (kernel-measured CPU time of the timed phase, if any);
-    otherwise the harness's own span, with the reason."""
+    are well formed, ordered and inside ``window`` (the harness's go → stopped, in ns), when the
+    run handed its result over promptly after its solves (``handover_s``, stopped → done, at
+    most ``HANDOVER_S`` + twice the stamped time) and when ``cpu_s`` (the kernel's CPU time of
+    the whole go → done) does not contradict them; otherwise the harness's own span
+    (``span_s``, go → done; default the window), with the reason."""
     lo, hi = window
-    span = max(0.0, (hi - lo) / 1e9)
+    span = span_s if span_s is not None else max(0.0, (hi - lo) / 1e9)
     fallback = Timing(span, span, 1, "harness")
     if not (isinstance(stamps, list) and stamps and len(stamps) <= MAX_REPEATS):
         return _note(fallback, "the run sent no usable time stamps")
@@ -116,7 +121,10 @@ def check_stamps(stamps: object, window: tuple[int, int], *, cpu_s: float | None
         durations.append(end - start)
         previous_end = end
     total_s = sum(durations) / 1e9
-    if cpu_s is not None and cpu_s > cores * total_s + CPU_SLACK_S:
+    if handover_s > HANDOVER_S + 2 * total_s:
+        return _note(fallback, f"the run took {handover_s:.3f} s after its {total_s:.6f} s of "
+                               "solving to hand its result over")
+    if cpu_s is not None and cpu_s > cores * (total_s + handover_s) + CPU_SLACK_S:
         return _note(fallback, f"the run's time stamps ({total_s:.6f} s) are contradicted by "
                                f"its CPU time ({cpu_s:.6f} s on {cores} cores)")
     seconds = [d / 1e9 for d in durations]
