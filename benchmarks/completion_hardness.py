@@ -20,8 +20,8 @@ import numpy as np
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems.nqueens_completion import CompletionInstance, _random_placement
+from puzzlebench.record import Outcome
 
 
 def main() -> None:

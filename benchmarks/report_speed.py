@@ -18,9 +18,9 @@ from pathlib import Path
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.outcome import json_default
 from puzzlebench.harness.store import Store
 from puzzlebench.problems import get_problem
+from puzzlebench.record import json_default
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_enumerate, run_solve
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems.nqueens import A000170
+from puzzlebench.record import Outcome
 from puzzlebench.registry import REGISTRY
 from tests.conformance.cases import make
 

@@ -11,11 +11,11 @@ from puzzlebench.baselines.bitboard_symmetric import count_symmetric
 from puzzlebench.baselines.mod12 import mod12_columns
 from puzzlebench.contract import Budget, SolverConfigError
 from puzzlebench.harness.execute import run_count, run_solve
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import InvalidInstanceError
 from puzzlebench.problems.nqueens import A000170, A002562
 from puzzlebench.problems.torus_queens import A007705
+from puzzlebench.record import Outcome
 from tests.conformance.cases import make
 
 NQ = get_problem("nqueens")

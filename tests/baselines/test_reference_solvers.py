@@ -9,7 +9,7 @@ import pytest
 from puzzlebench.baselines.deap_ga import cx_partially_matched, diagonal_conflicts, mut_shuffle_indexes
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
-from puzzlebench.harness.outcome import Outcome
+from puzzlebench.record import Outcome
 from puzzlebench.registry import REGISTRY
 from tests.conformance.cases import make
 

@@ -12,9 +12,9 @@ import pytest
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.nqueens import A000170
+from puzzlebench.record import Outcome
 from puzzlebench.registry import REGISTRY, SolverSpec
 from tests.conformance.cases import CAPPED, HARD, INFEASIBLE, REPRODUCIBLE, SOLVABLE, make
 

@@ -11,8 +11,8 @@ from puzzlebench.contract import Budget
 from puzzlebench.evolution.permutation_ga import order_crossover
 from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems import get_problem
+from puzzlebench.record import Outcome
 from tests.conformance.cases import make
 
 

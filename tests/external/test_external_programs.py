@@ -11,8 +11,8 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems import get_problem
+from puzzlebench.record import Outcome
 from puzzlebench.registry import REGISTRY
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "external"

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.harness.execute import run_count, run_solve
-from puzzlebench.harness.outcome import Outcome, RunRecord
+from puzzlebench.record import Outcome, RunRecord
 from puzzlebench.registry import spec_of
 from tests.conformance.cases import make
 

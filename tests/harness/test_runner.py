@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.harness.runner import run_study
 from puzzlebench.harness.store import Store
 from puzzlebench.harness.study_file import load_study, study_from_dict
+from puzzlebench.record import Outcome
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "tests" / "harness" / "misbehaving_solvers.py"

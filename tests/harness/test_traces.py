@@ -19,7 +19,6 @@ from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.harness.frame import records_to_frame
 from puzzlebench.harness.ioh_export import export_ioh
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.harness.runner import run_study
 from puzzlebench.harness.store import Store, load_records, load_traces
 from puzzlebench.harness.study_file import study_from_dict
@@ -28,6 +27,7 @@ from puzzlebench.local.hill_climbing import objective, random_placement, recount
 from puzzlebench.local.min_conflicts import Lines
 from puzzlebench.local.qs4 import qs4_kernel
 from puzzlebench.problems import get_problem
+from puzzlebench.record import Outcome
 from puzzlebench.registry import REGISTRY, spec_of
 from puzzlebench.report import write_report
 from puzzlebench.report.anytime import RunTrace, anytime_scores, auc, ecdf, ert_table

@@ -18,8 +18,8 @@ from puzzlebench.harness import cgroups, isolation
 from puzzlebench.harness.execute import make_task, resolve, run_solve
 from puzzlebench.harness.isolation import run_task
 from puzzlebench.harness.measure import Measurement, check_stamps, repeat_more
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems import get_problem
+from puzzlebench.record import Outcome
 
 SOLVERS = str(Path(__file__).with_name("timed_solvers.py"))
 EIGHT = get_problem("nqueens").make(8)

@@ -21,9 +21,9 @@ from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.frame import records_to_frame
 from puzzlebench.harness.isolation import fork_server
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.harness.store import load, load_records
 from puzzlebench.problems import get_problem
+from puzzlebench.record import Outcome
 
 PLUGINS = str(Path(__file__).with_name("hostile.py"))
 

@@ -16,12 +16,12 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.cli.problem_options import declared
-from puzzlebench.harness.outcome import Outcome, RunRecord
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.harness.study import StudyError
 from puzzlebench.harness.study_file import study_from_dict
 from puzzlebench.problems import PROBLEMS, InvalidInstanceError, get_problem, register_problem
 from puzzlebench.problems.nqueens import NQueens
+from puzzlebench.record import Outcome, RunRecord
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY = str(ROOT / "tests" / "plugins" / "toy_problem.py")

@@ -14,11 +14,11 @@ import pytest
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.korf_instances import KORF_GOAL, korf100, korf_instance, published_optimum
 from puzzlebench.problems.sliding import SlidingInstance, apply_moves
 from puzzlebench.problems.sliding_distances import optimal_length
+from puzzlebench.record import Outcome
 from puzzlebench.search import pattern_database_files as files
 from puzzlebench.search.blank_aware_kernel import estimates as blank_estimates
 from puzzlebench.search.idastar import IDAStarLinearConflict

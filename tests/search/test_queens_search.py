@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems import get_problem
+from puzzlebench.record import Outcome
 from puzzlebench.search.best_first import effective_branching_factor
 from puzzlebench.search.queens_states import (
     AttackedShiftState,

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.sliding import SlidingInstance, apply_moves
 from puzzlebench.problems.sliding_distances import optimal_length
+from puzzlebench.record import Outcome
 from puzzlebench.search.best_first import best_first
 from puzzlebench.search.sliding_heuristics import HEURISTICS, Heuristic, Tables
 from puzzlebench.search.sliding_kernels import KINDS, heuristic

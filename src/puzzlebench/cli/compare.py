@@ -27,9 +27,9 @@ from puzzlebench.cli.options import (
 from puzzlebench.cli.output import console, emit_json, record_json, runs_table
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.cli.run import check_workers
-from puzzlebench.harness.outcome import RunRecord
 from puzzlebench.harness.progress import summary_table
 from puzzlebench.problems import get_problem
+from puzzlebench.record import RunRecord
 from puzzlebench.registry import REGISTRY
 
 #: Most runs one ``compare`` makes (a bigger grid belongs in a study file).

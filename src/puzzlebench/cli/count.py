@@ -18,7 +18,7 @@ from puzzlebench.cli.options import (
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
 from puzzlebench.harness.execute import run_count
-from puzzlebench.harness.outcome import Outcome
+from puzzlebench.record import Outcome
 from puzzlebench.registry import REGISTRY
 
 

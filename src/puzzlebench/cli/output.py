@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebench.harness.outcome import RunRecord, json_default
+from puzzlebench.record import RunRecord, json_default
 
 JSON_KEYS: tuple[str, ...] = (
     "problem", "size", "instance_id", "solver", "params", "seed", "outcome", "claim", "answer",

@@ -25,10 +25,10 @@ from puzzlebench.contract import Budget
 from puzzlebench.harness.child import Task
 from puzzlebench.harness.execute import conclude, make_task, run_enumerate
 from puzzlebench.harness.isolation import ChildReport, run_tasks
-from puzzlebench.harness.outcome import Outcome, RunRecord
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
+from puzzlebench.record import Outcome, RunRecord
 from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
 
 #: Most solutions a listing collects for the membership check (beyond: truncated).

@@ -27,10 +27,10 @@ from puzzlebench.harness.child import Performed, Task, error_text, perform
 from puzzlebench.harness.isolation import ChildReport, run_task
 from puzzlebench.harness.judge import Judgement, judge_count, judge_solution
 from puzzlebench.harness.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
-from puzzlebench.harness.outcome import Outcome, RunRecord
 from puzzlebench.harness.payload import MalformedProposalError, ProposalData, from_payload
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
+from puzzlebench.record import Outcome, RunRecord
 from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
 from puzzlebench.trace import check_points
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlebench.harness.outcome import SUCCESS_VALUES, RunRecord
+from puzzlebench.record import SUCCESS_VALUES, RunRecord
 
 
 def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFrame:

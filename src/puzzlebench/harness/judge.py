@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlebench.contract import Claim
-from puzzlebench.harness.outcome import Outcome
 from puzzlebench.harness.payload import ProposalData
 from puzzlebench.problems.base import Instance, Problem
+from puzzlebench.record import Outcome
 
 
 @dataclass(frozen=True, slots=True)

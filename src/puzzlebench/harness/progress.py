@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from puzzlebench.harness.outcome import Outcome, RunRecord
+from puzzlebench.record import Outcome, RunRecord
 
 
 class StudyProgress:

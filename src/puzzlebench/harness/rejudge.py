@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from puzzlebench.harness.outcome import Outcome, RunRecord
+from puzzlebench.record import Outcome, RunRecord
 
 
 def _wrong(record: RunRecord, reason: str) -> RunRecord:

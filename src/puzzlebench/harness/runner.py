@@ -23,10 +23,10 @@ from puzzlebench.harness.child import Task
 from puzzlebench.harness.execute import conclude, make_task
 from puzzlebench.harness.isolation import ChildReport, run_task, run_tasks
 from puzzlebench.harness.measure import Measurement
-from puzzlebench.harness.outcome import RunRecord
 from puzzlebench.harness.progress import StudyProgress
 from puzzlebench.harness.store import Store
 from puzzlebench.harness.study import RunSpec, Study
+from puzzlebench.record import RunRecord
 from puzzlebench.registry import REGISTRY
 
 

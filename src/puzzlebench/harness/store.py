@@ -16,9 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from puzzlebench.harness.frame import records_to_frame
-from puzzlebench.harness.outcome import RunRecord, json_default
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.record import RunRecord, json_default
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlebench.harness.outcome import NOISE_FLOOR_S
+from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.chart import Chart

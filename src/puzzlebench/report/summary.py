@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from puzzlebench.harness.outcome import FAILURE_VALUES, NOISE_FLOOR_S, Outcome
+from puzzlebench.record import FAILURE_VALUES, NOISE_FLOOR_S, Outcome
 from puzzlebench.report.bootstrap import median_ci
 from puzzlebench.report.series_styles import SeriesStyles, label_order
 

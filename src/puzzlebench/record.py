@@ -1,4 +1,8 @@
-"""Outcomes and the flat, immutable run record."""
+"""The record vocabulary: outcomes, their success and failure sets, and the flat run record.
+
+The bottom floor of the house: both the harness (which makes records) and the reports (which
+read them) import this module, and it imports nothing else of the project.
+"""
 
 from __future__ import annotations
 
