@@ -20,9 +20,9 @@ import numpy as np
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.sliding_distances import optimal_length
-from puzzlebench.registry import REGISTRY
 
 SEED_001 = {  # input: (seed's step, seed's node count, seed's seconds)
     "125408367": (388, 667, 4.609), "876403521": (341, 568, 3.703), "142635780": (90, 154, 0.258),
@@ -32,7 +32,7 @@ SEED_001 = {  # input: (seed's step, seed's node count, seed's seconds)
 
 
 def timed_solve(name: str, instance, seed: int = 0, budget: Budget | None = None):  # type: ignore[no-untyped-def]
-    solver = REGISTRY.get(name).create()
+    solver = resolve_solver(name).create()
     t0 = time.perf_counter()
     proposal = solver.solve(instance, budget or Budget(), np.random.default_rng(seed))
     return proposal, time.perf_counter() - t0

@@ -23,8 +23,8 @@ import numpy as np
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.environment import machine
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
-from puzzlebench.registry import REGISTRY
 from puzzlebench.trace import Trace
 
 
@@ -63,7 +63,7 @@ def main() -> None:
     args = ap.parse_args()
     m = machine()
     print(f"machine: {m['cpu']}, {m['cores']} cores; in-process solves, traced and untraced interleaved")
-    qs4 = REGISTRY.get("qs4").create()
+    qs4 = resolve_solver("qs4").create()
     nq = get_problem("nqueens")
     timed(qs4, nq.make(1000), 0, True)  # warm both paths (numba)
     timed(qs4, nq.make(1000), 0, False)
@@ -73,7 +73,7 @@ def main() -> None:
     qk = get_problem("queens-knights")
     cases = []
     for name in ("first-choice-hc", "stochastic-hc"):
-        solver = REGISTRY.get(name).create()
+        solver = resolve_solver(name).create()
         timed(solver, qk.make(8, queens=4), 0, True)
         timed(solver, qk.make(8, queens=4), 0, False)
         for n in (12, 15):

@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 
 def load(db: str) -> Any:
     """The runs stored in a study database, as a pandas DataFrame (one row per run)."""
+    # imported on use: `import puzzlebench` stays light (start-up time)
     from puzzlebench.harness.store import load as _load
 
     return _load(db)
@@ -24,6 +25,7 @@ def load(db: str) -> Any:
 def load_traces(db: str, study: str | None = None) -> Any:
     """The anytime traces stored in a study database, as a pandas DataFrame: run key columns,
     ``evaluations``, ``time_s`` and ``best`` (one row per improvement)."""
+    # imported on use: `import puzzlebench` stays light (start-up time)
     from puzzlebench.harness.store import load_traces as _load_traces
 
     return _load_traces(db, study)
@@ -37,6 +39,7 @@ def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: fl
     judged here; ``isolate=False`` runs it in this process for debugging, and the record says
     so (``isolated: False``).
     """
+    # imported on use: `import puzzlebench` stays light (start-up time)
     from puzzlebench.contract import Budget
     from puzzlebench.harness.execute import run_solve
     from puzzlebench.problems import get_problem

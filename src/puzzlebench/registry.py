@@ -4,10 +4,12 @@ Solvers register with ``@register`` when their module is imported. ``discover()`
 every module of the solver packages (handwritten ones under ``puzzlebench.search``,
 ``puzzlebench.local``, ``puzzlebench.evolution``; references under ``puzzlebench.baselines``)
 and the ``puzzlebench.solvers`` entry points, so a new solver is one new file and no other
-edit. A user's solver also loads by reference: ``package.module:attr`` or
-``path/to/file.py:attr`` (``plugin_loader``).
+edit. The registry is a name → spec map and nothing more: a user's solver named by reference
+(``package.module:attr``, ``path/to/file.py:attr``, a TOML manifest, a ``.mzn`` model) is
+resolved above it, in ``puzzlebench.references`` (and, in the judge's process,
+``puzzlebench.harness.resolve``); the registry imports nothing of either.
 
-Capabilities as data live in ``solver_spec``; the on-disk index that lets ``get`` import just
+Capabilities as data live in ``solver_spec``; the on-disk index that lets ``load`` import just
 the module defining a name (while the solver files are unchanged) in ``solver_index``.
 Listing solvers (``all``) always discovers everything, so duplicates are still refused there,
 and an index is only written by a discovery that found none.
@@ -17,18 +19,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import replace
 from importlib.metadata import entry_points
-from pathlib import Path
 
 from puzzlebench.contract import Solver
-from puzzlebench.external_program import (
-    is_manifest,
-    manifest_fingerprint,
-    read_manifest,
-    solver_class,
-)
-from puzzlebench.plugin_loader import PluginLoadError, load_attribute
 from puzzlebench.solver_index import indexed_module, write_index
 from puzzlebench.solver_spec import RegistryError, SolverSpec, spec_from_description, spec_of
 
@@ -41,7 +34,7 @@ SOLVER_PACKAGES: tuple[str, ...] = (
 ENTRY_POINT_GROUP = "puzzlebench.solvers"
 
 __all__ = ["ENTRY_POINT_GROUP", "REGISTRY", "SOLVER_PACKAGES", "Registry", "RegistryError",
-           "SolverSpec", "load_reference", "register", "spec_from_description", "spec_of"]
+           "SolverSpec", "register", "spec_from_description", "spec_of"]
 
 
 class Registry:
@@ -53,7 +46,6 @@ class Registry:
 
     def __init__(self, *, use_index: bool = False) -> None:
         self._specs: dict[str, SolverSpec] = {}
-        self._described: dict[str, SolverSpec] = {}
         self._discovered = False
         self._use_index = use_index
 
@@ -87,47 +79,16 @@ class Registry:
                          if any(s.module == p or s.module.startswith(p + ".")
                                 for p in SOLVER_PACKAGES)}, SOLVER_PACKAGES, ENTRY_POINT_GROUP)
 
-    def get(self, name: str) -> SolverSpec:
-        """A registered solver by name, or a plugin reference (``module:attr`` or
-        ``file.py:attr``) described by its own process: the plugin's code never runs here."""
-        if is_manifest(name) or name.endswith(".mzn"):
-            return self._external(name, load=False)
-        if ":" in name and name not in self._specs:
-            if name not in self._described:
-                from puzzlebench.harness.plugins import describe_reference
-
-                self._described[name] = describe_reference(name)
-            return self._described[name]
-        return self.load(name)
-
-    def _external(self, path: str, *, load: bool) -> SolverSpec:
-        """A program's spec from its manifest, or a MiniZinc model's from its file (data
-        only: the class is built from the file; the program runs only in a run's process)."""
-        where = str(Path(path).resolve())
-        if path.endswith(".mzn"):
-            from puzzlebench.baselines.minizinc_user import model_class, model_fingerprint
-
-            build, digest = model_class, model_fingerprint(path) if Path(path).is_file() else ""
-        else:
-            manifest = read_manifest(path)
-            build, digest = solver_class, manifest_fingerprint(path, manifest["command"])
-        if load:
-            return replace(spec_of(build(path), origin="plugin"), reference=where,
-                           fingerprint=digest)
-        if where not in self._described:
-            cls = build(path)  # built from data alone: no program code runs here
-            self._described[where] = replace(spec_of(cls, origin="plugin"), factory=None,
-                                             reference=where, fingerprint=digest)
-        return self._described[where]
+    def known(self, name: str) -> bool:
+        """Whether ``name`` is registered already (no discovery, no index look-up)."""
+        return name in self._specs
 
     def load(self, name: str) -> SolverSpec:
-        """A solver whose code this process may run: registered, or a plugin imported here
-        (only in a run's own process, or with ``isolate=False``)."""
-        if is_manifest(name) or name.endswith(".mzn"):
-            return self._external(name, load=True)
+        """A registered solver by name (a reference to a plugin, a manifest or a model is
+        resolved above the registry: ``puzzlebench.references``)."""
         if name in self._specs:  # already registered: no index look-up (it walks the tree)
             return self._specs[name]
-        if not self._discovered and self._use_index and ":" not in name:
+        if not self._discovered and self._use_index:
             module = indexed_module(name, SOLVER_PACKAGES, ENTRY_POINT_GROUP)
             if module is not None:
                 importlib.import_module(module)
@@ -136,9 +97,6 @@ class Registry:
         self.discover()
         if name in self._specs:
             return self._specs[name]
-        if ":" in name:
-            spec = self.add(load_reference(name), origin="plugin")
-            return replace(spec, reference=name)
         raise RegistryError(f"unknown solver {name!r}; see 'puzzlebench solvers'")
 
     def all(self, problem: str | None = None) -> list[SolverSpec]:
@@ -146,17 +104,6 @@ class Registry:
         self.discover()
         specs = sorted(self._specs.values(), key=lambda s: s.name)
         return [s for s in specs if problem is None or problem in s.problems]
-
-
-def load_reference(ref: str) -> type[Solver]:
-    """Load ``package.module:attr`` or ``path/to/file.py:attr`` as a Solver class."""
-    try:
-        obj = load_attribute(ref, "solver")
-    except PluginLoadError as exc:
-        raise RegistryError(str(exc)) from exc.__cause__
-    if not (isinstance(obj, type) and issubclass(obj, Solver)):
-        raise RegistryError(f"{ref!r} is not a puzzlebench Solver subclass")
-    return obj
 
 
 REGISTRY = Registry(use_index=True)

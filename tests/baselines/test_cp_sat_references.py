@@ -9,9 +9,9 @@ import pytest
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_enumerate, run_solve
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems.nqueens import A000170
 from puzzlebench.record import Outcome
-from puzzlebench.registry import REGISTRY
 from tests.conformance.cases import make
 
 TORUS_COUNTS = {1: 1, 5: 10, 7: 28}  # OEIS A007705 (n coprime to 6)
@@ -20,8 +20,8 @@ TORUS_COUNTS = {1: 1, 5: 10, 7: 28}  # OEIS A007705 (n coprime to 6)
 @pytest.mark.covers("mzn-gecode", "choco", "sat-cadical")
 @pytest.mark.parametrize("solver", ["mzn-gecode", "choco", "sat-cadical"])
 def test_counts_claims_and_listings(solver: str) -> None:
-    if REGISTRY.get(solver).unavailable:
-        pytest.skip(f"{solver} is unavailable here: {REGISTRY.get(solver).unavailable}")
+    if resolve_solver(solver).unavailable:
+        pytest.skip(f"{solver} is unavailable here: {resolve_solver(solver).unavailable}")
     for n in (1, 4, 6, 8):
         assert run_count(solver, make("nqueens", n)).count == A000170[n]
     for n, want in TORUS_COUNTS.items():
@@ -44,7 +44,7 @@ def test_sat_reports_the_encoding_size() -> None:
     rec = run_solve("sat-cadical", make("nqueens", 12))
     assert rec.outcome is Outcome.SOLVED
     assert rec.counters["variables"] >= 144 and rec.counters["clauses"] > 0
-    assert REGISTRY.get("sat-cadical").honours == frozenset()  # stopped by the hard limit
+    assert resolve_solver("sat-cadical").honours == frozenset()  # stopped by the hard limit
 
 
 @pytest.mark.skipif(shutil.which("minizinc") is None, reason="the minizinc executable is not installed")
@@ -55,7 +55,7 @@ def test_a_users_minizinc_model_is_a_solver(tmp_path: Path) -> None:
                      "constraint alldifferent([cols[i] + i | i in 0..n-1]);\n"
                      "constraint alldifferent([cols[i] - i | i in 0..n-1]);\nsolve satisfy;\n",
                      encoding="utf-8")
-    spec = REGISTRY.get(str(model))
+    spec = resolve_solver(str(model))
     assert spec.name == "mzn:mine" and spec.problems == {"nqueens", "torus-queens"}
     rec = run_solve(str(model), make("nqueens", 10), params={"answer": "cols"})
     assert rec.outcome is Outcome.SOLVED

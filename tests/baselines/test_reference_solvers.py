@@ -9,8 +9,8 @@ import pytest
 from puzzlebench.baselines.deap_ga import cx_partially_matched, diagonal_conflicts, mut_shuffle_indexes
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.record import Outcome
-from puzzlebench.registry import REGISTRY
 from tests.conformance.cases import make
 
 
@@ -34,12 +34,12 @@ def test_cpsat_infeasibility_proofs_and_counters() -> None:
 
 
 def test_cpsat_enumeration_with_limit_and_queens_knights() -> None:
-    spec = REGISTRY.get("cpsat")
+    spec = resolve_solver("cpsat")
     three = spec.create().enumerate(make("nqueens", 8), Budget(time_limit=30), limit=3)
     assert len(three.solutions) == 3 and len({tuple(a) for a in three.solutions}) == 3
     assert not three.complete  # cut short by the limit: not the whole set
     all_qk = spec.create().enumerate(make("queens-knights", 4, queens=1), Budget(time_limit=30))
-    others = REGISTRY.get("constraint-backtracking").create().enumerate(
+    others = resolve_solver("constraint-backtracking").create().enumerate(
         make("queens-knights", 4, queens=1), Budget(time_limit=30))
     assert all_qk.complete and others.complete
     assert {tuple(sorted(a)) for a in all_qk.solutions} == {tuple(sorted(a)) for a in others.solutions}

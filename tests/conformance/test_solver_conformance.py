@@ -12,6 +12,7 @@ import pytest
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.nqueens import A000170
 from puzzlebench.record import Outcome
@@ -20,8 +21,8 @@ from tests.conformance.cases import CAPPED, HARD, INFEASIBLE, REPRODUCIBLE, SOLV
 
 #: The shipped external programs (examples/external) run through the same suite.
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "external"
-SPECS: list[SolverSpec] = [*REGISTRY.all(), REGISTRY.get(str(EXAMPLES / "c" / "solver.toml")),
-                           REGISTRY.get(str(EXAMPLES / "python" / "solver.toml"))]
+SPECS: list[SolverSpec] = [*REGISTRY.all(), resolve_solver(str(EXAMPLES / "c" / "solver.toml")),
+                           resolve_solver(str(EXAMPLES / "python" / "solver.toml"))]
 PAIRS = [(s, p) for s in SPECS for p in sorted(s.problems)]
 
 

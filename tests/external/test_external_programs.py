@@ -11,9 +11,9 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
-from puzzlebench.registry import REGISTRY
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "external"
 C = str(EXAMPLES / "c" / "solver.toml")
@@ -35,7 +35,7 @@ def test_the_shipped_examples_solve_and_count() -> None:
 
 
 def test_solvers_lists_a_manifest_and_params_override(capsys) -> None:  # type: ignore[no-untyped-def]
-    spec = REGISTRY.get(PY)
+    spec = resolve_solver(PY)
     assert spec.name == "python-min-conflicts" and spec.factory is None and spec.fingerprint
     assert main(["solve", "nqueens", "8", "--solver", PY, "--param", "max_steps=0", "--json"]) == 1
     row = json.loads(capsys.readouterr().out)

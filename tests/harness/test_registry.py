@@ -9,7 +9,9 @@ from typing import ClassVar
 import pytest
 
 from puzzlebench.contract import Claim, Proposal, Solver, SolverConfigError
-from puzzlebench.registry import REGISTRY, Registry, RegistryError, load_reference
+from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.references.python_plugin import load_reference
+from puzzlebench.registry import REGISTRY, Registry, RegistryError
 
 
 class Dummy(Solver):
@@ -24,7 +26,7 @@ class Dummy(Solver):
 def test_discovery_finds_the_first_baselines() -> None:
     names = {s.name for s in REGISTRY.all()}
     assert {"mod12", "backtracking", "bitboard"} <= names
-    assert REGISTRY.get("mod12").origin == "baseline"
+    assert resolve_solver("mod12").origin == "baseline"
     assert [s.name for s in REGISTRY.all("sliding")] == sorted(s.name for s in REGISTRY.all("sliding"))
 
 
@@ -75,7 +77,7 @@ def test_plugin_from_file_and_module(tmp_path: Path) -> None:
     '''))
     cls = load_reference(f"{plugin}:Mine")
     assert cls.name == "mine-from-file"
-    spec = REGISTRY.get(f"{plugin}:Mine")
+    spec = resolve_solver(f"{plugin}:Mine")
     assert spec.origin == "plugin"
     assert load_reference("tests.harness.test_registry:Dummy") is Dummy
     with pytest.raises(RegistryError):
@@ -83,7 +85,7 @@ def test_plugin_from_file_and_module(tmp_path: Path) -> None:
     with pytest.raises(RegistryError):
         load_reference("puzzlebench.contract:Budget")
     with pytest.raises(RegistryError):
-        REGISTRY.get("no-such-solver")
+        resolve_solver("no-such-solver")
 
 
 def test_entry_point_plugins_are_discovered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,7 +106,7 @@ def test_entry_point_plugins_are_discovered(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.syspath_prepend(str(tmp_path))
     reg = Registry()
     reg.discover()
-    spec = reg.get("ep-solver")
+    spec = reg.load("ep-solver")
     assert spec.origin == "plugin" and spec.problems == frozenset({"torus-queens"})
 
 
@@ -120,7 +122,7 @@ def _fresh_python(code: str, cache: Path) -> str:
 
 
 LOOKUP = ("import sys; from puzzlebench.registry import REGISTRY; "
-          "spec = REGISTRY.get('mod12'); "
+          "spec = REGISTRY.load('mod12'); "
           "print(spec.name, 'puzzlebench.baselines.deap_ga' in sys.modules, len(REGISTRY.all()))")
 
 

@@ -19,6 +19,7 @@ from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.harness.frame import records_to_frame
 from puzzlebench.harness.ioh_export import export_ioh
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.runner import run_study
 from puzzlebench.harness.store import Store, load_records, load_traces
 from puzzlebench.harness.study_file import study_from_dict
@@ -92,7 +93,7 @@ def test_the_harness_check_of_a_trace(points: Any, solved: bool, ok: bool) -> No
 # --- the solvers -----------------------------------------------------------------------------
 
 def _instance_for(name: str):
-    spec = REGISTRY.get(name)
+    spec = resolve_solver(name)
     problem = "nqueens" if "nqueens" in spec.problems else sorted(spec.problems)[0]
     return get_problem(problem).make(12)
 

@@ -21,6 +21,7 @@ from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.frame import records_to_frame
 from puzzlebench.harness.isolation import fork_server
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.store import load, load_records
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
@@ -153,9 +154,7 @@ def test_agree_names_every_bad_counter(capsys, plugin: str) -> None:
 
 
 def get_name(plugin: str) -> str:
-    from puzzlebench.registry import REGISTRY
-
-    return REGISTRY.get(ref(plugin)).name
+    return resolve_solver(ref(plugin)).name
 
 
 def test_a_count_nothing_can_check_is_unverified() -> None:

@@ -42,6 +42,7 @@ def agree_command(
     """Cross-check every applicable solver; name every disagreement. Without options each
     problem checks its own instances (queens-knights: every A; sliding: three scrambles;
     nqueens-completion: three generated placements)."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.cli.run import check_workers
     from puzzlebench.harness.progress import StudyProgress
 

@@ -15,6 +15,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
+        # imported on use: a command loads only the code it runs (CLI start-up time)
         from puzzlebench import __version__
 
         typer.echo(f"puzzlebench {__version__}")

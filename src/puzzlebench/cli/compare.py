@@ -28,6 +28,7 @@ from puzzlebench.cli.output import console, emit_json, record_json, runs_table
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.cli.run import check_workers
 from puzzlebench.harness.progress import summary_table
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.record import RunRecord
 from puzzlebench.registry import REGISTRY
@@ -58,6 +59,7 @@ def compare_command(
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Compare solvers: exit 1 if any run is wrong, crashed or was killed."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.store import load_records
     from puzzlebench.harness.study_file import study_from_dict
@@ -76,7 +78,7 @@ def compare_command(
     names = ([n.strip() for n in solvers.split(",") if n.strip()] if solvers
              else [s.name for s in REGISTRY.all(problem)])
     for name in names:
-        spec = REGISTRY.get(name)
+        spec = resolve_solver(name)
         if problem not in spec.problems:
             raise CliInputError(f"solver {spec.name!r} does not handle {problem}")
     study = study_from_dict({
@@ -97,7 +99,7 @@ def compare_command(
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(db) if db else Path(tmp) / "compare.sqlite"
         run_study(study, target, workers=workers, quiet=as_json)
-        specs = [REGISTRY.get(n) for n in names]
+        specs = [resolve_solver(n) for n in names]
         records = load_records(target, keys=[s.key for s in runs],
                                exact_solvers=[s.name for s in specs if s.exact],
                                complete_solvers=[s.name for s in specs if s.complete])
@@ -116,10 +118,12 @@ def compare_command(
 
 def write_report(records: list[RunRecord], out_dir: str) -> None:
     """Write the comparison report (the report package) for these runs."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     try:
         from puzzlebench.report import write_report as writer
     except ImportError:
         raise CliInputError("--report needs the report package, which is not installed") from None
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.frame import records_to_frame
 
     writer(records_to_frame(records), out_dir)

@@ -18,8 +18,8 @@ from puzzlebench.cli.options import (
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
 from puzzlebench.harness.execute import run_count
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.record import Outcome
-from puzzlebench.registry import REGISTRY
 
 
 @app.command("count")
@@ -37,7 +37,7 @@ def count_command(
 ) -> int:
     """Count all solutions; exit 1 if the count contradicts the known value."""
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
-    spec = REGISTRY.get(solver)
+    spec = resolve_solver(solver)
     if not spec.counts:
         raise CliInputError(f"solver {spec.name!r} does not count solutions")
     if unique and not spec.counts_unique:

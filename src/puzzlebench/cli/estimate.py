@@ -40,6 +40,7 @@ def estimate_command(
     est = estimate_tree(n, probes, np.random.default_rng(seed))
     exact = None
     if n <= EXACT_UP_TO:
+        # imported on use: a command loads only the code it runs (CLI start-up time)
         from puzzlebench.baselines.bitboard import tree_nodes
 
         exact = tree_nodes(n)

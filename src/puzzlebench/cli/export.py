@@ -22,9 +22,11 @@ def export_command(
 ) -> int:
     """Export every stored run (one row per run, nested fields as JSON text), the traces, or
     the traces in the IOHprofiler format."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.cli.options import CliInputError, check_out_dir, check_out_file
     from puzzlebench.harness.store import export, export_traces, load_traces
     if fmt == "ioh":
+        # imported on use: a command loads only the code it runs (CLI start-up time)
         from puzzlebench.harness.ioh_export import export_ioh
         if out is None:
             raise CliInputError("--format ioh needs --out DIR")

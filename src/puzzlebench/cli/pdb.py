@@ -27,6 +27,7 @@ def build_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> int:
     """Build the databases for a board and goal, cache them, and print their size and build time."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.search.idastar_pdb import MAX_CELLS, partition, relabel
     from puzzlebench.search.pattern_database_files import load_or_build
 

@@ -18,6 +18,7 @@ def report_command(
     title: Annotated[str, typer.Option(help="Report title.")] = "puzzlebench report",
 ) -> int:
     """Write report.md, report.html (self-contained), figures and CSV tables."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.store import load, load_traces, studies
     from puzzlebench.report import write_report
     held = studies(db)

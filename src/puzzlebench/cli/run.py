@@ -46,6 +46,7 @@ def run_command(
 ) -> int:
     """Run every not-yet-stored run of a study; exit 1 if any run is wrong, crashed or was
     killed (judged against the study's other runs too)."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.progress import summary_table
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.store import load_records

@@ -33,8 +33,8 @@ from puzzlebench.cli.output import (
 )
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
 from puzzlebench.harness.execute import make_task
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import problem_of
-from puzzlebench.registry import REGISTRY
 
 SolverOpt = Annotated[str, typer.Option("--solver", "-s", help="Registered name or module:attr.")]
 
@@ -59,6 +59,7 @@ def solve_command(
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Solve one instance with one solver; the harness validates and judges the answer."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.execute import conclude, execute
     from puzzlebench.harness.measure import Measurement
 
@@ -66,7 +67,7 @@ def solve_command(
     check_limit(min_time, "--min-time")
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     budget = make_budget(time_limit, max_nodes, max_iterations, max_evaluations)
-    spec = REGISTRY.get(solver)
+    spec = resolve_solver(solver)
     task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget,
                      min_time=min_time)
     warn_ignored_caps(spec, budget)

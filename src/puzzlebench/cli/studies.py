@@ -16,6 +16,7 @@ from puzzlebench.cli.run import check_workers
 @app.command("studies")
 def studies_command() -> int:
     """List the built-in studies and the commands that regenerate their reports."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.studies import catalog
 
     for name, study in catalog().items():
@@ -46,6 +47,7 @@ def study_command(
     """Run a built-in study (resumable) and write its report. Reports of studies share one
     plotly.js bundle in the folder beside them (``assets/``), so a folder of reports holds one
     copy of the library; ``--self-contained`` embeds it for a report sent as one file."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.frame import records_to_frame
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.store import load_records, load_traces

@@ -26,6 +26,7 @@ from puzzlebench.harness.child import Task
 from puzzlebench.harness.execute import conclude, make_task, run_enumerate
 from puzzlebench.harness.isolation import ChildReport, run_tasks
 from puzzlebench.harness.rejudge import rejudge
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
 from puzzlebench.record import Outcome, RunRecord
@@ -113,7 +114,7 @@ def check_agreement(
     solver whose answer changes between repeats is named (a free determinism check)."""
     specs: list[SolverSpec] = [s for s in REGISTRY.all(problem) if s.origin == "baseline"]
     if solvers:
-        named = [REGISTRY.get(name) for name in solvers]
+        named = [resolve_solver(name) for name in solvers]
         specs += [s for s in named if s.name not in {x.name for x in specs}]
     else:
         specs = REGISTRY.all(problem)

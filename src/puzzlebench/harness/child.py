@@ -47,6 +47,8 @@ from puzzlebench.harness.measure import repeat_more, rusage_cpu_s, stamp_ns
 from puzzlebench.harness.payload import MalformedProposalError, answer_data, to_payload
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
+from puzzlebench.references import load_solver
+from puzzlebench.solver_spec import spec_of
 from puzzlebench.trace import Trace
 
 #: Budget of the untimed warm-up run (project solvers, and plugins declaring ``compiled``).
@@ -147,9 +149,7 @@ def perform(task: Task, wait_for_go: Callable[[float], Instance | None],
     includes the solver's construction. Raises whatever the solver raises, or
     MalformedProposalError.
     """
-    from puzzlebench.registry import REGISTRY, spec_of
-
-    spec = spec_of(task.factory) if task.factory is not None else REGISTRY.load(task.solver)
+    spec = spec_of(task.factory) if task.factory is not None else load_solver(task.solver)
     if task.kind == "describe" or task.warmup_instance is None:
         wait_for_go(0.0)
         t = stamp_ns()

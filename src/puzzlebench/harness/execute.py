@@ -28,10 +28,11 @@ from puzzlebench.harness.isolation import ChildReport, run_task
 from puzzlebench.harness.judge import Judgement, judge_count, judge_solution
 from puzzlebench.harness.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
 from puzzlebench.harness.payload import MalformedProposalError, ProposalData, from_payload
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.record import Outcome, RunRecord
-from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
+from puzzlebench.registry import RegistryError, SolverSpec
 from puzzlebench.trace import check_points
 
 #: Default hard limit: the time limit plus 10 % and half a second of grace.
@@ -40,7 +41,7 @@ GRACE_FACTOR, GRACE_S = 1.1, 0.5
 
 def resolve(solver: str | SolverSpec) -> SolverSpec:
     """A spec from a registered name, a plugin reference, or a spec."""
-    return solver if isinstance(solver, SolverSpec) else REGISTRY.get(solver)
+    return solver if isinstance(solver, SolverSpec) else resolve_solver(solver)
 
 
 def default_hard_limit(time_limit: float | None) -> float | None:

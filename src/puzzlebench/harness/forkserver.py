@@ -137,8 +137,10 @@ def _now() -> float:
 
 def serve(sock: socket.socket) -> NoReturn:
     """Fork runs on request and report their exits, until the harness closes the socket."""
+    # imported here, not at the top: the harness imports this module for the client side
+    # only, and the server's side pulls in the run code and numba (start-up time)
+    from puzzlebench.compiled_clock import prepare_jit
     from puzzlebench.harness.child import child_main
-    from puzzlebench.harness.isolation import prepare_jit
 
     prepare_jit()  # every run inherits a started compiler
     wake_r, wake_w = os.pipe()
@@ -194,6 +196,7 @@ def serve(sock: socket.socket) -> NoReturn:
 def _take_context(path: list[str], env: dict[str, str]) -> None:
     """The harness's module path and puzzlebench settings as they are now (problem families
     loaded by reference among them), before the task is read."""
+    # imported in the server only: the harness imports this module for the client side
     from puzzlebench.problems.catalogue import load_from_environment
 
     sys.path[:] = path

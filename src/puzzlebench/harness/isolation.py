@@ -547,21 +547,6 @@ def describe_status(code: int | None) -> str:
     return f"the run's process exited with status {code} without a result"
 
 
-_jit_ready = False
-
-
-def prepare_jit() -> None:
-    """Start numba's compiler in this process once, by calling the harness's own compiled
-    clock (no solver code), so that every forked run inherits it: a compiled solver's warm-up
-    then only loads its cached kernels (~0.03 s) instead of starting the compiler (~0.35 s)."""
-    global _jit_ready
-    if not _jit_ready:
-        from puzzlebench.compiled_clock import now
-
-        now()
-        _jit_ready = True
-
-
 def _drain(selector: selectors.BaseSelector, running: dict[int, tuple[_Run, int]],
            timeout: float) -> None:
     """Read every pipe that has data (waiting up to ``timeout``); a ``ready`` is answered with
@@ -614,6 +599,9 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
     queue = list(tasks)
     queue.reverse()
     if not spawn and any(t.compiled for t in queue):
+        # imported here: numba loads only when a compiled solver runs (start-up time)
+        from puzzlebench.compiled_clock import prepare_jit
+
         prepare_jit()
     server = None if spawn else fork_server()
     slots = pinned_cores(workers) if measurement.pin else [None] * max(1, workers)

@@ -24,10 +24,10 @@ from puzzlebench.harness.execute import conclude, make_task
 from puzzlebench.harness.isolation import ChildReport, run_task, run_tasks
 from puzzlebench.harness.measure import Measurement
 from puzzlebench.harness.progress import StudyProgress
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.store import Store
 from puzzlebench.harness.study import RunSpec, Study
 from puzzlebench.record import RunRecord
-from puzzlebench.registry import REGISTRY
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +75,13 @@ def run_study(
 
 
 def _task(spec: RunSpec) -> Task:
-    return make_task(REGISTRY.get(spec.solver), spec.instance(), "solve", params=spec.params,
+    return make_task(resolve_solver(spec.solver), spec.instance(), "solve", params=spec.params,
                      seed=spec.seed, budget=Budget(**spec.budget), hard_limit=spec.hard_limit,
                      memory_limit_mb=spec.memory_limit_mb, min_time=spec.min_time)
 
 
 def _record(spec: RunSpec, task: Task, report: ChildReport, workers: int) -> RunRecord:
-    record = conclude(REGISTRY.get(spec.solver), task, report, study=spec.study,
+    record = conclude(resolve_solver(spec.solver), task, report, study=spec.study,
                       repeat=spec.repeat, master_seed=spec.master_seed)
     return record.with_(machine={**record.machine, "workers": workers})
 

@@ -179,6 +179,7 @@ def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str
     each other (``harness.rejudge``; exact and complete solvers: the registered ones and those
     named in ``exact_solvers``/``complete_solvers``)
     unless ``rejudged=False`` asks for them exactly as stored."""
+    # imported on use: only re-judging needs the solvers' capabilities (start-up time)
     from puzzlebench.registry import REGISTRY
 
     with Store(db, read_only=True) as store:

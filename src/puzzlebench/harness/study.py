@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from puzzlebench.contract import Budget
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance, PuzzlebenchError
-from puzzlebench.registry import REGISTRY
 
 
 class StudyError(PuzzlebenchError, ValueError):
@@ -139,7 +139,7 @@ class Study:
                 if problem not in solver["problems"] or not (
                         solver["min_size"] <= size <= solver["max_size"]):
                     continue
-                spec = REGISTRY.get(solver["name"])
+                spec = resolve_solver(solver["name"])
                 for params in expand_grid(solver["params"]):
                     full = spec.check_params(params)
                     for rep in range(self.repeats):

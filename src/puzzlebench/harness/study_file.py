@@ -41,11 +41,12 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebench.contract import SolverConfigError
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.size_lists import SizeListError, parse_size_list
 from puzzlebench.harness.study import Study, StudyError, expand_grid
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
-from puzzlebench.registry import REGISTRY, RegistryError
+from puzzlebench.registry import RegistryError
 
 STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
               "max_nodes", "max_iterations", "max_evaluations", "db", "description",
@@ -150,7 +151,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
             raise StudyError(f"{w}: must be a table")
         _check_keys(entry, SOLVER_KEYS, w)
         try:
-            spec = REGISTRY.get(str(entry.get("name")))
+            spec = resolve_solver(str(entry.get("name")))
         except RegistryError as exc:
             raise StudyError(f"{w}.name: {exc}") from None
         params = entry.get("params", {})

@@ -14,22 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from puzzlebench.problems.errors import InvalidAnswerError, InvalidInstanceError, PuzzlebenchError
+from puzzlebench.problems.options import ProblemOption
+
 if TYPE_CHECKING:
     import numpy as np
 
-    from puzzlebench.problems.options import ProblemOption
-
-
-class PuzzlebenchError(Exception):
-    """Base of every error puzzlebench raises on purpose (bad input, bad configuration)."""
-
-
-class InvalidInstanceError(PuzzlebenchError, ValueError):
-    """An instance could not be built: a size out of range, a malformed start state, ..."""
-
-
-class InvalidAnswerError(PuzzlebenchError, ValueError):
-    """An answer is malformed (wrong type, wrong length, out of range) and cannot be judged."""
+__all__ = ["ConformanceCases", "Instance", "InvalidAnswerError", "InvalidInstanceError", "Problem",
+           "ProblemOption", "PuzzlebenchError", "Verdict"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,9 @@ import os
 import pkgutil
 import sys
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
-import puzzlebench.problems as _package
 from puzzlebench.plugin_loader import PluginLoadError, load_attribute
 from puzzlebench.problems.base import Instance, InvalidInstanceError, Problem
 
@@ -112,7 +112,7 @@ def load_from_environment() -> None:
 
 
 def _discover_builtins() -> None:
-    for info in pkgutil.iter_modules(_package.__path__, prefix=f"{_package.__name__}."):
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)], prefix=f"{__package__}."):
         module = importlib.import_module(info.name)
         for obj in vars(module).values():
             if isinstance(obj, type) and issubclass(obj, Problem) and obj.__module__ == \

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from puzzlebench.problems import queens_lines as ql
+import puzzlebench.problems.queens_lines as ql
 from puzzlebench.problems.base import (
     ConformanceCases,
     Instance,

@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.problems import queens_lines as ql
+import puzzlebench.problems.queens_lines as ql
 from puzzlebench.problems.base import ConformanceCases, Instance, InvalidInstanceError, Verdict
 from puzzlebench.problems.nqueens import NQueens, QueensInstance
 from puzzlebench.problems.options import ProblemOption

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlebench.problems.base import InvalidInstanceError
+from puzzlebench.problems.errors import InvalidInstanceError
 
 
 @dataclass(frozen=True, slots=True)

@@ -299,6 +299,7 @@ class Sliding(Problem):
         """Exact for 3×3 boards (the BFS table) and for Korf's 100 15-puzzles (the published
         lengths); unknown elsewhere."""
         if (instance.rows, instance.cols) == (3, 3):
+            # imported on use: the 8-puzzle's distance table loads only when an optimum is asked for
             from puzzlebench.problems.sliding_distances import optimal_length
 
             return optimal_length(instance.start, instance.goal)

@@ -1,0 +1,43 @@
+"""References of the kind ``package.module:attr`` or ``path/to/file.py:attr``: a Python
+Solver class. Loading imports the plugin's code, so the judge's process never loads one: it is
+described by a process of its own (``puzzlebench.harness.resolve``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from puzzlebench.contract import Solver
+from puzzlebench.plugin_loader import PluginLoadError, load_attribute
+from puzzlebench.registry import REGISTRY
+from puzzlebench.solver_spec import RegistryError, SolverSpec
+
+
+def load_reference(ref: str) -> type[Solver]:
+    """Import ``package.module:attr`` or ``path/to/file.py:attr`` as a Solver class."""
+    try:
+        obj = load_attribute(ref, "solver")
+    except PluginLoadError as exc:
+        raise RegistryError(str(exc)) from exc.__cause__
+    if not (isinstance(obj, type) and issubclass(obj, Solver)):
+        raise RegistryError(f"{ref!r} is not a puzzlebench Solver subclass")
+    return obj
+
+
+class PythonPluginKind:
+    """A Solver class named by module or file and attribute."""
+
+    name = "python-plugin"
+    runs_code = True
+
+    def claims(self, ref: str) -> bool:
+        return ":" in ref
+
+    def load(self, ref: str) -> SolverSpec:
+        REGISTRY.discover()  # a plugin may not take a built-in solver's name
+        return replace(REGISTRY.add(load_reference(ref), origin="plugin"), reference=ref)
+
+    def describe(self, ref: str) -> SolverSpec:
+        raise RegistryError(f"{ref!r} runs code when loaded: describe it in its own process")
+
+
+KIND = PythonPluginKind()

@@ -1,0 +1,143 @@
+"""The house reads top-down: no import cycle, no layer importing upward, and every import
+deferred into a function says why (so none is there to dodge a cycle).
+
+The layers, top first; a module may import its own layer and the layers below it:
+
+    cli, the package's API (puzzlebench/__init__), __main__
+    studies
+    harness | report          (siblings: neither imports the other)
+    references                (solver references resolved above the registry)
+    solvers: baselines, search, local, evolution, external_program
+    registry, solver_spec, solver_index, code_fingerprint
+    contract and the solver-side helpers (trace, queens_keys, compiled_clock)
+    problems
+    record, plugin_loader, cache_dir    (the bottom floor: import nothing of the project)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.house.import_graph import Edge, cycles, edges, modules
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("puzzlebench", "puzzlebench.__main__", "puzzlebench.cli"),
+    ("puzzlebench.studies",),
+    ("puzzlebench.harness", "puzzlebench.report"),
+    ("puzzlebench.references",),
+    ("puzzlebench.baselines", "puzzlebench.search", "puzzlebench.local", "puzzlebench.evolution",
+     "puzzlebench.external_program"),
+    ("puzzlebench.registry", "puzzlebench.solver_spec", "puzzlebench.solver_index",
+     "puzzlebench.code_fingerprint"),
+    ("puzzlebench.contract", "puzzlebench.trace", "puzzlebench.queens_keys",
+     "puzzlebench.compiled_clock"),
+    ("puzzlebench.problems",),
+    ("puzzlebench.record", "puzzlebench.plugin_loader", "puzzlebench.cache_dir"),
+)
+#: Pairs of the same layer that must not import each other.
+SIBLINGS = (("puzzlebench.harness", "puzzlebench.report"),)
+
+
+def group_of(module: str) -> str:
+    """The longest prefix of ``module`` named in LAYERS."""
+    named = [g for layer in LAYERS for g in layer
+             if module == g or module.startswith(g + ".")]
+    if not named:
+        raise LookupError(f"{module} is in no layer: add it to tests/house/test_layers.py")
+    return max(named, key=len)
+
+
+def layer_of(module: str) -> int:
+    group = group_of(module)
+    return next(i for i, layer in enumerate(LAYERS) if group in layer)
+
+
+def upward(graph_edges: list[Edge]) -> list[str]:
+    """Imports that run upward or sideways between siblings, as readable lines."""
+    bad = []
+    for e in graph_edges:
+        if layer_of(e.imported) < layer_of(e.importer):
+            bad.append(f"{e.importer}:{e.line} imports {e.imported}, a layer above it")
+        pair = (group_of(e.importer), group_of(e.imported))
+        if pair in SIBLINGS or pair[::-1] in SIBLINGS:
+            bad.append(f"{e.importer}:{e.line} imports its sibling {e.imported}")
+    return bad
+
+
+def _block_start(lines: list[str], index: int) -> int:
+    """The first line of the block of imports (and a ``try:``) that line ``index`` is in."""
+    while index > 0:
+        above = lines[index - 1].strip()
+        if not (above.startswith(("from ", "import ")) or above == "try:"
+                or above.endswith((",", "(")) or above == ")"):
+            break
+        index -= 1
+    return index
+
+
+def unexplained_deferred(graph_edges: list[Edge]) -> list[str]:
+    """Imports inside a function with no comment saying why, on the line itself or on the
+    line above its block of imports."""
+    sources = {name: path.read_text(encoding="utf-8").splitlines()
+               for name, path in modules().items()}
+    bad = []
+    for e in graph_edges:
+        if not e.deferred:
+            continue
+        lines = sources[e.importer]
+        start = _block_start(lines, e.line - 1)
+        said = "#" in lines[e.line - 1] or (start > 0 and lines[start - 1].strip().startswith("#"))
+        if not said:
+            bad.append(f"{e.importer}:{e.line} imports {e.imported} inside a function "
+                       "without a comment saying why")
+    return bad
+
+
+GRAPH = edges()
+
+
+def test_every_module_is_in_a_layer() -> None:
+    for module in modules():
+        group_of(module)
+
+
+def test_no_import_cycle() -> None:
+    assert cycles(GRAPH) == []
+
+
+def test_no_upward_import() -> None:
+    assert upward(GRAPH) == []
+
+
+def test_deferred_imports_say_why() -> None:
+    assert unexplained_deferred(GRAPH) == []
+
+
+@pytest.mark.parametrize("importer, imported", [
+    ("puzzlebench.report.summary", "puzzlebench.harness.store"),  # report → harness
+    ("puzzlebench.registry", "puzzlebench.harness.resolve"),  # the old registry → harness
+    ("puzzlebench.record", "puzzlebench.contract"),  # the bottom floor importing up
+])
+def test_checks_catch_a_planted_upward_import(importer: str, imported: str) -> None:
+    planted = [*GRAPH, Edge(importer, imported, 1, False)]
+    assert any(importer in line for line in upward(planted))
+
+
+def test_checks_catch_an_unexplained_deferred_import(tmp_path: object) -> None:
+    lines = ["def f():", "    x = 1", "    from puzzlebench.record import Outcome", "    return x"]
+    assert _block_start(lines, 2) == 2 and not lines[1].strip().startswith("#")
+    lines.insert(2, "    # imported on use: start-up time")
+    assert _block_start(lines, 3) == 3 and lines[2].strip().startswith("#")
+
+
+def test_checks_catch_a_planted_cycle() -> None:
+    planted = [*GRAPH, Edge("puzzlebench.record", "puzzlebench.report.summary", 1, False)]
+    assert any("puzzlebench.record" in c for c in cycles(planted))
+
+
+def test_graph_reads_real_imports() -> None:
+    """The reader finds imports known to be there (so an empty graph cannot pass)."""
+    pairs = {(e.importer, e.imported) for e in GRAPH}
+    assert ("puzzlebench.report.summary", "puzzlebench.record") in pairs
+    assert ("puzzlebench.harness.resolve", "puzzlebench.references") in pairs
+    assert len(GRAPH) > 300
