@@ -23,8 +23,9 @@ from typing import Any
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.child import Task
+from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.execute import conclude, make_task, run_enumerate
-from puzzlebench.harness.isolation import ChildReport, run_tasks
+from puzzlebench.harness.isolation import run_tasks
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem

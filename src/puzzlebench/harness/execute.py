@@ -24,7 +24,8 @@ from typing import Any
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
 from puzzlebench.harness.child import Performed, Task, error_text, perform
-from puzzlebench.harness.isolation import ChildReport, run_task
+from puzzlebench.harness.child_report import ChildReport
+from puzzlebench.harness.isolation import run_task
 from puzzlebench.harness.judge import Judgement, judge_count, judge_solution
 from puzzlebench.harness.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
 from puzzlebench.harness.payload import MalformedProposalError, ProposalData, from_payload

@@ -20,8 +20,9 @@ from typing import Any
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.child import Task
+from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.execute import conclude, make_task
-from puzzlebench.harness.isolation import ChildReport, run_task, run_tasks
+from puzzlebench.harness.isolation import run_task, run_tasks
 from puzzlebench.harness.measure import Measurement
 from puzzlebench.harness.progress import StudyProgress
 from puzzlebench.harness.resolve import resolve_solver

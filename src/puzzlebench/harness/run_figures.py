@@ -1,0 +1,98 @@
+"""The figures the harness accepts for one run: time, CPU and memory, from what it observed.
+
+A run's process sends its own stamps; the harness keeps its own window around them (``go`` →
+``stopped`` → ``done``, its cgroup's CPU counter at each) and, where it lacks a kernel
+measurement, the process's resource usage. ``accepted_figures`` decides which figure stands
+(see ``harness.measure`` for the rules on stamps) and says why in the notes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from puzzlebench.harness.frame_fields import number
+from puzzlebench.harness.measure import Timing, check_stamps, stamp_ns, usable_cores
+
+
+@dataclass(slots=True)
+class RunWindow:
+    """What the harness observed of one run, filled in as its messages arrive.
+
+    Clock values: ``t_*`` on ``time.monotonic`` (limits), ``*_ns`` on the stamps' clock;
+    ``cpu_*`` the run's cgroup CPU seconds at ``go``/``stopped``/``done`` (None without a
+    cgroup); ``peak_mb`` its cgroup's memory high-water mark at ``stopped``.
+    """
+
+    t_start: float
+    core: int | None = None
+    measured_by: str = "rusage"
+    t_ready: float | None = None
+    t_done: float | None = None
+    go_ns: int = 0
+    stop_ns: int = 0
+    done_ns: int = 0
+    cpu_go: float | None = None
+    cpu_stop: float | None = None
+    cpu_done: float | None = None
+    peak_mb: float | None = None
+    ready: dict[str, Any] = field(default_factory=dict)
+    answered: bool = False  # a ``done`` message arrived (its ``meta``: ``done_meta``)
+    done_meta: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
+    """The run's time, CPU and memory as the harness accepts them (ChildReport's fields):
+    the run's stamps where they lie in the harness's window and its CPU time does not
+    contradict them, CPU and peak memory from its cgroup, else from resource usage."""
+    notes = list(run.notes)
+    started = run.go_ns > 0
+    end_ns = run.done_ns if run.done_ns else stamp_ns()
+    span = max(0.0, (end_ns - run.go_ns) / 1e9) if started else 0.0
+    meta = run.done_meta
+    done = run.answered
+    cpu: float | None = None  # the solves' CPU time (go → stopped)
+    window_cpu: float | None = None  # all of go → done, for the check
+    if run.cpu_go is not None and run.cpu_stop is not None:
+        cpu = max(0.0, run.cpu_stop - run.cpu_go)
+        window_cpu = max(cpu, (run.cpu_done or run.cpu_stop) - run.cpu_go)
+    if done and started:
+        handover = (run.done_ns - run.stop_ns) / 1e9 if run.stop_ns else 0.0
+        timing = check_stamps(meta.get("stamps"), (run.go_ns, run.stop_ns or run.done_ns),
+                              cpu_s=window_cpu, handover_s=handover, span_s=span,
+                              cores=usable_cores() if run.core is None else 1)
+        if timing.note:
+            notes.append(timing.note)
+    else:
+        timing = Timing(span, span, 1, "harness")
+    if cpu is None:  # the fallback: the run's own rusage delta, bounded by its whole life
+        own = number(meta.get("cpu_s"))
+        life = rusage.ru_utime + rusage.ru_stime if rusage is not None else None
+        cpu = min(own, life) if own is not None and life is not None else (
+            own if own is not None else 0.0)
+    peak = run.peak_mb
+    if peak is None:
+        life_peak = rusage.ru_maxrss / 1024 if rusage is not None else 0.0
+        own_peak = number(meta.get("peak_rss_mb"))
+        peak = own_peak if own_peak is not None and 0 < own_peak <= life_peak + 1 else life_peak
+    return {
+        "wall_s": timing.time_s if started else 0.0,
+        "time_min_s": timing.time_min_s if started else 0.0,
+        "repeats": timing.repeats,
+        "timed_by": timing.timed_by,
+        "span_s": span,
+        "cpu_s": cpu / max(1, timing.repeats) if started else 0.0,
+        "warmup_s": float(run.ready.get("warmup_s", 0.0) or 0.0),
+        "startup_s": (run.t_ready if run.t_ready is not None else time.monotonic())
+        - run.t_start,
+        "rss_base_mb": float(run.ready.get("rss_base_mb", 0.0) or 0.0),
+        "peak_rss_mb": peak,
+        "measured_by": run.measured_by,
+        "core": run.core,
+        "notes": tuple(notes),
+        "log": log,
+    }
+
+

@@ -1,0 +1,398 @@
+"""One run's process as the harness sees it: made, fed its instance, read, measured, killed.
+
+A ``RunProcess`` is forked by the fork server (``harness.forkserver``), forked from the harness
+(a solver class that lives only in the harness's memory) or spawned as ``python -m
+puzzlebench.harness.child`` (Dask workers), in a new session and, where the machine allows, a
+cgroup of its own. It reads the run's framed messages (``ready`` → the harness sends ``go``
+with the instance; ``stopped``; ``done``/``error``; ``repeats``), records the harness's own
+window around them (``harness.run_figures.RunWindow``), and on ``finish`` kills what is left
+and turns everything into a ``ChildReport``. The loop that drives many of them is
+``harness.isolation``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from types import SimpleNamespace
+from typing import IO, Any
+
+from puzzlebench.harness.cgroups import CgroupError, RunCgroup, detect
+from puzzlebench.harness.child import RunSetup, Task, child_main, write_frame
+from puzzlebench.harness.child_report import ChildReport, describe_status
+from puzzlebench.harness.forkserver import ForkServer, ForkServerError
+from puzzlebench.harness.frame_fields import number
+from puzzlebench.harness.measure import Measurement, stamp_ns
+from puzzlebench.harness.payload import MAX_FRAME_BYTES
+from puzzlebench.harness.run_figures import RunWindow, accepted_figures
+
+#: Seconds a run may spend starting and warming up before its timed phase.
+STARTUP_LIMIT = 120.0
+#: Seconds a run may spend comparing its repeats' answers after ``done``.
+REPEATS_CHECK_LIMIT = 30.0
+#: Bytes of the run's log kept in its record.
+LOG_TAIL = 2000
+
+
+class RunProcess:
+    """One child process and what has arrived from it so far."""
+
+    def __init__(self, task: Task, spawn: bool, measurement: Measurement, core: int | None,
+                 server: ForkServer | None = None) -> None:
+        self.task = task
+        self.server: ForkServer | None = None  # the fork server that forked this run
+        self._pid: int | None = None
+        self._request = 0
+        self.measurement = measurement
+        self.w = RunWindow(t_start=time.monotonic(), core=core)
+        self.log: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finish()
+        self.cgroup: RunCgroup | None = None
+        layout, _ = detect() if measurement.cgroups else (None, "")
+        if layout is not None:
+            try:
+                self.cgroup = layout.make(cpus=str(core) if core is not None and layout.pins
+                                          else None)
+            except CgroupError as exc:
+                self.w.notes.append(f"measured by rusage: {exc}")
+        self.w.measured_by = layout.source if self.cgroup is not None and layout else "rusage"
+        setup = RunSetup(tuple(self.cgroup.procs_files) if self.cgroup else (), core)
+        sealed = task.sealed()
+        read_fd, write_fd = os.pipe()
+        control_read, self.control = os.pipe()
+        self.w.t_start = time.monotonic()  # the process is made from here on
+        self.proc: subprocess.Popen[bytes] | None = None
+        if spawn:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "puzzlebench.harness.child", str(write_fd)],
+                stdin=control_read, stdout=self.log, stderr=self.log, pass_fds=(write_fd,),
+                start_new_session=True,
+            )
+            self._pid = self.proc.pid
+            os.close(write_fd)
+            os.close(control_read)
+            with contextlib.suppress(OSError):  # a child that died at once: its status says why
+                write_frame(self.control, (sealed, setup))
+        elif server is not None and forks_in_server(task):
+            self.server = server
+            self._request = server.start(pickle.dumps((sealed, setup)),
+                                         (write_fd, control_read, self.log.fileno()),
+                                         preload=_project_module(task))
+            self._pid = None  # known when the server replies (``pid``)
+            os.close(write_fd)
+            os.close(control_read)
+        else:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:  # the child: never returns
+                try:
+                    os.close(read_fd)
+                    os.close(self.control)
+                    os.setsid()
+                    signal.signal(signal.SIGINT, signal.SIG_DFL)
+                    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                    child_main(sealed, write_fd, self.log.fileno(), control_read, setup)
+                finally:
+                    os._exit(70)
+            self._pid = pid
+            os.close(write_fd)
+            os.close(control_read)
+        self.fd = read_fd
+        os.set_blocking(read_fd, False)
+        self.buffer = bytearray()
+        self.messages: list[tuple[dict[str, Any], bytes | None]] = []
+        self.pending_raw: dict[str, Any] | None = None
+        self.eof = False
+        self.killed = ""
+        self.kill_is_crash = False
+        self.awaits_repeats = False  # the run compares its repeats' answers after done
+        self.repeats_agree: bool | None = None
+
+    @property
+    def pid(self) -> int:
+        """The run's process (its process group has the same id); 0 if it was never made."""
+        if self._pid is None:
+            assert self.server is not None
+            try:
+                self._pid = self.server.pid(self._request) or 0
+            except ForkServerError:
+                self._pid = 0
+        return self._pid
+
+    # -- reading -------------------------------------------------------------------------
+    def read(self) -> None:
+        """Drain what the pipe holds; parse complete frames."""
+        while True:
+            try:
+                chunk = os.read(self.fd, 1 << 20)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.eof = True
+                break
+            self.buffer += chunk
+        self._parse()
+
+    def _parse(self) -> None:
+        while len(self.buffer) >= 8:
+            (size,) = struct.unpack_from("<Q", self.buffer)
+            if size > MAX_FRAME_BYTES:  # a run cannot make the judge hold what it likes
+                self.buffer.clear()
+                self._take({"event": "garbage"}, None)
+                self.kill(f"the run sent a {size:,}-byte frame (at most {MAX_FRAME_BYTES:,})",
+                          crash=True)
+                return
+            if len(self.buffer) < 8 + size:
+                return
+            body = bytes(self.buffer[8:8 + size])
+            del self.buffer[:8 + size]
+            if self.pending_raw is not None:
+                message, self.pending_raw = self.pending_raw, None
+                self._take(message, body)
+                continue
+            try:
+                message = json.loads(body)
+            except (ValueError, RecursionError):  # not JSON, or nested past any real proposal
+                message = {"event": "garbage"}
+            if not isinstance(message, dict):
+                message = {"event": "garbage"}
+            payload = message.get("payload")
+            if message.get("event") == "done" and isinstance(payload, dict) and isinstance(
+                    payload.get("answer"), dict) and "int64_bytes" in payload["answer"]:
+                self.pending_raw = message  # its raw frame follows
+                continue
+            self._take(message, None)
+
+    def _take(self, message: dict[str, Any], raw: bytes | None) -> None:
+        event = message.get("event")
+        if event == "ready" and self.w.t_ready is None:
+            self.w.t_ready = time.monotonic()
+            if number(message.get("warmup_s")) is None or number(
+                    message.get("rss_base_mb")) is None:
+                self.kill("the run sent a malformed ready frame", crash=True)
+                return
+            self.w.ready = message
+            self._go()
+        elif event == "stopped" and self.w.go_ns and not self.w.stop_ns and self.w.t_done is None:
+            self.w.stop_ns = stamp_ns()  # the solves are over: read the counters, then let the
+            self._read_counters()  # run turn its result into data, unmeasured
+            with contextlib.suppress(OSError):
+                os.write(self.control, b"\x01")
+            return
+        elif (event == "error" or (event == "done" and self.w.go_ns)) and self.w.t_done is None:
+            self.w.done_ns = stamp_ns()  # an error may come before ready (a plugin that fails
+            self.w.t_done = time.monotonic()  # to load): it ends the run all the same
+            self._read_counters()
+            meta = message.get("meta")
+            self.awaits_repeats = (event == "done" and isinstance(meta, dict)
+                                   and meta.get("repeats_follow") is True)
+        elif event == "repeats" and self.awaits_repeats:
+            agree = message.get("agree")
+            self.repeats_agree = agree if isinstance(agree, bool) else None
+            self.awaits_repeats = False
+            return
+        else:
+            message = {"event": "garbage"}
+        if event == "done" and not self.w.answered:
+            self.w.answered = True
+            meta = message.get("meta")
+            self.w.done_meta = meta if isinstance(meta, dict) else {}
+        self.messages.append((message, raw))
+
+    def _go(self) -> None:
+        """Send the instance: the timed phase starts now, its CPU and memory counted from here."""
+        if self.cgroup is not None:
+            try:
+                if self.pid not in self.cgroup.pids():
+                    raise CgroupError("the run's process is not in its cgroup")
+                if self.task.memory_limit_mb is not None:
+                    self.cgroup.limit_memory(self.cgroup.memory_bytes()
+                                             + self.task.memory_limit_mb * 2**20)
+                self.cgroup.reset_peak()
+                self.w.cpu_go = self.cgroup.cpu_ns() / 1e9
+            except (OSError, ValueError) as exc:
+                self.w.notes.append(f"measured by rusage: {exc}")
+                self.cgroup, self.w.measured_by, self.w.cpu_go = None, "rusage", None
+        self.w.go_ns = stamp_ns()
+        with contextlib.suppress(OSError):  # the run died meanwhile: its end says why
+            write_frame(self.control, self.task.instance)
+
+    def _read_counters(self) -> None:
+        """CPU and peak memory at ``stopped`` (the figures recorded) and again at ``done`` (the
+        whole window, for checking the run's stamps)."""
+        if self.cgroup is None or self.w.cpu_go is None or self.w.cpu_done is not None:
+            return
+        try:
+            now = self.cgroup.cpu_ns() / 1e9
+            if self.w.cpu_stop is None:
+                self.w.cpu_stop = now
+                self.w.peak_mb = self.cgroup.peak_bytes() / 2**20
+            if self.w.t_done is not None:
+                self.w.cpu_done = now
+        except (OSError, ValueError) as exc:
+            self.w.notes.append(f"measured by rusage: {exc}")
+            self.cgroup, self.w.measured_by, self.w.cpu_go = None, "rusage", None
+
+    @property
+    def finished(self) -> bool:
+        return (self.w.t_done is not None and not self.awaits_repeats) or self.eof
+
+    def deadline(self) -> float:
+        if self.w.t_done is not None:  # done: the comparison of repeats has a limit of its own
+            return self.w.t_done + REPEATS_CHECK_LIMIT
+        if self.w.t_ready is None:
+            return self.w.t_start + STARTUP_LIMIT
+        if self.task.hard_limit is None:
+            return float("inf")
+        return self.w.t_ready + self.task.hard_limit
+
+    # -- ending --------------------------------------------------------------------------
+    def kill(self, why: str, *, crash: bool = False) -> None:
+        """Kill the run's group: at a limit (a timeout), or for breaking the protocol (crash)."""
+        self.killed, self.kill_is_crash = why, crash
+        self._kill_all()
+
+    def _kill_all(self) -> None:
+        _kill_group(self.pid)
+        if self.cgroup is not None:
+            self.cgroup.kill()
+
+    def finish(self) -> ChildReport:
+        """Kill what is left of the run, reap it, and say what happened."""
+        answered = self.cgroup is not None and self.w.t_done is not None and not self.killed
+        if not answered:
+            self._kill_all()
+        os.close(self.fd)
+        os.close(self.control)  # a run that answered exits when its control pipe closes
+        status, rusage, oom = None, None, 0
+        if answered:
+            # measured and answered: the exit status says nothing more, so the process's
+            # teardown is not waited for here; ``reap`` kills what is left of its cgroup
+            # and removes it, between later events
+            assert self.cgroup is not None
+            oom = self.cgroup.oom_kills()
+            _ENDED.append((self.pid, self.proc, self.cgroup, self.server))
+        else:
+            status, rusage = _reap(self.pid, self.proc, self.server)
+            if self.cgroup is not None:
+                oom = self.cgroup.oom_kills()
+                self.cgroup.kill()
+                if not self.cgroup.remove(wait_s=1.0):
+                    self.w.notes.append("the run's cgroup could not be removed")
+        self.log.seek(0, os.SEEK_END)
+        size = self.log.tell()
+        self.log.seek(max(0, size - LOG_TAIL))
+        log = self.log.read().decode("utf-8", "replace")
+        self.log.close()
+        common = accepted_figures(self.w, rusage, log)
+        if oom:
+            return ChildReport("error", error=f"the run's process tree exceeded its memory limit "
+                               f"of {self.task.memory_limit_mb} MB (the kernel killed {oom} "
+                               f"process{'es' if oom > 1 else ''})", error_kind="memout", **common)
+        final = [m for m in self.messages if m[0].get("event") in ("done", "error", "garbage")]
+        done_first = bool(final) and final[0][0].get("event") == "done"
+        if self.killed and self.kill_is_crash and not done_first:
+            return ChildReport("error", error=self.killed, error_kind="crash", **common)
+        if self.killed and not done_first:
+            kind = "startup" if self.w.t_ready is None else "timeout"
+            return ChildReport(kind, error=self.killed, **common)
+        if final and final[0][0].get("event") == "done":
+            message, raw = final[0]
+            meta = message.get("meta") if isinstance(message.get("meta"), dict) else {}
+            assert isinstance(meta, dict)
+            payload = message.get("payload")
+            if self.awaits_repeats:
+                common["notes"] = (*common["notes"], "the run's repeats were not compared "
+                                   f"within {REPEATS_CHECK_LIMIT:.0f} s")
+            return ChildReport("done", data=payload if isinstance(payload, dict) else None,
+                               raw=raw, mutated=meta.get("mutated") is True,
+                               repeats_agree=self.repeats_agree, **common)
+        if final and final[0][0].get("event") == "error":
+            message = final[0][0]
+            kind = "memout" if message.get("kind") == "memout" else "crash"
+            return ChildReport("error", error=str(message.get("error", ""))[:2000],
+                               error_kind=kind, **common)
+        if final:  # something on the channel that is not a message
+            return ChildReport("error", error="the run wrote garbage on the harness's channel",
+                               error_kind="crash", **common)
+        tail = " | ".join(log.strip().splitlines()[-3:])[-600:]
+        return ChildReport("died", error=describe_status(status) + (f": {tail}" if tail else ""),
+                           **common)
+
+def _kill_group(pid: int) -> None:
+    if pid <= 0:  # never made: nothing to kill (and killpg(0) would be the harness's group)
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+#: Runs killed after they answered, not yet reaped: (pid, Popen, cgroup, fork server).
+_ENDED: list[tuple[int, subprocess.Popen[bytes] | None, RunCgroup, ForkServer | None]] = []
+
+
+def reap(*, block: bool = False) -> None:
+    """Reap the ended runs whose processes are gone and remove their cgroups (with
+    ``block``, wait for all of them)."""
+    for item in list(_ENDED):
+        pid, proc, cgroup, server = item
+        if pid <= 0:
+            gone = True
+        elif server is not None:
+            gone = server.wait_exit(pid, timeout=10.0 if block else 0.0) is not None
+        else:
+            try:
+                gone = os.waitpid(pid, 0 if block else os.WNOHANG)[0] != 0
+            except ChildProcessError:
+                gone = True
+        if not gone and not block:
+            continue
+        if proc is not None:
+            proc.returncode = -signal.SIGKILL
+        cgroup.kill()
+        if cgroup.remove(wait_s=1.0 if block else 0.0) or block:
+            _ENDED.remove(item)
+
+
+def _reap(pid: int, proc: subprocess.Popen[bytes] | None, server: ForkServer | None = None
+          ) -> tuple[int | None, Any]:
+    if pid <= 0:
+        return None, None
+    if server is not None:
+        ended = server.wait_exit(pid)
+        if ended is None:
+            return None, None
+        return ended.status, SimpleNamespace(ru_utime=ended.cpu_s, ru_stime=0.0,
+                                             ru_maxrss=ended.maxrss_kb)
+    try:
+        _, status, rusage = os.wait4(pid, 0)
+    except ChildProcessError:
+        return (proc.returncode if proc is not None else None), None
+    if proc is not None:
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    return os.waitstatus_to_exitcode(status), rusage
+
+
+def forks_in_server(task: Task) -> bool:
+    """Whether the fork server can make this run: its solver is found by reference or by
+    registered name (a class that lives only in the harness's memory cannot cross)."""
+    return task.factory is None
+
+
+def _project_module(task: Task) -> str | None:
+    """The project module that defines the task's solver, for the server to import before
+    forking so that runs inherit it (never a plugin's module: plugin code runs only in its
+    run's process)."""
+    module = task.project_module
+    return module if module.startswith("puzzlebench.") else None
+
+
