@@ -45,6 +45,7 @@ import numpy as np
 from puzzlebench.contract import Budget, Enumeration
 from puzzlebench.harness.measure import repeat_more, rusage_cpu_s, stamp_ns
 from puzzlebench.harness.payload import MalformedProposalError, answer_data, to_payload
+from puzzlebench.harness.sandbox import NONE, SandboxPlan, Sealed, check_mode, seal
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.references import load_solver
@@ -109,10 +110,13 @@ class Task:
 @dataclass(frozen=True, slots=True)
 class RunSetup:
     """What a run's process does before any solver code: join its cgroup (the ``cgroup.procs``
-    files, one per hierarchy), keep to one core (``core``, when pinned without a cpuset)."""
+    files, one per hierarchy), keep to one core (``core``, when pinned without a cpuset), and
+    seal itself off from the machine (``sandbox``: a mode of ``harness.sandbox``; None: the
+    default, ``$PUZZLEBENCH_SANDBOX`` or ``auto``)."""
 
     cgroup_procs: tuple[str, ...] = ()
     core: int | None = None
+    sandbox: str | None = None
 
 
 
@@ -296,6 +300,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
         sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - fresh locks
         sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
         resource.setrlimit(resource.RLIMIT_FSIZE, (LOG_LIMIT_BYTES, LOG_LIMIT_BYTES))
+        sealed = _seal(task, setup)  # last: from here on this is the run's sealed process
     except BaseException as exc:
         _report_and_exit(result_fd, "crash", f"run set-up failed: {error_text(exc)}")
     cpu: list[float] = []
@@ -308,7 +313,8 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
         except OSError:
             pass
         send(result_fd, {"event": "ready", "warmup_s": warmup_s,
-                         "rss_base_mb": _memory_now()[1]})
+                         "rss_base_mb": _memory_now()[1], "sandbox": sealed.status,
+                         "sandbox_why": sealed.why})
         instance = read_frame(control_fd)  # the harness's go: the timed phase starts
         if task.memory_limit_mb is not None:
             size, _ = _memory_now()
@@ -352,6 +358,23 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
         with contextlib.suppress(OSError):
             send(result_fd, {"event": "repeats", "agree": agree})
     _linger(control_fd)
+
+
+def _seal(task: Task, setup: RunSetup) -> Sealed:
+    """Seal the run's process (``harness.sandbox``) before any solver code is loaded. A project
+    solver (trusted code) keeps its pattern-database cache writable; numba's cache machinery is
+    loaded first for compiled and project solvers, so their cached kernels stay usable."""
+    plan = SandboxPlan(check_mode(setup.sandbox))
+    if plan.mode == "off":
+        return Sealed(NONE, "the sandbox is off")
+    if task.project_module:
+        from puzzlebench.cache_dir import cache_dir
+
+        plan = SandboxPlan(plan.mode, (str(cache_dir() / "pdb"),))
+    if task.compiled or task.project_module:
+        with contextlib.suppress(ImportError):
+            import numba.core.caching  # noqa: F401 - patched by the sandbox, not compiled here
+    return seal(plan)
 
 
 def _linger(control_fd: int) -> NoReturn:
