@@ -105,9 +105,12 @@ class NQueens(Problem):
         return cols
 
     def answer_to_json(self, answer: Any) -> list[int]:
-        if hasattr(answer, "tolist"):
-            return list(answer.tolist())
-        return [int(c) for c in answer]
+        """The columns as ints; refuses (InvalidAnswerError) what is not a list of numbers or
+        holds numbers that are not whole (text is never read as a number)."""
+        cols = ql.column_list(answer)
+        if not all(float(c).is_integer() for c in cols if not isinstance(c, int)):
+            raise InvalidAnswerError("column numbers must be integers")
+        return [int(c) for c in cols]
 
     def canonical_answer(self, instance: QueensInstance, answer: Any) -> list[int]:
         return self.answer_to_json(self.columns(instance, answer))

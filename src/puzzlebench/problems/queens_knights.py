@@ -6,7 +6,7 @@ piece; no two pieces stand on one square. Lines are not blocked by pieces in bet
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -25,6 +25,14 @@ from puzzlebench.problems.nqueens import A000170, A002562, check_size
 from puzzlebench.problems.options import ProblemOption, count
 
 Piece = tuple[str, int, int]
+
+
+def _whole(value: Any) -> bool:
+    """A whole number (int, or an integral float; numpy's too), never a bool or text."""
+    if isinstance(value, bool | np.bool_) or not isinstance(
+            value, int | float | np.integer | np.floating):
+        return False
+    return float(value).is_integer()
 KNIGHT_STEPS: tuple[tuple[int, int], ...] = (
     (2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2),
 )
@@ -190,7 +198,24 @@ class QueensKnights(Problem):
         return pieces
 
     def answer_to_json(self, answer: Any) -> list[list[Any]]:
-        return [[str(k), int(r), int(c)] for k, r, c in answer]
+        """The pieces as ``[kind, row, col]``; refuses (InvalidAnswerError) what is not a list
+        of such triples with a text kind and whole-number squares (text is never read as a
+        number, and a one-shot iterator is never consumed)."""
+        items = answer.tolist() if hasattr(answer, "tolist") else answer
+        if isinstance(items, str | bytes | bytearray) or not isinstance(items, Sequence):
+            raise InvalidAnswerError("a queens-knights answer is a list of [kind, row, col], "
+                                     f"not {type(answer).__name__}")
+        out: list[list[Any]] = []
+        for i, item in enumerate(items):
+            if isinstance(item, str | bytes | bytearray) or not isinstance(item, Sequence) \
+                    or len(item) != 3:
+                raise InvalidAnswerError(f"piece {i} is not a [kind, row, col] triple")
+            kind, row, col = item
+            if not isinstance(kind, str) or not all(_whole(v) for v in (row, col)):
+                raise InvalidAnswerError(f"piece {i} is not a text kind on whole-number "
+                                         "squares")
+            out.append([kind, int(row), int(col)])
+        return out
 
     def canonical_answer(self, instance: QueensKnightsInstance, answer: Any) -> list[list[Any]]:
         return self.answer_to_json(as_pieces(instance, answer))

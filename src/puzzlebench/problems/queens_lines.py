@@ -7,6 +7,7 @@ is what lets the validator judge 10^7 queens in a fraction of a second.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -17,10 +18,44 @@ from puzzlebench.problems.base import InvalidAnswerError, Verdict
 IntArray = npt.NDArray[np.int64]
 
 
+def _number_type(t: type) -> bool:
+    """Whether values of type ``t`` may be column numbers: ints and floats (integral ones
+    pass the later check), Python's or numpy's — never bools or text."""
+    return issubclass(t, int | float | np.integer | np.floating) and not issubclass(
+        t, bool | np.bool_)
+
+
+def column_list(answer: Any) -> list[Any]:
+    """An answer as a list of its column numbers, checking the answer's type: an array (its
+    ``tolist``) or a sequence (list, tuple, ...) of numbers. Text, bytes, one-shot iterators (a generator,
+    ``iter(list)``, ``map``) and numbers that are text or booleans are refused with
+    InvalidAnswerError — the answer's type is part of the contract, and an iterator is never
+    consumed here."""
+    if isinstance(answer, str | bytes | bytearray):
+        raise InvalidAnswerError("a queens answer is a list of n column numbers, not "
+                                 f"{type(answer).__name__}")
+    if hasattr(answer, "tolist"):  # an array (numpy's or another library's): converted once
+        cols = answer.tolist()
+        if not isinstance(cols, list):
+            raise InvalidAnswerError("a queens answer is a flat list of column numbers")
+    elif isinstance(answer, Sequence):
+        cols = answer if isinstance(answer, list) else list(answer)
+    else:
+        raise InvalidAnswerError("a queens answer is a list of n column numbers, not "
+                                 f"{type(answer).__name__}")
+    bad = [t for t in set(map(type, cols)) if not _number_type(t)]
+    if bad:
+        raise InvalidAnswerError("column numbers must be integers, not "
+                                 f"{', '.join(sorted(t.__name__ for t in bad))}")
+    return cols
+
+
 def as_columns(answer: Any, n: int) -> IntArray:
     """Coerce an answer to an int64 column array of length n, or raise InvalidAnswerError."""
-    if isinstance(answer, str | bytes) or answer is None:
+    if answer is None:
         raise InvalidAnswerError("a queens answer is a sequence of n column numbers")
+    if not isinstance(answer, np.ndarray):
+        answer = column_list(answer)
     try:
         arr = np.asarray(answer)
     except (TypeError, ValueError) as exc:  # ragged or exotic input

@@ -6,7 +6,6 @@ moves: ``U`` moves the blank up one row, ``D`` down, ``L`` left, ``R`` right.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,61 +19,17 @@ from puzzlebench.problems.base import (
     Problem,
     Verdict,
 )
-from puzzlebench.problems.korf_instances import KORF_GOAL, korf_instance, published_optimum
+from puzzlebench.problems.korf_instances import KORF_GOAL, published_optimum
 from puzzlebench.problems.options import ProblemOption, text
-
-MOVES: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
-
-
-def default_goal(rows: int, cols: int) -> tuple[int, ...]:
-    """1..N-1 in row-major order, blank last."""
-    cells = rows * cols
-    return (*range(1, cells), 0)
-
-
-def parse_state(text: str, cells: int | None = None) -> tuple[int, ...]:
-    """Read ``125408367`` (one digit per cell) or ``1,2,3,...`` (any tile numbers)."""
-    text = text.strip()
-    if not text:
-        raise InvalidInstanceError("empty puzzle state")
-    separated = "," in text or " " in text
-    parts = [p for p in text.replace(" ", ",").split(",") if p] if separated else list(text)
-    try:
-        state = tuple(int(p) for p in parts)
-    except ValueError:
-        raise InvalidInstanceError(f"malformed puzzle state {text!r}: tiles are integers") from None
-    if cells is not None and len(state) != cells:
-        raise InvalidInstanceError(
-            f"puzzle state {text!r} has {len(state)} cells, the board has {cells}"
-        )
-    return state
-
-
-def board_shape(size: int) -> tuple[int, int]:
-    """The square board holding ``size`` tiles (8 → 3×3, 15 → 4×4)."""
-    side = math.isqrt(size + 1)
-    if side * side != size + 1 or side < 2:
-        raise InvalidInstanceError(
-            f"sliding size {size} is not k*k-1 for a square board (8, 15, 24, ...); "
-            "give the shape explicitly"
-        )
-    return side, side
-
-
-def permutation_parity(perm: list[int]) -> int:
-    """Parity (0 even, 1 odd) of a permutation of 0..k-1, by cycle decomposition."""
-    seen = [False] * len(perm)
-    parity = 0
-    for i in range(len(perm)):
-        if seen[i]:
-            continue
-        j, length = i, 0
-        while not seen[j]:
-            seen[j] = True
-            j = perm[j]
-            length += 1
-        parity ^= (length - 1) & 1
-    return parity
+from puzzlebench.problems.sliding_board import (
+    MOVES,
+    board_shape,
+    default_goal,
+    korf_start,
+    parse_shape,
+    parse_state,
+    permutation_parity,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +120,7 @@ class Sliding(Problem):
             )
         shape = options.get("shape")
         if shape is not None:
-            rows, cols = _parse_shape(shape)
+            rows, cols = parse_shape(shape)
             if rows * cols - 1 != size:
                 raise InvalidInstanceError(f"a {rows}x{cols} board holds {rows * cols - 1} tiles, not {size}")
         else:
@@ -179,7 +134,7 @@ class Sliding(Problem):
         if isinstance(start, str) and start.strip().lower().startswith("korf"):
             if (rows, cols) != (4, 4):
                 raise InvalidInstanceError(f"Korf's instances are 15-puzzles (4x4), not {rows}x{cols}")
-            start, goal = _korf_start(start), goal or KORF_GOAL
+            start, goal = korf_start(start), goal or KORF_GOAL
         cells = rows * cols
         start_t = parse_state(start, cells) if isinstance(start, str) else tuple(start)
         goal_t = (parse_state(goal, cells) if isinstance(goal, str) else tuple(goal)) if goal else ()
@@ -275,7 +230,12 @@ class Sliding(Problem):
         return moves
 
     def answer_to_json(self, answer: Any) -> str:
-        return str(answer)
+        """The moves as they are: a sliding answer is text (nothing else is turned into text,
+        so an object cannot pass for moves by what it prints)."""
+        if not isinstance(answer, str):
+            raise InvalidAnswerError(f"a sliding answer is a string of moves, not "
+                                     f"{type(answer).__name__}")
+        return answer
 
     def answer_from_json(self, data: Any) -> str:
         return str(data)
@@ -321,21 +281,3 @@ class Sliding(Problem):
         return "\n".join(lines)
 
 
-def _korf_start(text: str) -> tuple[int, ...]:
-    number = text.strip().lower().removeprefix("korf").lstrip(":#")
-    if not number.isdigit():
-        raise InvalidInstanceError(f"a Korf instance is named korf:N (N = 1..100), got {text!r}")
-    try:
-        return korf_instance(int(number)).start
-    except ValueError as exc:
-        raise InvalidInstanceError(str(exc)) from None
-
-
-def _parse_shape(shape: Any) -> tuple[int, int]:
-    if isinstance(shape, tuple):
-        return int(shape[0]), int(shape[1])
-    try:
-        r, c = str(shape).lower().split("x")
-        return int(r), int(c)
-    except ValueError:
-        raise InvalidInstanceError(f"shape must be ROWSxCOLS (e.g. 3x3), got {shape!r}") from None
