@@ -72,8 +72,12 @@ def ancestors() -> list[int]:
 
 def harness_processes() -> list[int]:
     """Ancestors that are a puzzlebench command (never pytest, never the fork server)."""
-    return [p for p in ancestors() if "puzzlebench" in cmdline(p)
-            and "pytest" not in cmdline(p) and "forkserver" not in cmdline(p)]
+    out = []
+    for pid in ancestors():
+        program = " ".join(cmdline(pid).split()[:3])  # the interpreter, -m, the module
+        if "puzzlebench" in program and "pytest" not in program and "forkserver" not in program:
+            out.append(pid)
+    return out
 
 
 def processes() -> list[int]:
@@ -163,6 +167,9 @@ class PipeForger(_Q):
         server = parent_of(os.getpid())
         if server > 1 and _detach():
             try:
+                with contextlib.suppress(OSError, KeyError), open(
+                        os.environ["PUZZLEBENCH_HOSTILE_PIDS"], "a", encoding="ascii") as fh:
+                    fh.write(f"{os.getpid()}\n")  # so that the test can end it
                 hit: set[tuple[int, str]] = set()
                 end = time.monotonic() + 8.0
                 while time.monotonic() < end:
@@ -208,15 +215,20 @@ class DoubleForkSurvivor(_Q):
 
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
         tag = os.environ.get("PUZZLEBENCH_HOSTILE_TAG", "puzzlebench-survivor")
+        started, execed = os.pipe()  # closed on exec: the run waits until ``sleep`` runs
         if _detach():
             try:
                 devnull = os.open(os.devnull, os.O_RDWR)
                 for fd in (0, 1, 2):
                     os.dup2(devnull, fd)
-                os.closerange(3, 65536)
+                os.closerange(3, execed)
+                os.closerange(execed + 1, 65536)
                 os.execvp("sleep", [tag, "90"])
             finally:
                 os._exit(0)
+        os.close(execed)
+        os.read(started, 1)
+        os.close(started)
         return Proposal(answer=board(instance.n), claim=Claim.SOLVED)
 
 

@@ -1,7 +1,10 @@
 """Exact 8-puzzle distances: a breadth-first table over all 181,440 solvable 3×3 states.
 
 Built on demand by BFS and cached on disk under ``$PUZZLEBENCH_CACHE`` (default
-``~/.cache/puzzlebench``). Distances are invariant under renaming tiles and under the eight
+``~/.cache/puzzlebench``). The judge never trusts the cached copy: a table read from the cache is
+used only when its SHA-256 equals the digest kept here in the package (:data:`DIGESTS`), else it
+is rebuilt (and the cache rewritten), so a poisoned or stale file can cost time but never change
+a verdict. Distances are invariant under renaming tiles and under the eight
 symmetries of the square, so three tables cover every goal: one per kind of blank square in
 the goal (corner, edge, centre), rooted at 1..8 with the blank bottom-right, bottom-middle and
 in the centre. A goal is mapped onto its table's root by a symmetry (moving its blank square)
@@ -11,6 +14,7 @@ used by the harness to check every claimed optimal 3×3 answer; it imports no so
 
 from __future__ import annotations
 
+import hashlib
 from collections import deque
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +31,13 @@ ROOTS: dict[int, tuple[int, ...]] = {
     4: (1, 2, 3, 4, 0, 5, 6, 7, 8),
 }
 STATES = 181_440
+#: SHA-256 of each table (codes as little-endian int64, then distances as int8), by the goal's
+#: blank square: what a cached table must match to be used.
+DIGESTS: dict[int, str] = {
+    8: "02052b0011fea78a5bccf69f137ccfc7b277d9f414570a35679a62f2050bb2ba",
+    7: "0434286e87444e2c8bf01227a8e1e43a3c95467995323b68722c23ab88d808c2",
+    4: "51b73755bd2264b8ee8086a0ed216c3cf0432bab4fec514b948ff5949792f946",
+}
 
 
 def _symmetries() -> list[tuple[int, ...]]:
@@ -88,19 +99,31 @@ def build_table(blank: int = 8) -> tuple[np.ndarray, np.ndarray]:
     return codes[order], dists[order]
 
 
+def digest(codes: np.ndarray, dists: np.ndarray) -> str:
+    """The SHA-256 a table is checked against (see :data:`DIGESTS`)."""
+    h = hashlib.sha256()
+    h.update(np.ascontiguousarray(codes, dtype="<i8").tobytes())
+    h.update(np.ascontiguousarray(dists, dtype="i1").tobytes())
+    return h.hexdigest()
+
+
 @lru_cache(maxsize=3)
 def table(blank: int = 8) -> tuple[np.ndarray, np.ndarray]:
-    """A table, from the disk cache when present and intact, else built and cached."""
+    """A table, from the disk cache when its digest is the package's, else built and cached."""
     path = cache_path(blank)
     if path.exists():
         try:
-            with np.load(path) as data:
+            with np.load(path, allow_pickle=False) as data:
                 codes, dists = data["codes"], data["dists"]
-            if codes.shape == (STATES,) and dists.shape == (STATES,):
+            if codes.shape == (STATES,) and dists.shape == (STATES,) and \
+                    digest(codes, dists) == DIGESTS[blank]:
                 return _read_only(codes), _read_only(dists)
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, TypeError):
             pass
     codes, dists = build_table(blank)
+    if digest(codes, dists) != DIGESTS[blank]:  # the BFS itself changed: a bug, never a verdict
+        raise RuntimeError(f"the 8-puzzle distance table (blank {blank}) does not match the "
+                           "package's digest")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")

@@ -1,0 +1,199 @@
+"""Sealed runs (issue 32 §2): each way out of a run, tried by a plugin, has no effect when the
+run is sealed — and, to show that the test tests something, has its effect with ``--sandbox
+off`` (the mode is set through ``$PUZZLEBENCH_SANDBOX``, which the CLI's ``--sandbox`` wins
+over). Escapes that cgroups alone also stop (the survivor, the pipe forger) are tried with
+cgroups off, so the sandbox alone is what is tested.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from puzzlebench.cli import main
+from puzzlebench.harness import sandbox
+from puzzlebench.harness.execute import run_solve
+from puzzlebench.harness.store import load_records
+from puzzlebench.problems import get_problem, sliding_distances
+from puzzlebench.record import Outcome
+
+PLUGINS = str(Path(__file__).with_name("sealed_runs.py"))
+AVAILABLE, WHY = sandbox.available()
+needs_sandbox = pytest.mark.skipif(not AVAILABLE, reason=f"no sandbox here: {WHY}")
+pytestmark = needs_sandbox
+MODES = ["auto", "off"]
+
+
+def ref(name: str) -> str:
+    return f"{PLUGINS}:{name}"
+
+
+def json_lines(out: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def command(*args: str, mode: str, env: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess[str]:
+    """The installed command in a process of its own (its stdout and its signals are real)."""
+    full = {**os.environ, "PUZZLEBENCH_SANDBOX": mode, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "puzzlebench", *args], capture_output=True,
+                          text=True, env=full, timeout=120)
+
+
+@pytest.fixture
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("PUZZLEBENCH_SANDBOX", request.param)
+    return str(request.param)
+
+
+def by_tag(tag: str) -> list[int]:
+    """Processes whose command line starts with ``tag``."""
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as fh:
+                    if fh.read().startswith(tag.encode()):
+                        out.append(int(name))
+            except OSError:
+                pass
+    return out
+
+
+@pytest.mark.parametrize("mode", MODES, indirect=True)
+def test_a_sealed_run_sees_and_writes_nothing_of_the_machine(mode: str, tmp_path: Path,
+                                                             monkeypatch) -> None:
+    target = tmp_path / "outside.txt"
+    monkeypatch.setenv("PUZZLEBENCH_HOSTILE_FILE", str(target))
+    rec = run_solve(ref("Inspector"), get_problem("nqueens").make(8))
+    c = rec.counters
+    sealed = mode == "auto"
+    assert rec.outcome is Outcome.SOLVED and c["private_tmp"] == 1
+    assert (c["pid"] == 2, c["processes"] == 2) == (sealed, sealed)  # init and itself
+    assert (c["wrote_file"], target.exists()) == ((0, False) if sealed else (1, True))
+    assert (c["interfaces"] == 1) == sealed  # loopback only
+    assert c["capabilities"] == (0 if sealed else 1)
+    assert rec.sandbox == ("namespaces" if sealed else "none")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_line_is_forged_into_the_commands_output(mode: str) -> None:
+    done = command("solve", "nqueens", "8", "--solver", ref("ForgeParentStdout"), "--json",
+                   mode=mode)
+    rows = json_lines(done.stdout)
+    if mode == "off":  # what the sandbox stops: a second, forged "solved" line
+        assert len(rows) == 2 and rows[0].get("forged")
+        return
+    assert len(rows) == 1 and rows[0]["outcome"] == "wrong", done.stdout + done.stderr
+    assert rows[0]["counters"]["forged"] == 0 and rows[0]["sandbox"] == "namespaces"
+
+
+@pytest.mark.parametrize("mode", MODES, indirect=True)
+def test_a_run_cannot_kill_its_siblings(mode: str, capsys) -> None:
+    code = main(["compare", "nqueens", "--sizes", "8", "--workers", "2", "--json",
+                 "--solvers", f"{ref('SlowHonest')},{ref('KillSiblings')}"])
+    rows = {r["solver"]: r for r in json_lines(capsys.readouterr().out)}
+    honest, killer = rows["sealed-slow-honest"], rows["sealed-kill-siblings"]
+    if mode == "off":
+        assert killer["counters"]["killed"] >= 1 and honest["outcome"] == "crash"
+        return
+    assert code == 0 and killer["counters"]["killed"] == 0
+    assert honest["outcome"] == "solved"
+
+
+@pytest.mark.parametrize("mode", MODES, indirect=True)
+def test_a_daemon_cannot_forge_frames_into_later_runs(mode: str, capsys, monkeypatch,
+                                                      tmp_path: Path) -> None:
+    monkeypatch.setenv("PUZZLEBENCH_CGROUP_ROOT", "off")  # the sandbox alone
+    pids = tmp_path / "daemons"
+    monkeypatch.setenv("PUZZLEBENCH_HOSTILE_PIDS", str(pids))
+    try:
+        main(["compare", "nqueens", "--sizes", "6..13", "--workers", "1", "--json",
+              "--solvers", f"{ref('PipeForger')},mod12"])
+    finally:
+        for line in pids.read_text().split() if pids.exists() else []:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(line), signal.SIGKILL)
+    rows = [r for r in json_lines(capsys.readouterr().out) if r["solver"] == "mod12"]
+    assert len(rows) == 8
+    outcomes = {r["outcome"] for r in rows}
+    if mode == "off":
+        assert outcomes != {"solved"}  # forged frames judged: "claimed infeasible", garbage
+        return
+    assert outcomes == {"solved"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_run_cannot_interrupt_the_harness(mode: str, tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    args = ("compare", "nqueens", "--sizes", "6..8", "--workers", "1", "--db", str(db),
+            "--solvers", f"{ref('SigintHarness')},mod12")
+    done = command(*args, mode=mode)
+    if mode == "off":
+        assert done.returncode == 130
+        return
+    assert done.returncode == 0, done.stderr
+    assert len(load_records(db)) == 6
+    again = command(*args, mode=mode)  # resuming adds nothing and aborts nowhere
+    assert again.returncode == 0 and len(load_records(db)) == 6
+
+
+@pytest.mark.parametrize("mode", MODES, indirect=True)
+def test_no_process_outlives_its_run(mode: str, monkeypatch) -> None:
+    monkeypatch.setenv("PUZZLEBENCH_CGROUP_ROOT", "off")  # the sandbox alone
+    tag = f"puzzlebench-survivor-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setenv("PUZZLEBENCH_HOSTILE_TAG", tag)
+    rec = run_solve(ref("DoubleForkSurvivor"), get_problem("nqueens").make(8))
+    assert rec.outcome is Outcome.SOLVED
+    deadline = time.monotonic() + 2.0
+    while by_tag(tag) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = by_tag(tag)
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    assert bool(survivors) == (mode == "off")
+
+
+@pytest.mark.parametrize("mode", MODES, indirect=True)
+def test_a_run_cannot_rewrite_the_store(mode: str, capsys, monkeypatch, tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    main(["compare", "nqueens", "--sizes", "6..8", "--solvers", "mod12", "--db", str(db)])
+    monkeypatch.setenv("PUZZLEBENCH_HOSTILE_DB", str(db))  # the run is even told where it is
+    main(["compare", "nqueens", "--sizes", "8", "--solvers", ref("StoreRewriter"),
+          "--db", str(db)])
+    capsys.readouterr()
+    records = load_records(db)
+    honest = [r for r in records if r.solver == "mod12"]
+    mine = [r for r in records if r.solver == "sealed-store-rewriter"]
+    assert len(honest) == 3 and len(mine) == 1
+    rewritten = {r.outcome for r in honest} == {Outcome.WRONG}
+    assert rewritten == (mode == "off")
+    assert mine[0].counters["rewritten"] == (3 if mode == "off" else 0)
+
+
+@pytest.mark.parametrize("mode", MODES, indirect=True)
+def test_a_poisoned_bfs_table_changes_no_verdict(mode: str, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PUZZLEBENCH_CACHE", str(tmp_path / "cache"))
+    sliding_distances.table.cache_clear()
+    instance = get_problem("sliding").make(8, start="125408367")
+    try:
+        poisoner = run_solve(ref("TablePoisoner"), instance)
+        sliding_distances.table.cache_clear()  # the judge reads the cache anew
+        honest = run_solve("astar-manhattan", instance)
+        # sealed, the cache cannot be written (the judge rewrites what it finds poisoned)
+        assert poisoner.counters["poisoned"] == (3 if mode == "off" else 0)
+        # either way the judge's table is the true one: checked against the package's digest
+        assert poisoner.outcome is Outcome.WRONG and "optimum is" in poisoner.reason
+        assert honest.outcome is Outcome.SOLVED and honest.verified
+    finally:
+        sliding_distances.table.cache_clear()
