@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MODULES = {"qs4": "src/puzzlebench/local/qs4.py",
            "hill_climbing": "src/puzzlebench/local/hill_climbing.py",
            "sliding_kernels": "src/puzzlebench/search/sliding_kernels.py",
-           "idastar": "src/puzzlebench/search/idastar.py"}
+           "idastar": "src/puzzlebench/search/idastar.py",
+           "idastar_pdb": "src/puzzlebench/search/idastar_pdb.py"}
 
 
 def load(path: Path, name: str) -> ModuleType:
@@ -81,7 +82,23 @@ def cases() -> list[tuple[str, str, str, Callable[[], tuple[Any, ...]]]]:
     for k in (79, 12, 97):
         out.append((f"IDA* korf #{k}", "idastar", "idastar_kernel",
                     lambda k=k: (*korf(k), -1, np.inf)))
+    for k in (79, 12, 97):
+        out.append((f"IDA*-PDB korf #{k}", "idastar_pdb", "idastar_pdb_kernel",
+                    lambda k=k: pdb_arguments(k)))
     return out
+
+
+def pdb_arguments(k: int) -> tuple[Any, ...]:
+    """The compressed 6-6-3 tables as the solver looks them up, for Korf's instance k."""
+    from puzzlebench.search.pdb_lookup import databases, lookup
+    from puzzlebench.search.sliding_symmetry import relabel
+
+    inst = get_problem("sliding").make(15, start=",".join(map(str, korf_instance(k).start)),
+                                       goal=",".join(map(str, KORF_GOAL)))
+    rel = relabel(inst)
+    look = lookup(databases(rel.rows, rel.cols, rel.blank_goal), rel.rows, rel.cols, rel.reflects)
+    return (np.asarray(rel.tiles, np.int64), rel.rows, rel.cols, look.tables, look.offset,
+            look.pattern_of, look.weight, look.reflect, -1, np.inf)
 
 
 def same(a: Any, b: Any) -> bool:

@@ -56,7 +56,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="korf100-"))
     if not args.keep_cache:
         os.environ["PUZZLEBENCH_CACHE"] = str(tmp / "cache")
-    from puzzlebench.search.idastar_pdb import databases
+    from puzzlebench.search.pdb_lookup import databases
 
     m = machine()
     print(f"machine: {m['cpu']}, {m['cores']} cores; {args.workers} workers")

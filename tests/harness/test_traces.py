@@ -24,14 +24,14 @@ from puzzlebench.harness.runner import run_study
 from puzzlebench.harness.store import Store, load_records, load_traces
 from puzzlebench.harness.study_file import study_from_dict
 from puzzlebench.local.compiled_random import new_state
-from puzzlebench.local.hill_climbing import objective, random_placement, recount
 from puzzlebench.local.min_conflicts import Lines
 from puzzlebench.local.qs4 import qs4_kernel
+from puzzlebench.local.queens_knights_board import objective, random_placement, recount
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
 from puzzlebench.registry import REGISTRY, spec_of
 from puzzlebench.report import write_report
-from puzzlebench.report.anytime import RunTrace, anytime_scores, auc, ecdf, ert_table
+from puzzlebench.report.anytime_statistics import RunTrace, anytime_scores, auc, ecdf, ert_table
 from puzzlebench.trace import Trace, buffers, check_points, thin, trace_point
 
 TRACING = sorted(s.name for s in REGISTRY.all()
@@ -200,7 +200,7 @@ def trace_rows(records: list) -> pd.DataFrame:
 
 def test_runs_differing_only_in_their_limits_are_not_merged() -> None:
     """Two runs with the same solver, instance and seed but other budgets keep their own traces."""
-    from puzzlebench.report.anytime import group_runs
+    from puzzlebench.report.anytime_statistics import group_runs
 
     inst = get_problem("nqueens").make(10)
     a = run_solve("min-conflicts", inst, seed=4, budget=Budget(max_iterations=1000))
@@ -228,7 +228,7 @@ def test_qs4_kicks_that_solve_end_the_trace_at_zero() -> None:
 def test_runs_without_trace_points_count_as_never_hitting() -> None:
     """ERT and the ECDF include every traced run: one with no point (or a dropped trace)
     adds its whole effort and no hit."""
-    from puzzlebench.report.anytime import group_runs
+    from puzzlebench.report.anytime_statistics import group_runs
 
     good = run_solve("min-conflicts", get_problem("nqueens").make(8), seed=1)
     liar = run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=1)

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlebench.problems import InvalidAnswerError, InvalidInstanceError, get_problem
-from puzzlebench.problems.sliding import MOVES, SlidingInstance, apply_moves
+from puzzlebench.problems.sliding import SlidingInstance, apply_moves
+from puzzlebench.problems.sliding_board import MOVES
 
 SL = get_problem("sliding")
 

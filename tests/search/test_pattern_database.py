@@ -22,16 +22,10 @@ from puzzlebench.record import Outcome
 from puzzlebench.search import pattern_database_files as files
 from puzzlebench.search.blank_aware_kernel import estimates as blank_estimates
 from puzzlebench.search.idastar import IDAStarLinearConflict
-from puzzlebench.search.idastar_pdb import (
-    IDAStarPDB,
-    board_symmetries,
-    databases,
-    estimates,
-    lookup,
-    partition,
-    relabel,
-)
+from puzzlebench.search.idastar_pdb import IDAStarPDB
 from puzzlebench.search.pattern_database import build_table
+from puzzlebench.search.pdb_lookup import databases, estimates, lookup, partition
+from puzzlebench.search.sliding_symmetry import board_symmetries, relabel
 
 SL = get_problem("sliding")
 MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}

@@ -10,7 +10,8 @@ from puzzlebench.cli.app import app
 from puzzlebench.cli.options import CliInputError
 from puzzlebench.cli.output import emit_json
 from puzzlebench.problems.base import InvalidInstanceError
-from puzzlebench.problems.sliding import SlidingInstance, _parse_shape, default_goal, parse_state
+from puzzlebench.problems.sliding import SlidingInstance
+from puzzlebench.problems.sliding_board import default_goal, parse_shape, parse_state
 
 pdb_app = typer.Typer(help="Pattern databases of the sliding puzzle (idastar-pdb).",
                       no_args_is_help=True)
@@ -28,11 +29,12 @@ def build_command(
 ) -> int:
     """Build the databases for a board and goal, cache them, and print their size and build time."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.search.idastar_pdb import MAX_CELLS, partition, relabel
     from puzzlebench.search.pattern_database_files import load_or_build
+    from puzzlebench.search.pdb_lookup import MAX_CELLS, partition
+    from puzzlebench.search.sliding_symmetry import relabel
 
     try:
-        rows, cols = _parse_shape(shape)
+        rows, cols = parse_shape(shape)
         if rows < 1 or cols < 1 or rows * cols < 2 or rows * cols > MAX_CELLS:
             raise CliInputError(f"--shape must have 2..{MAX_CELLS} cells, got {shape!r}")
         goal_t = parse_state(goal, rows * cols) if goal else default_goal(rows, cols)

@@ -14,163 +14,31 @@ Definitions (COCO / IOHprofiler conventions, minimisation of the conflict count)
   a log₁₀ budget axis, normalised to [0, 1] over the plotted budget range, is the anytime
   score: 1 = every target hit at the smallest budget.
 
-Groups are (problem, size); within a group one curve per solver and parameter set.
+Groups are (problem, size); within a group one curve per solver and parameter set. The
+numbers are computed in ``report.anytime_statistics``; this module draws and tells them.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import statistics
 import warnings
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from puzzlebench.report.anytime_statistics import (
+    RunTrace,
+    anytime_scores,
+    budgets_of,
+    ecdf,
+    ert_table,
+    group_runs,
+    targets_of,
+)
 from puzzlebench.report.chart import Chart, Series, facet
 from puzzlebench.report.findings import MIN_SAMPLE
 from puzzlebench.report.series_styles import SeriesStyles, label_order
-from puzzlebench.report.summary import with_labels
-
-MAX_TARGETS = 40
-
-
-@dataclass(frozen=True)
-class RunTrace:
-    """One run's improvements and its total effort."""
-
-    config: str
-    evals: np.ndarray
-    best: np.ndarray
-    times: np.ndarray
-    total_evals: float
-    total_time: float
-
-    def hit(self, target: float) -> tuple[float, float] | None:
-        """(evaluations, seconds) at which the run first reached ``target``, or None."""
-        idx = np.flatnonzero(self.best <= target)
-        if idx.size == 0:
-            return None
-        return float(self.evals[idx[0]]), float(self.times[idx[0]])
-
-    def value_at(self, budget: float) -> float:
-        idx = np.flatnonzero(self.evals <= budget)
-        return float(self.best[idx[-1]]) if idx.size else math.nan
-
-
-def _limit(value: Any) -> str:
-    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else repr(float(value))
-
-
-def _join_key(r: Any, params: Any, budget: Any) -> tuple:
-    """Everything in a run's key, from a frame row or a ``load_traces`` row."""
-    return (str(r["study"] or ""), str(r["solver"]), str(params), str(r["instance_id"]), int(r["seed"]),
-            int(r["repeat"]), str(r["fingerprint"] or ""), str(budget), _limit(r["hard_limit"]),
-            _limit(r["memory_limit_mb"]))
-
-
-def group_runs(traces: pd.DataFrame, frame: pd.DataFrame) -> dict[tuple[str, int], list[RunTrace]]:
-    """Every traced run of ``frame`` (the report's rejudged runs) by (problem, size), with its
-    trace points from ``traces`` (``load_traces`` rows). A run of a tracing solver that recorded
-    no point (or whose trace the harness dropped) is kept as never reaching any target, with its
-    whole effort; a run the rejudge no longer counts as a success loses a final 0-point."""
-    points = {}
-    for _, t in traces.groupby("key", sort=False):
-        first = t.iloc[0]
-        points[_join_key(first, first["params"], first["budget"])] = t.sort_values("point")
-    frame = with_labels(frame)
-    out: dict[tuple[str, int], list[RunTrace]] = {}
-    for _, r in frame.iterrows():
-        key = _join_key(r, r["params_key"], json.dumps(r["budget"], sort_keys=True))
-        t = points.get(key)
-        traced = r.get("traced", False) is True or t is not None
-        if not traced:
-            continue
-        evals = np.zeros(0) if t is None else t["evaluations"].to_numpy(float)
-        best = np.zeros(0) if t is None else t["best"].to_numpy(float)
-        times = np.zeros(0) if t is None else t["time_s"].to_numpy(float)
-        if not r["success"] and best.size and best[-1] == 0:
-            evals, best, times = evals[:-1], best[:-1], times[:-1]
-        total_e = (r["counters"] or {}).get("evaluations")
-        run = RunTrace(r["label"], evals, best, times,
-                       float(max(total_e or 0, evals[-1] if evals.size else 0, 1)),
-                       max(float(r["time_s"]), float(times[-1]) if times.size else 0.0))
-        out.setdefault((r["problem"], int(r["size"])), []).append(run)
-    return out
-
-
-def targets_of(runs: list[RunTrace]) -> list[int]:
-    """Targets from the best start value of the group down to 0 (at most MAX_TARGETS, spread
-    evenly on a log scale of t + 1, always including 0 and 1). Start values are the first
-    points of traces that begin above 0 (a trace whose only point is its solution says nothing
-    about where the run started)."""
-    starts = [r.best[0] for r in runs if r.best.size and r.best[0] > 0]
-    start = int(min(starts)) if starts else 0
-    if start + 1 <= MAX_TARGETS:
-        return list(range(start, -1, -1))
-    grid = np.unique(np.round(np.geomspace(1, start + 1, MAX_TARGETS)).astype(int) - 1)
-    return sorted({*grid.tolist(), 0, 1}, reverse=True)
-
-
-def ert_table(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
-    """ERT in evaluations and seconds per configuration and target (∞ shown as 'inf')."""
-    rows = []
-    for config in sorted({r.config for r in runs}, key=label_order):
-        mine = [r for r in runs if r.config == config]
-        for t in targets:
-            hits = [r.hit(t) for r in mine]
-            n_hit = sum(h is not None for h in hits)
-            effort_e = sum(h[0] if h else r.total_evals for h, r in zip(hits, mine, strict=True))
-            effort_s = sum(h[1] if h else r.total_time for h, r in zip(hits, mine, strict=True))
-            rows.append({"solver": config, "target": t, "runs": len(mine), "hits": n_hit,
-                         "ERT evaluations": effort_e / n_hit if n_hit else math.inf,
-                         "ERT s": effort_s / n_hit if n_hit else math.inf})
-    return pd.DataFrame(rows)
-
-
-def budgets_of(runs: list[RunTrace]) -> np.ndarray:
-    hi = max(max(r.total_evals, 1.0) for r in runs)
-    return np.unique(np.geomspace(1, hi, 60))
-
-
-def ecdf(runs: list[RunTrace], targets: list[int], budgets: np.ndarray, *,
-         seconds: bool = False) -> np.ndarray:
-    """Fraction of (run, target) pairs hit within each budget."""
-    hits = []
-    for r in runs:
-        for t in targets:
-            h = r.hit(t)
-            hits.append(math.inf if h is None else h[1 if seconds else 0])
-    arr = np.sort(np.asarray(hits))
-    return np.searchsorted(arr, budgets, side="right") / max(len(arr), 1)
-
-
-def auc(values: np.ndarray, budgets: np.ndarray) -> float:
-    """Area under an ECDF (a step function: each value holds until the next budget) on a log
-    budget axis, normalised to [0, 1]."""
-    x = np.log10(budgets)
-    if x[-1] <= x[0]:
-        return float(values[-1])
-    return float(np.sum(values[:-1] * np.diff(x)) / (x[-1] - x[0]))
-
-
-def anytime_scores(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
-    """Per configuration: the ECDF area (anytime score), its rank, and the share of
-    (run, target) pairs ever hit."""
-    budgets = budgets_of(runs)
-    rows = []
-    for config in sorted({r.config for r in runs}, key=label_order):
-        mine = [r for r in runs if r.config == config]
-        curve = ecdf(mine, targets, budgets)
-        rows.append({"solver": config, "runs": len(mine),
-                     "anytime score (ECDF area)": round(auc(curve, budgets), 4),
-                     "pairs hit": round(float(curve[-1]), 4),
-                     "solved": sum(bool(r.best.size) and r.best[-1] == 0 for r in mine)})
-    table = pd.DataFrame(rows).sort_values("anytime score (ECDF area)", ascending=False, kind="stable")
-    table.insert(0, "rank", range(1, len(table) + 1))
-    return table.reset_index(drop=True)
 
 
 def _series(label: str, x: np.ndarray, y: np.ndarray, empty: str, *, step: bool = False,

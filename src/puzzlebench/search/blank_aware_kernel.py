@@ -6,7 +6,7 @@ Each pattern's value is read from the search's own distance array: the pattern t
 patterns this is consistent as well as admissible: a move changes the moved tile's pattern by
 one abstract step and leaves every other pattern's value unchanged (a free blank step between
 states of equal distance), so only one pattern — and, with reflection, one reflected pattern —
-is re-ranked per move. The same arrays as the compressed kernel (``idastar_pdb.Lookup``) plus
+is re-ranked per move. The same arrays as the compressed kernel (``pdb_lookup.Lookup``) plus
 each tile's cell (``pos``, by goal-cell label).
 """
 

@@ -32,12 +32,15 @@ the timed run finds them loaded. Counters: nodes generated, iterations, and the 
 bytes (``pdb_bytes``), the time their breadth-first search took when they were built
 (``pdb_build_s``, from the cache file's header) and this process's time to load and check them —
 or to build them, when the cache had no sound copy (``pdb_load_s``).
+
+The pieces: ``search.sliding_symmetry`` (symmetries, relabelling, moves mapped back),
+``search.pdb_lookup`` (partitions, tables, the compiled estimate and its update); this module
+holds the search kernel and the solver.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numba
@@ -48,200 +51,9 @@ from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.problems.sliding import SlidingInstance
 from puzzlebench.registry import register
 from puzzlebench.search.blank_aware_kernel import idastar_blank_kernel
-from puzzlebench.search.pattern_database import MAX_PATTERN
-from puzzlebench.search.pattern_database_files import StoredDatabase, load_or_build
+from puzzlebench.search.pdb_lookup import MAX_CELLS, databases, estimate, lookup, slide
 from puzzlebench.search.sliding_search import solvable
-
-MAX_CELLS = 16
-#: Hand-chosen partitions of the canonical goal (blank on cell 0), by board shape. On 4×4:
-#: the two left columns below the blank, the right half of the top three rows, and the
-#: bottom row's last three cells. Over ten of Korf's hardest instances it generated 74.6 M
-#: nodes, against 105.5 M for (1 2 4 5 8 9 | 3 6 7 10 11 15 | 12 13 14) and 164.9 M for the
-#: row-major cut (1-6 | 7-12 | 13-15).
-PARTITIONS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
-    (4, 4): ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15)),
-}
-_DR = (-1, 1, 0, 0)
-_DC = (0, 0, -1, 1)
-
-
-def board_symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
-    """Symmetries of the board as maps cell → cell (8 for a square, 4 otherwise), identity first."""
-    out: list[tuple[int, ...]] = []
-    for rot in range(4 if rows == cols else 1):
-        for flip_r in (False, True):
-            for flip_c in (False, True):
-                if rows == cols and flip_r:
-                    continue
-                perm = []
-                for p in range(rows * cols):
-                    r, c = divmod(p, cols)
-                    for _ in range(rot):
-                        r, c = c, rows - 1 - r
-                    if flip_r:
-                        r = rows - 1 - r
-                    if flip_c:
-                        c = cols - 1 - c
-                    perm.append(r * cols + c)
-                out.append(tuple(perm))
-    return out
-
-
-@dataclass(frozen=True)
-class Relabelled:
-    """An instance on the canonical board: ``tiles[q]`` is the goal cell of the tile on cell
-    q (−1 for the blank); ``sym`` maps original cells to canonical ones."""
-
-    rows: int
-    cols: int
-    tiles: tuple[int, ...]
-    blank_goal: int
-    sym: tuple[int, ...]
-
-    @property
-    def reflects(self) -> bool:
-        """The diagonal reflection maps this goal onto itself."""
-        return self.rows == self.cols and self.blank_goal // self.cols == self.blank_goal % self.cols
-
-
-def relabel(instance: SlidingInstance) -> Relabelled:
-    """Move the goal's blank to cell 0 by a symmetry when it is in a corner; name tiles by goal cell."""
-    rows, cols = instance.rows, instance.cols
-    blank = instance.goal.index(0)
-    syms = board_symmetries(rows, cols)
-    sym = next((g for g in syms if g[blank] == 0), syms[0])
-    goal_t = [0] * (rows * cols)
-    start_t = [0] * (rows * cols)
-    for p in range(rows * cols):
-        goal_t[sym[p]] = instance.goal[p]
-        start_t[sym[p]] = instance.start[p]
-    home = {t: q for q, t in enumerate(goal_t)}
-    tiles = tuple(-1 if t == 0 else home[t] for t in start_t)
-    return Relabelled(rows, cols, tiles, sym[blank], sym)
-
-
-def partition(rows: int, cols: int, blank_goal: int) -> tuple[tuple[int, ...], ...]:
-    """The patterns (as goal cells) covering every tile of a relabelled goal."""
-    if blank_goal == 0 and (rows, cols) in PARTITIONS:
-        return PARTITIONS[(rows, cols)]
-    cells = [c for c in range(rows * cols) if c != blank_goal]
-    return tuple(tuple(cells[i:i + MAX_PATTERN]) for i in range(0, len(cells), MAX_PATTERN))
-
-
-_LOADED: dict[tuple[int, int, tuple[int, ...], str], StoredDatabase] = {}
-
-
-def databases(rows: int, cols: int, blank_goal: int, kind: str = "compressed") -> list[StoredDatabase]:
-    """This goal's pattern databases of one kind (``compressed`` or ``blank``), loaded once per
-    process (built and cached when missing)."""
-    out = []
-    for cells in partition(rows, cols, blank_goal):
-        key = (rows, cols, cells, kind)
-        if key not in _LOADED:
-            _LOADED[key] = load_or_build(cells, rows, cols, kind=kind)
-        out.append(_LOADED[key])
-    return out
-
-
-@dataclass(frozen=True)
-class Lookup:
-    """The arrays the kernel reads: tables back to back, each tile's pattern and weight."""
-
-    tables: np.ndarray
-    offset: np.ndarray
-    pattern_of: np.ndarray
-    weight: np.ndarray
-    reflect: np.ndarray
-    pattern_cells: np.ndarray  # every pattern's goal cells, back to back (blank-aware lookups)
-    pattern_start: np.ndarray
-    pattern_size: np.ndarray
-
-    @classmethod
-    def of(cls, dbs: list[StoredDatabase], rows: int, cols: int, use_reflection: bool) -> Lookup:
-        cells = rows * cols
-        pattern_of = np.full(cells, -1, np.int64)
-        weight = np.zeros(cells, np.int64)
-        offset = np.zeros(len(dbs), np.int64)
-        for i, db in enumerate(dbs):
-            offset[i] = offset[i - 1] + dbs[i - 1].table.size if i else 0
-            for j, c in enumerate(db.cells):
-                pattern_of[c] = i
-                weight[c] = cells ** (len(db.cells) - 1 - j)
-        tables = np.concatenate([db.table for db in dbs]) if len(dbs) > 1 else np.asarray(dbs[0].table)
-        reflect = np.array([(p % cols) * cols + p // cols for p in range(cells)] if use_reflection
-                           else [-1] * cells, np.int64)
-        sizes = np.array([len(db.cells) for db in dbs], np.int64)
-        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        flat = np.array([c for db in dbs for c in db.cells], np.int64)
-        return cls(tables, offset, pattern_of, weight, reflect, flat, starts, sizes)
-
-
-_LOOKUPS: dict[tuple[Any, ...], Lookup] = {}
-
-
-def lookup(dbs: list[StoredDatabase], rows: int, cols: int, use_reflection: bool) -> Lookup:
-    """The kernel's arrays for these databases, made once per process."""
-    key = (rows, cols, tuple(db.cells for db in dbs), tuple(db.kind for db in dbs), use_reflection)
-    if key not in _LOOKUPS:
-        _LOOKUPS[key] = Lookup.of(dbs, rows, cols, use_reflection)
-    return _LOOKUPS[key]
-
-
-@numba.njit(cache=True)
-def _estimate(tiles: np.ndarray, tables: np.ndarray, offset: np.ndarray, pattern_of: np.ndarray,
-              weight: np.ndarray, reflect: np.ndarray, idx: np.ndarray, ridx: np.ndarray) -> tuple[int, int]:
-    """(sum of the databases, sum on the reflected state); fills the index arrays."""
-    idx[:] = 0
-    ridx[:] = 0
-    for q in range(tiles.shape[0]):
-        t = tiles[q]
-        if t < 0:
-            continue
-        idx[pattern_of[t]] += q * weight[t]
-        if reflect[0] >= 0:
-            rt = reflect[t]
-            ridx[pattern_of[rt]] += reflect[q] * weight[rt]
-    h = 0
-    hr = 0
-    for p in range(idx.shape[0]):
-        h += tables[offset[p] + idx[p]]
-        hr += tables[offset[p] + ridx[p]]
-    return h, (hr if reflect[0] >= 0 else 0)
-
-
-@numba.njit(cache=True)
-def estimates(states: np.ndarray, tables: np.ndarray, offset: np.ndarray, pattern_of: np.ndarray,
-              weight: np.ndarray, reflect: np.ndarray) -> np.ndarray:
-    """h of many relabelled states (rows of ``states``): the heuristic the search uses."""
-    n = offset.shape[0]
-    idx = np.zeros(n, np.int64)
-    ridx = np.zeros(n, np.int64)
-    out = np.zeros(states.shape[0], np.int64)
-    for i in range(states.shape[0]):
-        h, hr = _estimate(states[i], tables, offset, pattern_of, weight, reflect, idx, ridx)
-        out[i] = max(h, hr)
-    return out
-
-
-@numba.njit(cache=True)
-def _slide(tiles: np.ndarray, frm: int, to: int, tables: np.ndarray, offset: np.ndarray,
-           pattern_of: np.ndarray, weight: np.ndarray, reflect: np.ndarray, idx: np.ndarray,
-           ridx: np.ndarray, h: int, hr: int) -> tuple[int, int]:
-    """Move the tile on ``frm`` to the blank on ``to``; returns the updated (h, h reflected)."""
-    t = tiles[frm]
-    tiles[to] = t
-    tiles[frm] = -1
-    p = pattern_of[t]
-    old = tables[offset[p] + idx[p]]
-    idx[p] += (to - frm) * weight[t]
-    h += tables[offset[p] + idx[p]] - old
-    if reflect[0] >= 0:
-        rt = reflect[t]
-        rp = pattern_of[rt]
-        old = tables[offset[rp] + ridx[rp]]
-        ridx[rp] += (reflect[to] - reflect[frm]) * weight[rt]
-        hr += tables[offset[rp] + ridx[rp]] - old
-    return h, hr
+from puzzlebench.search.sliding_symmetry import DC, DR, original_moves, relabel
 
 
 @numba.njit(cache=True)
@@ -253,7 +65,7 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
     n = offset.shape[0]
     idx = np.zeros(n, np.int64)
     ridx = np.zeros(n, np.int64)
-    h, hr = _estimate(tiles, tables, offset, pattern_of, weight, reflect, idx, ridx)
+    h, hr = estimate(tiles, tables, offset, pattern_of, weight, reflect, idx, ridx)
     blank = 0
     for q in range(tiles.shape[0]):
         if tiles[q] < 0:
@@ -279,8 +91,8 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
                     break
                 depth -= 1  # back up: the tile returns to where the blank now is
                 mv = path[depth]
-                src = blank - (_DR[mv] * cols + _DC[mv])
-                h, hr = _slide(tiles, src, blank, tables, offset, pattern_of, weight, reflect,
+                src = blank - (DR[mv] * cols + DC[mv])
+                h, hr = slide(tiles, src, blank, tables, offset, pattern_of, weight, reflect,
                                idx, ridx, h, hr)
                 blank = src
                 continue
@@ -288,7 +100,7 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
             next_mv[depth] += 1
             if depth > 0 and mv == inverse[path[depth - 1]]:
                 continue
-            nr, nc = blank // cols + _DR[mv], blank % cols + _DC[mv]
+            nr, nc = blank // cols + DR[mv], blank % cols + DC[mv]
             if nr < 0 or nr >= rows or nc < 0 or nc >= cols:
                 continue
             src = nr * cols + nc
@@ -297,14 +109,14 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
                 return -1, np.zeros(0, np.int64), nodes, iterations, h0
             if max_nodes >= 0 and nodes >= max_nodes:
                 return -1, np.zeros(0, np.int64), nodes, iterations, h0
-            h, hr = _slide(tiles, src, blank, tables, offset, pattern_of, weight, reflect,
+            h, hr = slide(tiles, src, blank, tables, offset, pattern_of, weight, reflect,
                            idx, ridx, h, hr)
             f = depth + 1 + max(h, hr)
             path[depth] = mv
             if f > bound or depth + 1 >= max_depth:
                 if f < next_bound:
                     next_bound = f
-                h, hr = _slide(tiles, blank, src, tables, offset, pattern_of, weight, reflect,
+                h, hr = slide(tiles, blank, src, tables, offset, pattern_of, weight, reflect,
                                idx, ridx, h, hr)
                 continue
             blank = src
@@ -315,24 +127,6 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
         bound = next_bound
         if now() >= deadline or (max_nodes >= 0 and nodes >= max_nodes):
             return -1, np.zeros(0, np.int64), nodes, iterations, h0
-
-
-def original_moves(moves: np.ndarray, rel: Relabelled, start_blank: int) -> str:
-    """The relabelled board's blank moves, as moves on the instance's own board."""
-    inverse = [0] * len(rel.sym)
-    for p, q in enumerate(rel.sym):
-        inverse[q] = p
-    cols = rel.cols
-    out = []
-    blank = start_blank  # original cell
-    for mv in moves:
-        q = rel.sym[blank]
-        q2 = (q // cols + _DR[mv]) * cols + q % cols + _DC[mv]
-        nxt = inverse[q2]
-        step = (nxt // cols - blank // cols, nxt % cols - blank % cols)
-        out.append({(-1, 0): "U", (1, 0): "D", (0, -1): "L", (0, 1): "R"}[step])
-        blank = nxt
-    return "".join(out)
 
 
 @register
