@@ -65,23 +65,38 @@ def rusage_cpu_s() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+#: Seconds a run may spend starting and warming up (loading, constructing and warming its
+#: solver) before its timed phase; past it the run is killed. Small: a solver that "warms" for
+#: minutes is doing its work where it is not timed.
+STARTUP_LIMIT = 30.0
+
+
 @dataclass(frozen=True, slots=True)
 class Measurement:
-    """How the runs of one command or study are measured.
+    """How the runs of one command or study are measured and confined.
 
     ``min_time``: repeat each run in its process until this many seconds of timed work
     (None: once). ``pin``: give each worker its own core (cpuset cgroup, else affinity).
     ``cgroups``: use a cgroup per run where the machine allows (False: always the rusage
-    fallback).
+    fallback). ``startup_limit``: seconds a run may take to be ready (start-up and warm-up).
+    ``sandbox``: how runs are sealed off from the machine (``harness.sandbox``: ``auto``,
+    ``required``, ``off``; None: ``$PUZZLEBENCH_SANDBOX`` or ``auto``).
     """
 
     min_time: float | None = None
     pin: bool = False
     cgroups: bool = True
+    startup_limit: float = STARTUP_LIMIT
+    sandbox: str | None = None
 
     def __post_init__(self) -> None:
         if self.min_time is not None and not self.min_time > 0:
             raise ValueError(f"min_time must be positive, got {self.min_time}")
+        if not 0 < self.startup_limit < float("inf"):
+            raise ValueError(f"startup_limit must be a positive number of seconds, got "
+                             f"{self.startup_limit}")
+        if self.sandbox is not None and self.sandbox not in ("auto", "required", "off"):
+            raise ValueError(f"sandbox must be auto, required or off, got {self.sandbox!r}")
 
 
 @dataclass(frozen=True, slots=True)

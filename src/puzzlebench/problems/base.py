@@ -206,8 +206,19 @@ class Problem(ABC):
         """The warm-up instance for a run on ``instance``: by default the fixed small one. A
         problem may return one that shares what a solver's one-time set-up depends on (the
         sliding board and goal, for pattern databases) but never the instance's own question,
-        so that the untimed warm-up cannot solve the timed run ahead of time."""
-        return self.warmup_instance()
+        so that the untimed warm-up cannot solve the timed run ahead of time: when the fixed
+        one *is* the run's instance (an 8-queens run), a neighbouring size is taken instead."""
+        warm = self.warmup_instance()
+        if warm.instance_id != instance.instance_id:
+            return warm
+        for size in (warm.size + 1, warm.size + 2, warm.size - 1):
+            try:
+                other = self.make(size, **self.options_of(warm))
+            except (PuzzlebenchError, ValueError, TypeError):
+                continue
+            if other.instance_id != instance.instance_id:
+                return other
+        return warm
 
     def answer_text(self, data: Any) -> tuple[str, list[str]]:
         """What ``solve`` prints of a valid answer (its JSON data): a headline suffix and

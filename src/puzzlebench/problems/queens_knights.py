@@ -145,6 +145,9 @@ class QueensKnights(Problem):
                       count, many=True, required=True, ranges=True),
     )
 
+    def options_of(self, instance: QueensKnightsInstance) -> dict[str, Any]:
+        return {"queens": instance.queens}
+
     def make(self, size: int, **options: Any) -> QueensKnightsInstance:
         unknown = set(options) - {"queens"}
         if unknown:
