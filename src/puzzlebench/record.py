@@ -50,7 +50,7 @@ FAILURE_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome if o.failure)
 VOLATILE_FIELDS: frozenset[str] = frozenset(
     {"time_s", "cpu_s", "peak_rss_mb", "timestamp", "machine", "versions", "host", "warmup_s",
      "startup_s", "rss_base_mb", "span_s", "time_min_s", "repeats", "repeats_agree",
-     "timed_by", "measured_by", "clock_resolution_s", "core"}
+     "timed_by", "measured_by", "clock_resolution_s", "core", "sandbox"}
 )
 
 
@@ -136,6 +136,11 @@ class RunRecord:
     repeats_agree: bool | None = None
     #: The core the run was pinned to (None: not pinned).
     core: int | None = None
+    #: How the run was sealed off from the machine (``harness.sandbox``): ``namespaces`` (its
+    #: own PID, mount and network namespaces, a read-only file system, no capabilities) or
+    #: ``none`` (an ordinary process of the harness's user; ``notes`` says why). Records made
+    #: before the field say ``none``: they were not sealed.
+    sandbox: str = "none"
 
     @property
     def solved(self) -> bool:

@@ -17,7 +17,7 @@ JSON_KEYS: tuple[str, ...] = (
     "valid", "verified", "reason", "counters", "time_s", "cpu_s", "warmup_s", "startup_s",
     "peak_rss_mb", "optimum", "answer_length", "isolated", "notes", "error",
     "span_s", "timed_by", "measured_by", "clock_resolution_s", "min_time", "repeats",
-    "time_min_s", "repeats_agree", "core",
+    "time_min_s", "repeats_agree", "core", "sandbox",
 )
 
 
@@ -64,6 +64,9 @@ def measurement_text(record: RunRecord) -> str:
              f"{record.measured_by or 'unknown'}"]
     if record.core is not None:
         parts.append(f"pinned to core {record.core}")
+    if record.isolated:
+        parts.append("sealed in namespaces of its own" if record.sandbox == "namespaces"
+                     else "not sealed (sandbox: none)")
     return "; ".join(parts)
 
 

@@ -96,6 +96,27 @@ def measurement_rows(frame: pd.DataFrame) -> list[tuple[str, str]]:
                       if isinstance(m, dict) and m.get("workers")})
     if workers:
         rows.append(("workers", ", ".join(map(str, workers))))
+    if "sandbox" in frame:
+        isolated = frame["isolated"] if "isolated" in frame else pd.Series(True, frame.index)
+        rows.append(("sandbox", _counted(frame["sandbox"].where(isolated == True, "in-process")  # noqa: E712
+                                         .replace({"namespaces": "sealed in namespaces",
+                                                   "none": "not sealed"}))))
+    rows += _setup_rows(frame)
+    return rows
+
+
+def _setup_rows(frame: pd.DataFrame) -> list[tuple[str, str]]:
+    """Start-up and warm-up, untimed, beside the solve times: a solver that spends its time
+    there is visible (the longest run is named)."""
+    rows = []
+    for column, label in (("startup_s", "start-up (untimed, incl. warm-up)"),
+                          ("warmup_s", "warm-up (untimed)")):
+        if column not in frame or frame[column].dropna().empty:
+            continue
+        values = pd.to_numeric(frame[column], errors="coerce").fillna(0.0)
+        longest = values.idxmax()
+        rows.append((label, f"median {values.median():.3f} s, longest {values.max():.3f} s "
+                     f"({frame.at[longest, 'solver']})"))
     return rows
 
 
