@@ -12,7 +12,14 @@ import typer
 from rich.table import Table
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import MinTimeOpt, check_limit, parse_sizes
+from puzzlebench.cli.options import (
+    MinTimeOpt,
+    SandboxOpt,
+    StartupLimitOpt,
+    check_limit,
+    measurement_of,
+    parse_sizes,
+)
 from puzzlebench.cli.output import console, emit_json
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.harness.agreement import check_agreement
@@ -33,6 +40,8 @@ def agree_command(
         help="Budget of each count (s; default: --time-limit); counting is exhaustive.")] = None,
     workers: Annotated[int | None, typer.Option(help="Runs at once (default: cores).")] = None,
     min_time: MinTimeOpt = None,
+    sandbox: SandboxOpt = None,
+    startup_limit: StartupLimitOpt = None,
     count_up_to: Annotated[int, typer.Option(help="Counts are compared up to this n.")] = 10,
     enumerate_up_to: Annotated[int, typer.Option(help="Answers checked against the enumerated "
                                                        "set up to this n.")] = 8,
@@ -51,6 +60,7 @@ def agree_command(
     check_limit(count_time_limit, "--count-time-limit")  # None passes
     check_workers(workers)
     check_limit(min_time, "--min-time")
+    measurement = measurement_of(None, None, sandbox, startup_limit)
     entry = grid_entry(problem, problem_opts or {}, purpose="agree")
     problem = prob.id
     size_list = parse_sizes(sizes or prob.default_sizes(entry, "agree"))
@@ -63,7 +73,7 @@ def agree_command(
                                  count_time_limit=count_time_limit,
                                  count_up_to=count_up_to, enumerate_up_to=enumerate_up_to,
                                  instances=insts, workers=workers, progress=progress.update,
-                                 min_time=min_time)
+                                 min_time=min_time, measurement=measurement)
     finally:
         progress.close()
     if as_json:

@@ -18,6 +18,8 @@ from puzzlebench.cli.options import (
     CliInputError,
     MinTimeOpt,
     PinOpt,
+    SandboxOpt,
+    StartupLimitOpt,
     check_limit,
     check_out_dir,
     check_seed,
@@ -52,6 +54,8 @@ def compare_command(
     workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
     min_time: MinTimeOpt = None,
     pin: PinOpt = None,
+    sandbox: SandboxOpt = None,
+    startup_limit: StartupLimitOpt = None,
     db: Annotated[str | None, typer.Option(help="SQLite store; the same command resumes.")] = None,
     report: Annotated[str | None, typer.Option(help="Write a report to this folder.")] = None,
     details: Annotated[bool, typer.Option(help="Print every run, not only the summary.")] = False,
@@ -87,7 +91,7 @@ def compare_command(
         "problems": [entry],
         "solvers": [{"name": n} for n in names],
     }, "compare")
-    study = with_measurement(study, min_time, pin)
+    study = with_measurement(study, min_time, pin, sandbox, startup_limit)
     runs = study.runs()
     if not runs:
         raise CliInputError("this comparison has no runs (no solver handles any instance)")

@@ -42,13 +42,62 @@ PinOpt = Annotated[bool | None, typer.Option(
     "--pin/--no-pin", help="Give each worker its own core (cpuset cgroup, else affinity).")]
 
 
-def with_measurement(study: Any, min_time: float | None, pin: bool | None) -> Any:
-    """The study with ``--min-time``/``--pin`` applied over its own keys (when given)."""
+#: ``--sandbox``: how each run is sealed off from the machine (``harness.sandbox``).
+SandboxOpt = Annotated[str | None, typer.Option(
+    "--sandbox", metavar="auto|required|off",
+    help="Seal each run in namespaces of its own (no other process, read-only files, no "
+         "network): auto where the machine allows, required to refuse to run without, off. "
+         "Default: $PUZZLEBENCH_SANDBOX or auto.")]
+#: ``--startup-limit``: seconds a run may take to start and warm up.
+StartupLimitOpt = Annotated[float | None, typer.Option(
+    "--startup-limit", help="Seconds a run may take to load and warm up its solver before its "
+                            "timed phase (default 30); past it the run is killed.")]
+
+
+def check_sandbox(mode: str | None) -> str | None:
+    """A ``--sandbox`` value; ``required`` where runs cannot be sealed is refused here, before
+    any run is made."""
+    from puzzlebench.harness import sandbox
+
+    if mode is None:
+        mode = sandbox.default_mode() if sandbox.MODE_ENV in os.environ else None
+        if mode is None:
+            return None
+    if mode not in sandbox.MODES:
+        raise CliInputError(f"--sandbox must be one of {', '.join(sandbox.MODES)}, got {mode!r}")
+    if mode == "required":
+        ok, why = sandbox.available()
+        if not ok:
+            raise CliInputError(f"--sandbox required, but runs cannot be sealed here: {why}")
+    return mode
+
+
+def measurement_of(min_time: float | None, pin: bool | None, sandbox: str | None = None,
+                   startup_limit: float | None = None) -> Any:
+    """The ``Measurement`` of a command's flags (checked)."""
+    from puzzlebench.harness.measure import STARTUP_LIMIT, Measurement
+
+    check_limit(min_time, "--min-time")
+    check_limit(startup_limit, "--startup-limit")
+    return Measurement(min_time, bool(pin), sandbox=check_sandbox(sandbox),
+                       startup_limit=startup_limit or STARTUP_LIMIT)
+
+
+def with_measurement(study: Any, min_time: float | None, pin: bool | None,
+                     sandbox: str | None = None, startup_limit: float | None = None) -> Any:
+    """The study with ``--min-time``/``--pin``/``--sandbox``/``--startup-limit`` applied over
+    its own keys (when given)."""
     if min_time is not None:
         check_limit(min_time, "--min-time")
         study = replace(study, min_time=min_time)
     if pin is not None:
         study = replace(study, pin=pin)
+    mode = check_sandbox(sandbox if sandbox is not None else study.sandbox)
+    if mode is not None:
+        study = replace(study, sandbox=mode)
+    if startup_limit is not None:
+        check_limit(startup_limit, "--startup-limit")
+        study = replace(study, startup_limit=startup_limit)
     return study
 
 

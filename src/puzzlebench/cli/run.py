@@ -8,7 +8,14 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import CliInputError, MinTimeOpt, PinOpt, with_measurement
+from puzzlebench.cli.options import (
+    CliInputError,
+    MinTimeOpt,
+    PinOpt,
+    SandboxOpt,
+    StartupLimitOpt,
+    with_measurement,
+)
 from puzzlebench.cli.output import console
 
 
@@ -42,6 +49,8 @@ def run_command(
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler, tcp://HOST:PORT.")] = None,
     min_time: MinTimeOpt = None,
     pin: PinOpt = None,
+    sandbox: SandboxOpt = None,
+    startup_limit: StartupLimitOpt = None,
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
 ) -> int:
     """Run every not-yet-stored run of a study; exit 1 if any run is wrong, crashed or was
@@ -54,7 +63,8 @@ def run_command(
     check_workers(workers)
     if scheduler is not None:
         check_scheduler(scheduler)
-    study = with_measurement(load_study(study_file), min_time, pin)
+    study = with_measurement(load_study(study_file), min_time, pin, sandbox,
+                             startup_limit)
     target = db or study.db or f"{study.name}.sqlite"
     result = run_study(study, target, workers=workers, scheduler=scheduler, quiet=quiet)
     # this definition's runs (not earlier ones under other limits), judged against each other

@@ -17,9 +17,12 @@ from puzzlebench.cli.options import (
     DEFAULT_TIME_LIMIT,
     MinTimeOpt,
     PinOpt,
+    SandboxOpt,
+    StartupLimitOpt,
     check_limit,
     check_seed,
     make_budget,
+    measurement_of,
     parse_int,
     parse_params,
     warn_ignored_caps,
@@ -54,6 +57,8 @@ def solve_command(
     param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
     min_time: MinTimeOpt = None,
     pin: PinOpt = None,
+    sandbox: SandboxOpt = None,
+    startup_limit: StartupLimitOpt = None,
     show: Annotated[bool, typer.Option(help="Draw the answer.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the run as JSON.")] = False,
     problem_opts: dict[str, str] | None = None,
@@ -61,17 +66,17 @@ def solve_command(
     """Solve one instance with one solver; the harness validates and judges the answer."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.execute import conclude, execute
-    from puzzlebench.harness.measure import Measurement
 
     check_seed(seed)
     check_limit(min_time, "--min-time")
+    measurement = measurement_of(min_time, pin, sandbox, startup_limit)
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     budget = make_budget(time_limit, max_nodes, max_iterations, max_evaluations)
     spec = resolve_solver(solver)
     task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget,
                      min_time=min_time)
     warn_ignored_caps(spec, budget)
-    record = conclude(spec, task, execute(task, measurement=Measurement(min_time, bool(pin))))
+    record = conclude(spec, task, execute(task, measurement=measurement))
     if as_json:
         emit_json(record_json(record))
     else:

@@ -9,7 +9,15 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import CliInputError, MinTimeOpt, PinOpt, check_out_dir, with_measurement
+from puzzlebench.cli.options import (
+    CliInputError,
+    MinTimeOpt,
+    PinOpt,
+    SandboxOpt,
+    StartupLimitOpt,
+    check_out_dir,
+    with_measurement,
+)
 from puzzlebench.cli.run import check_workers
 
 
@@ -39,6 +47,8 @@ def study_command(
     workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
     min_time: MinTimeOpt = None,
     pin: PinOpt = None,
+    sandbox: SandboxOpt = None,
+    startup_limit: StartupLimitOpt = None,
     self_contained: Annotated[bool, typer.Option(
         help="Embed plotly.js in report.html instead of sharing OUT/../assets/plotly-V.min.js "
              "with the reports beside it.")] = False,
@@ -58,7 +68,7 @@ def study_command(
     check_workers(workers)
     builtin = get_study(name)
     study = with_measurement(study_from_dict(builtin.definition(quick), f"study {name}"),
-                             min_time, pin)
+                             min_time, pin, sandbox, startup_limit)
     folder = check_out_dir(out or f"study-reports/{name}{'-quick' if quick else ''}")
     store = Path(db) if db else folder / f"{name}.sqlite"
     if (folder / "report.md").exists() and not store.exists() and not force:

@@ -26,6 +26,7 @@ from puzzlebench.harness.child import Task
 from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.execute import conclude, make_task, run_enumerate
 from puzzlebench.harness.isolation import run_tasks
+from puzzlebench.harness.measure import Measurement
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
@@ -107,12 +108,14 @@ def check_agreement(
     progress: Callable[[RunRecord], None] | None = None,
     instances: Sequence[Instance] | None = None,
     min_time: float | None = None,
+    measurement: Measurement | None = None,
 ) -> AgreementReport:
     """Run every applicable solver (all registered ones, or the named ones beside every
     baseline) on each instance and cross-check everything. Counts (exhaustive work) get
     ``count_time_limit`` (default: ``time_limit``), answers and listings ``time_limit``.
     With ``min_time`` each solve is repeated with its seed to that much timed work, and a
-    solver whose answer changes between repeats is named (a free determinism check)."""
+    solver whose answer changes between repeats is named (a free determinism check).
+    ``measurement`` confines the runs (sandbox, start-up limit)."""
     specs: list[SolverSpec] = [s for s in REGISTRY.all(problem) if s.origin == "baseline"]
     if solvers:
         named = [resolve_solver(name) for name in solvers]
@@ -150,7 +153,8 @@ def check_agreement(
         if progress is not None:
             progress(record)
 
-    run_tasks([t for _, t in jobs], workers=workers or os.cpu_count() or 1, on_report=finished)
+    run_tasks([t for _, t in jobs], workers=workers or os.cpu_count() or 1, on_report=finished,
+              measurement=measurement)
     records = rejudge(records, exact_solvers=[s.name for s in specs if s.exact],
                       complete_solvers=[s.name for s in specs if s.complete])
     position = {inst.instance_id: i for i, inst in enumerate(insts)}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from puzzlebench.harness.child import Task
 from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.execute import conclude, make_task
 from puzzlebench.harness.isolation import run_task, run_tasks
-from puzzlebench.harness.measure import Measurement
+from puzzlebench.harness.measure import STARTUP_LIMIT, Measurement
 from puzzlebench.harness.progress import StudyProgress
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.store import Store
@@ -95,9 +95,17 @@ def _run_local(todo: list[RunSpec], workers: int,
         spec, _ = by_task[id(task)]
         finish(spec, _record(spec, task, child, workers))
 
-    pin = any(spec.pin for spec in todo)
     run_tasks([task for _, task in by_task.values()], workers=workers, on_report=report,
-              measurement=Measurement(pin=pin))
+              measurement=measurement_of(todo))
+
+
+def measurement_of(todo: list[RunSpec]) -> Measurement:
+    """How a study's runs are measured and confined (its runs share the study's settings)."""
+    first = todo[0] if todo else None
+    return Measurement(pin=any(spec.pin for spec in todo),
+                       sandbox=first.sandbox if first else None,
+                       startup_limit=(first.startup_limit if first and first.startup_limit
+                                      else STARTUP_LIMIT))
 
 
 def run_on_dask_worker(spec_json: str, workers: int) -> dict[str, Any]:
@@ -106,7 +114,7 @@ def run_on_dask_worker(spec_json: str, workers: int) -> dict[str, Any]:
     themselves (``taskset``) where that matters."""
     spec = RunSpec.from_json(spec_json)
     task = _task(spec)
-    report = run_task(task, spawn=True)
+    report = run_task(task, spawn=True, measurement=replace(measurement_of([spec]), pin=False))
     record = _record(spec, task, report, workers)
     return {**record.to_dict(), "trace": record.trace}  # the trace travels beside the record
 

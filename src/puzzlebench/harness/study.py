@@ -48,6 +48,11 @@ class RunSpec:
     fingerprint: str = ""
     min_time: float | None = None
     pin: bool = False
+    #: How the run is sealed off (``harness.sandbox``; None: the default) and its start-up
+    #: limit (None: the default): they confine the run, never change its result, so they are
+    #: not part of the key.
+    sandbox: str | None = None
+    startup_limit: float | None = None
 
     @property
     def key(self) -> str:
@@ -102,6 +107,10 @@ class Study:
     min_time: float | None = None
     #: Give each worker its own core.
     pin: bool = False
+    #: Seal each run off from the machine: ``auto``, ``required``, ``off`` (None: the default).
+    sandbox: str | None = None
+    #: Seconds a run may take to start and warm up (None: ``harness.measure.STARTUP_LIMIT``).
+    startup_limit: float | None = None
 
     @property
     def kill_after(self) -> float:
@@ -152,6 +161,7 @@ class Study:
                             budget=budget, hard_limit=self.kill_after,
                             memory_limit_mb=self.memory_limit_mb, name=spec.name,
                             fingerprint=spec.fingerprint, min_time=self.min_time, pin=self.pin,
+                            sandbox=self.sandbox, startup_limit=self.startup_limit,
                         ))
         return specs
 

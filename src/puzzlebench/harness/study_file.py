@@ -50,7 +50,7 @@ from puzzlebench.registry import RegistryError
 
 STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
               "max_nodes", "max_iterations", "max_evaluations", "db", "description",
-              "min_time", "pin"}
+              "min_time", "pin", "sandbox", "startup_limit"}
 #: Keys every [[problems]] table takes; each problem adds its own options' keys.
 PROBLEM_KEYS = {"problem", "sizes", "generate"}
 SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size"}
@@ -111,6 +111,12 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
     pin = head.get("pin", False)
     if not isinstance(pin, bool):
         raise StudyError(f"{where}.pin: must be true or false, got {pin!r}")
+    sandbox = head.get("sandbox")
+    if sandbox is not None and sandbox not in ("auto", "required", "off"):
+        raise StudyError(f"{where}.sandbox: must be auto, required or off, got {sandbox!r}")
+    startup_limit = _number(head, "startup_limit", float, where)
+    if startup_limit is not None and startup_limit <= 0:
+        raise StudyError(f"{where}.startup_limit: must be positive, got {startup_limit}")
     caps = {k: _number(head, k, int, where) for k in ("max_nodes", "max_iterations",
                                                       "max_evaluations") if k in head}
     problems_raw = data.get("problems")
@@ -179,7 +185,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
                   master_seed=master_seed, repeats=repeats, time_limit=time_limit,
                   hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
                   db=head.get("db"), description=str(head.get("description", "")),
-                  min_time=min_time, pin=pin)
+                  min_time=min_time, pin=pin, sandbox=sandbox, startup_limit=startup_limit)
     try:
         study.instances()
     except PuzzlebenchError as exc:
