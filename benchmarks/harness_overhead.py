@@ -7,6 +7,10 @@ amortised over the study, beside the solver time itself. ``mod12`` is pure Pytho
 ``first-choice-hc`` is compiled, so each run also loads its numba kernels (untimed warm-up).
 
     python benchmarks/harness_overhead.py [--runs 2000] [--workers 2] [--solver mod12]
+                                          [--sandbox auto|required|off|both]
+
+``--sandbox both`` runs the study sealed and unsealed, alternately in rounds, and prints the
+price of the sandbox per run (its namespaces, mounts, two extra forks, and their teardown).
 """
 
 from __future__ import annotations
@@ -20,14 +24,10 @@ from puzzlebench.harness.runner import run_study
 from puzzlebench.harness.study_file import study_from_dict
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=2000)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--solver", default="mod12")
-    args = ap.parse_args()
+def one(args: argparse.Namespace, sandbox: str, runs: int) -> float:
+    """Run the study once with ``sandbox``; print and return the wall time per run (ms)."""
     study = study_from_dict({
-        "study": {"name": "overhead", "repeats": args.runs, "time_limit": 5.0},
+        "study": {"name": "overhead", "repeats": runs, "time_limit": 5.0, "sandbox": sandbox},
         "problems": [{"problem": "nqueens", "sizes": [4]}],
         "solvers": [{"name": args.solver}],
     })
@@ -37,10 +37,36 @@ def main() -> None:
         wall = time.perf_counter() - t0
     solver_time = sum(r.time_s for r in result.new)
     warm = sum(r.warmup_s for r in result.new)
-    print(f"{args.solver}: {len(result.new)} runs on {args.workers} workers: {wall:.2f} s in total, "
-          f"{wall / len(result.new) * 1000:.2f} ms per run amortised "
-          f"(solver time {solver_time / len(result.new) * 1e6:.1f} µs, untimed warm-up "
-          f"{warm / len(result.new) * 1e3:.1f} ms per run)")
+    startup = sorted(r.startup_s for r in result.new)
+    sealed = {r.sandbox for r in result.new}
+    per_run = wall / len(result.new) * 1000
+    print(f"{args.solver} (sandbox {sandbox}: {', '.join(sorted(sealed))}): {len(result.new)} "
+          f"runs on {args.workers} workers: {wall:.2f} s in total, {per_run:.2f} ms per run "
+          f"amortised (solver time {solver_time / len(result.new) * 1e6:.1f} µs, untimed "
+          f"warm-up {warm / len(result.new) * 1e3:.1f} ms, median start-up "
+          f"{startup[len(startup) // 2] * 1e3:.1f} ms per run)")
+    return per_run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=2000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--solver", default="mod12")
+    ap.add_argument("--sandbox", default="auto", choices=["auto", "required", "off", "both"])
+    ap.add_argument("--rounds", type=int, default=3, help="With --sandbox both: rounds of each.")
+    args = ap.parse_args()
+    if args.sandbox != "both":
+        one(args, args.sandbox, args.runs)
+        return
+    sealed, open_ = [], []
+    for _ in range(args.rounds):  # alternated, so that a busy spell of the machine hits both
+        open_.append(one(args, "off", args.runs))
+        sealed.append(one(args, "required", args.runs))
+    best_open, best_sealed = min(open_), min(sealed)
+    print(f"price of the sandbox: {best_sealed - best_open:+.2f} ms per run amortised "
+          f"(best of {args.rounds}: {best_sealed:.2f} sealed, {best_open:.2f} unsealed; "
+          f"medians {sorted(sealed)[len(sealed) // 2]:.2f} and {sorted(open_)[len(open_) // 2]:.2f})")
 
 
 if __name__ == "__main__":

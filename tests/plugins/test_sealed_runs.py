@@ -197,3 +197,54 @@ def test_a_poisoned_bfs_table_changes_no_verdict(mode: str, monkeypatch, tmp_pat
         assert honest.outcome is Outcome.SOLVED and honest.verified
     finally:
         sliding_distances.table.cache_clear()
+
+
+def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
+    """Without the sandbox, the run's cgroup is what ends its setsid daemons (v1: frozen,
+    killed, thawed; v2: cgroup.kill)."""
+    from puzzlebench.harness import cgroups
+
+    if cgroups.detect()[0] is None:
+        pytest.skip(f"no usable cgroups here: {cgroups.detect()[1]}")
+    monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "off")
+    tag = f"puzzlebench-survivor-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setenv("PUZZLEBENCH_HOSTILE_TAG", tag)
+    rec = run_solve(ref("DoubleForkSurvivor"), get_problem("nqueens").make(8))
+    assert rec.outcome is Outcome.SOLVED and rec.sandbox == "none"
+    survivors = by_tag(tag)
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    assert not survivors
+
+
+def test_the_spawned_run_of_a_dask_worker_is_sealed_too(monkeypatch) -> None:
+    from puzzlebench.harness.execute import conclude, make_task, resolve
+    from puzzlebench.harness.isolation import run_task
+
+    monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "auto")
+    spec = resolve(ref("Inspector"))
+    task = make_task(spec, get_problem("nqueens").make(8), "solve")
+    rec = conclude(spec, task, run_task(task, spawn=True))
+    assert rec.outcome is Outcome.SOLVED and rec.sandbox == "namespaces"
+    assert (rec.counters["pid"], rec.counters["processes"], rec.counters["interfaces"]) == (2, 2, 1)
+
+
+def test_required_refuses_to_run_where_runs_cannot_be_sealed(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sandbox, "available", lambda: (False, "unshare: Operation not permitted"))
+    for args in (["solve", "nqueens", "8", "--solver", "mod12"],
+                 ["compare", "nqueens", "--sizes", "8", "--solvers", "mod12"],
+                 ["agree", "nqueens", "--sizes", "8"]):
+        code = main([*args, "--sandbox", "required"])
+        out, err = capsys.readouterr()
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (args, err)
+        assert "cannot be sealed" in err and "Operation not permitted" in err
+
+
+def test_a_project_solver_keeps_its_pattern_database_cache(monkeypatch, tmp_path: Path) -> None:
+    """Sealed, a project solver still fills the pattern-database cache (trusted code, the one
+    writable place besides its private /tmp, even when the cache lies under /tmp)."""
+    monkeypatch.setenv("PUZZLEBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "required")
+    rec = run_solve("idastar-pdb", get_problem("sliding").make(8, start="125408367"))
+    assert rec.outcome is Outcome.SOLVED and rec.sandbox == "namespaces"
+    assert list((tmp_path / "cache" / "pdb").glob("*.pdb"))

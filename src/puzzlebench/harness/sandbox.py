@@ -253,6 +253,9 @@ def _seal_mounts(plan: SandboxPlan) -> None:
     """Inside the new mount namespace: no propagation, everything read-only, then the run's
     private places."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    # the writable directories, held open: the private /tmp may hide where they are
+    writable = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in plan.writable
+                if os.path.isdir(path)]
     _set_read_only("/", recursive=True)
     tmp = "/tmp"
     _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
@@ -274,15 +277,17 @@ def _seal_mounts(plan: SandboxPlan) -> None:
     for hidden in ("/run", "/var/tmp"):
         if os.path.isdir(hidden) and not os.path.islink(hidden):
             _mount("tmpfs", hidden, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777")
+    for path, fd in writable:
+        if path == tmp or path.startswith(tmp + "/"):
+            os.makedirs(path, exist_ok=True)  # in the private /tmp: a mount point to bind onto
+        _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND)
+        _set_read_only(path, recursive=False, read_only=False)
+        os.close(fd)
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     for part in ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"):
         if os.path.exists(part):
             _mount(part, part, None, MS_BIND | MS_REC)
             _set_read_only(part, recursive=True)
-    for path in plan.writable:
-        if os.path.isdir(path):
-            _mount(path, path, None, MS_BIND)
-            _set_read_only(path, recursive=False, read_only=False)
 
 
 def _loopback_up() -> None:
