@@ -228,11 +228,11 @@ def _seal(plan: SandboxPlan) -> Sealed:
         if plan.mode == "required":
             os.write(status_w, struct.pack("<i", -1))
             raise SandboxError(exc.errno or errno.EPERM, f"sealing the run: {exc}") from None
+    _drop_capabilities()  # init too: the run can neither trace nor borrow a privileged parent
     run = os.fork()
     if run != 0:  # init (PID 1): reap orphans, report how the run ended, then end them all
         _init(run, status_w)
     os.close(status_w)
-    _drop_capabilities()
     _private_environment()
     return Sealed(NONE, failed) if failed else Sealed(SEALED)
 
