@@ -108,6 +108,18 @@ class UniqueThirteen(_Q):
         return Proposal(claim=Claim.SOLVED, count=92, unique=13 if unique else None)
 
 
+class UniqueUndeclared(UniqueThirteen):
+    """Does not declare ``counts_unique``, yet reports 13 unique solutions with every count."""
+
+    name = "sweep-unique-undeclared"
+    counts_unique = False
+
+    def count(self, instance, budget, *, unique=False):  # type: ignore[no-untyped-def]
+        if instance.n != 8:
+            return Proposal(claim=Claim.UNKNOWN)
+        return Proposal(claim=Claim.SOLVED, count=92, unique=13)
+
+
 # -- §3 self-declared completeness ------------------------------------------------------------
 
 class _Liar(Solver):

@@ -89,7 +89,8 @@ def judge_count(
 ) -> Judgement:
     """A count matching the known value is verified; one with none to compare is accepted
     unverified; a count contradicting the facts (the known value, solvability, unique ≤ total)
-    is ``wrong``."""
+    is ``wrong``. A unique count (OEIS A002562 for nqueens) is judged whenever the proposal
+    holds one, asked for (``unique``) or not."""
     if proposal.count is None:
         return Judgement(Outcome.BUDGET, None, proposal.note or "stopped before counting all")
     count = proposal.count
@@ -105,10 +106,10 @@ def judge_count(
         return Judgement(Outcome.WRONG, False, f"counted {count} solutions, but "
                          f"{instance.instance_id} is {'solvable' if solvable else 'unsolvable'}")
     verified = known is not None
-    if unique:
+    if unique and proposal.unique is None:
+        return Judgement(Outcome.WRONG, None, "asked for unique solutions but none counted")
+    if proposal.unique is not None:  # a unique count is judged whether it was asked for or not
         known_u = problem.known_count(instance, unique=True)
-        if proposal.unique is None:
-            return Judgement(Outcome.WRONG, None, "asked for unique solutions but none counted")
         if proposal.unique < 0 or proposal.unique > count or (count > 0) != (proposal.unique > 0):
             return Judgement(Outcome.WRONG, False,
                              f"counted {proposal.unique} unique solutions of {count}")

@@ -5,11 +5,14 @@ report, ``compare``, ``agree``), so the verdict does not depend on the order run
 
 * an ``infeasible`` claim on an instance some run solved with a valid answer is ``wrong``;
 * an ``infeasible`` claim no rule could check (``verified`` False) becomes verified when at
-  least two different complete solvers make it and no run solved the instance — agreement is
-  the only evidence there is where the problem has no rule (nqueens-completion above the
-  sizes its validator enumerates);
+  least two different *built-in* complete solvers make it and no run solved the instance —
+  agreement is the only evidence there is where the problem has no rule (nqueens-completion
+  above the sizes its validator enumerates). ``complete`` is self-declared: a plugin's claim
+  (``origin`` plugin, as the harness recorded it) is never verified by agreement, its own or
+  with anyone else's — only by a rule (or, later, a checked certificate);
 * a count that differs from a verified count of the same instance is ``wrong``; two
   unverified counts that differ are both marked ``wrong`` (nothing decides between them);
+  unique counts (solutions up to symmetry) likewise, on their own;
 * an exact solver's answer longer than another exact solver's answer on the same instance is
   ``wrong`` (not optimal), even where no optimum is known.
 """
@@ -20,6 +23,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from puzzlebench.record import Outcome, RunRecord
+
+#: Origins of the project's own solvers: the only ones whose ``complete`` is taken on trust.
+BUILT_IN = ("handwritten", "baseline")
 
 
 def _wrong(record: RunRecord, reason: str) -> RunRecord:
@@ -47,7 +53,7 @@ def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = (),
                                    f"answer to {iid}")
         unproved = [i for i in idx if records[i].task == "solve" and records[i].outcome is
                     Outcome.INFEASIBLE and records[i].verified is False
-                    and records[i].solver in complete]
+                    and records[i].solver in complete and records[i].origin in BUILT_IN]
         agreeing = sorted({records[i].solver for i in unproved})
         if not solved and len(agreeing) >= 2:
             for i in unproved:
@@ -66,6 +72,17 @@ def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = (),
                 out[i] = _wrong(r, f"counted {r.count}; other counters say {others}")
             elif solved and r.count == 0:
                 out[i] = _wrong(r, f"counted 0, but {solved[0].solver} found a valid answer")
+        uniques = [(i, r, r.unique) for i, r in counted if r.unique is not None
+                   and out[i].outcome is Outcome.SOLVED]
+        sure = {u for _, r, u in uniques if r.verified}
+        said = {u for _, _, u in uniques}
+        for i, r, u in uniques:
+            if sure and u not in sure:
+                out[i] = _wrong(r, f"counted {u} unique solutions; a verified unique count is "
+                                   f"{min(sure)}")
+            elif not sure and len(said) > 1:
+                out[i] = _wrong(r, f"counted {u} unique solutions; other counters say "
+                                   f"{sorted(v for v in said if v != u)}")
         lengths = [(i, records[i]) for i in idx
                    if records[i].solver in exact and records[i].outcome is Outcome.SOLVED
                    and records[i].answer_length is not None]

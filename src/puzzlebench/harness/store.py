@@ -257,8 +257,10 @@ def export_traces(db: str | Path, fmt: str, out: str | Path | None, study: str |
 
 
 def export(db: str | Path, fmt: str, out: str | Path | None) -> str | None:
-    """Write the store as CSV or Parquet; CSV goes to the returned text when ``out`` is None."""
-    return _write_frame(export_frame(load(db, rejudged=False)), fmt, out)
+    """Write the store as CSV or Parquet; CSV goes to the returned text when ``out`` is None.
+    The runs are judged against each other first (``harness.rejudge``), exactly as a report
+    judges them: one verdict for one run, whichever command shows it."""
+    return _write_frame(export_frame(load(db)), fmt, out)
 
 
 def _write_frame(frame: pd.DataFrame, fmt: str, out: str | Path | None) -> str | None:
