@@ -243,14 +243,18 @@ def test_runs_without_trace_points_count_as_never_hitting() -> None:
 
 def test_report_with_a_traced_solver_that_recorded_nothing(tmp_path: Path) -> None:
     """Its series stay in every figure's legend (saying why they are empty); nothing crashes.
-    Five runs per configuration: enough for the ranking sentences."""
+    Five runs per configuration: enough for the anytime table's ranking."""
     seeds = range(1, 6)
     runs = [run_solve("min-conflicts", get_problem("nqueens").make(8), seed=s) for s in seeds]
     runs += [run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=s) for s in seeds]
     write_report(records_to_frame(runs), tmp_path, traces=trace_rows(runs))
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert "lying-tracer stalls" in md and (tmp_path / "anytime_nqueens_8_budget.png").exists()
-    assert "min-conflicts reaches 0 conflicts with the fewest evaluations" in md
+    assert (tmp_path / "anytime_nqueens_8_budget.png").exists()
+    headline = pd.read_csv(tmp_path / "anytime_headline.csv").iloc[0]
+    assert headline["fewest evaluations to 0 conflicts"].startswith("min-conflicts (ERT ")
+    assert headline["stalled (no run reached 0)"] == (
+        "lying-tracer (no intermediate values recorded)")
+    assert "### Anytime at a glance" in md and "lying-tracer (no intermediate values" in md
     assert "not enough data to rank" not in md
 
 

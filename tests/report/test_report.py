@@ -79,3 +79,51 @@ def test_study_report_regenerates_identically(tmp_path: Path) -> None:
         assert f.read_bytes() == (tmp_path / "r2" / f.name).read_bytes(), f.name
     text = (tmp_path / "one" / "report.md").read_text()
     assert "node counts match the source study's published table on 9 of 9 inputs" in text
+
+
+def test_report_gives_the_answer_first(tmp_path: Path) -> None:
+    """The lead sentences, the findings table and the key figure come before the details
+    (legend, per-problem tables); the per-size tests are one click away; Markdown alike."""
+    from puzzlebench.report.findings import compare
+
+    frame = sample_frame()
+    fast = frame[frame["solver"] == "mod12"]["time_s"]
+    slow = frame[frame["solver"] == "backtracking"]["time_s"]
+    findings = [compare("mod12 is faster than backtracking", fast, slow,
+                        names=("mod12", "backtracking"), expect="less", stratum=f"n = {n}")
+                for n in (4, 5)]
+    narrative = ["lead one", "lead two", "lead three", "a detail", "another detail"]
+    paths = write_report(frame, tmp_path, title="t", narrative=narrative, findings=findings)
+    html = paths["html"].read_text()
+    md = paths["markdown"].read_text()
+    answer, details = html.index('id="answer"'), html.index("<h2>Details</h2>")
+    for text in ("lead one", "lead three", 'class="sortable findings"', "Key figure",
+                 'class="plotly-graph-div"'):
+        assert answer < html.index(text) < details, text
+    assert details < html.index("a detail") < html.index("Legend: labels")
+    assert "<details><summary>Each test, per size (2)</summary>" in html
+    assert md.index("## The answer") < md.index("### Findings") < md.index("## Details") \
+        < md.index("- a detail") < md.index("## Legend")
+    table = pd.read_csv(tmp_path / "findings.csv")
+    assert list(table["claim"]) == ["mod12 is faster than backtracking"]
+    assert int(table["sizes"].iloc[0]) == 2
+    assert len(pd.read_csv(tmp_path / "findings_per_size.csv")) == 2
+
+
+def test_anytime_headline_is_a_table_row() -> None:
+    import numpy as np
+
+    from puzzlebench.report.anytime import headline
+    from puzzlebench.report.anytime_statistics import RunTrace
+
+    def run(config: str, hit: bool, last: float = 100.0) -> RunTrace:
+        best = np.array([5, 2, 0] if hit else [5, 3, 3], float)
+        return RunTrace(config, np.array([1.0, 10.0, last]), best, np.array([0.1, 0.2, 0.3]),
+                        last, 0.3)
+
+    runs = [run("a", True)] * 5 + [run("b", True, 400.0)] * 5 + [run("c", False)] * 5
+    row = headline(runs, "nqueens", 32)
+    assert row["problem"] == "nqueens" and row["n"] == 32
+    assert row["fewest evaluations to 0 conflicts"].startswith("a (ERT 100, 5/5 runs)")
+    assert row["next"].startswith("b (")
+    assert row["stalled (no run reached 0)"] == "c (final best median 3, range 3–3)"

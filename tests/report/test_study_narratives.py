@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from puzzlebench.report.findings import findings_detail, findings_table, sentences
 from puzzlebench.studies import get_study
 
 #: A claim tested per size: verdict counts, the test and the Holm adjustment.
@@ -36,20 +37,28 @@ def test_heuristics_sentences_test_the_seed_finding() -> None:
                 rows.append({"solver": name, "size": n, "instance_id": f"{n}-{k}", "seed": k,
                              "time_s": min(t, 10.0), "outcome": "solved" if t < 10 else "timeout",
                              "counter.steps": float(rng.integers(5, 30))})
-    lines = get_study("heuristics").narrative(_runs(rows))
-    claims = [s for s in lines if s.startswith("Source study 000 found")]
+    found = get_study("heuristics").findings(_runs(rows))
+    claims = [s for s in sentences(found) if s.startswith("Source study 000 found")]
     assert len(claims) == 4
     assert all(PER_SIZE.search(s) for s in claims), claims
     greedy = next(s for s in claims if "greedy-h3 faster than greedy-h1" in s)
     assert re.search(r": confirmed at \d", greedy), greedy  # 10 vs 10 runs per size, 20× apart
+    table = findings_table(found).set_index("claim")
+    row = table.loc[next(c for c in table.index if "greedy-h3 faster than greedy-h1" in c)]
+    assert row["sizes"] == 3 and row["confirmed"] == 3 and row["contradicted"] == 0
+    assert (table[["confirmed", "contradicted", "not confirmed", "too little data"]].sum(axis=1)
+            == table["sizes"]).all()
+    assert len(findings_detail(found)) == len(found) == 10 * 3  # 10 tests at each of 3 sizes
 
 
 def test_heuristics_with_too_few_runs_says_so() -> None:
     rows = [{"solver": s["name"], "size": 8, "instance_id": "8-0", "seed": 0, "time_s": 0.1,
              "counter.steps": 10.0} for s in get_study("heuristics").full["solvers"]]
-    lines = get_study("heuristics").narrative(_runs(rows))
-    claims = [s for s in lines if s.startswith("Source study 000 found")]
+    found = get_study("heuristics").findings(_runs(rows))
+    claims = [s for s in sentences(found) if s.startswith("Source study 000 found")]
     assert claims and all(": not enough data at 1 (n = 8) of 1 size" in s for s in claims)
+    table = findings_table(found)
+    assert (table["too little data"] == 1).all() and (table["adjusted p"] == "-").all()
 
 
 def test_ga_parameter_sentences_are_tested_per_size() -> None:
@@ -69,7 +78,8 @@ def test_ga_parameter_sentences_are_tested_per_size() -> None:
                              "counter.generations": gens,
                              **{f"param.{k}": x for k, x in params.items()}})
     frame = _runs(rows)
-    lines = study.narrative(frame)
+    assert study.narrative(frame) == []  # every statement of the source study is a finding
+    lines = sentences(study.findings(frame))
     assert len(lines) == 4  # mutation, crossover, population: generations and time/generation
     assert all(PER_SIZE.search(s) for s in lines), lines
     generations = next(s for s in lines if "generations to a solution" in s)
@@ -108,4 +118,4 @@ def test_completion_counts_instances_by_how_they_were_decided() -> None:
                                "2 proved infeasible")
     assert "1 undecided within the limit" in lines[0]
     assert any(s.startswith("CP-SAT decides completion faster than bitboard") and "Mann–Whitney U"
-               in s for s in lines)
+               in s for s in sentences(get_study("completion").findings(frame)))

@@ -82,8 +82,9 @@ def study_command(
         frame, folder,
         title=f"Study '{name}'" + (f" (source study {builtin.source})" if builtin.source else "")
         + (" — quick" if quick else ""),
-        description=builtin.description, narrative=[run_span(frame), *builtin.narrative(frame)],
-        extras=builtin.extras(frame), traces=load_traces(store, study.name),
+        description=builtin.description, narrative=[*builtin.narrative(frame), run_span(frame)],
+        findings=builtin.findings(frame), extras=builtin.extras(frame),
+        traces=load_traces(store, study.name),
         shared_assets=None if self_contained else folder.parent / "assets")
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

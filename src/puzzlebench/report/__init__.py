@@ -1,5 +1,11 @@
 """Comparison reports: a pure function from stored records to Markdown and HTML.
 
+Both formats give the answer first, on one screen: the study's question, its lead sentences,
+the findings table (one row per claim: sizes confirmed / contradicted / not confirmed / too
+little data, adjusted p; the per-size tests one click away), the anytime table where runs were
+traced, and the key figure. The details follow: further observations, the legend, extra
+tables, each problem's summary, PAR-2, pairwise tests, agreement and failures, and figures.
+
 ``write_report(frame, out_dir)`` writes ``report.md`` (tables, and the figures as PNG files
 beside it, for reading on a code host), ``report.html`` (self-contained and interactive: plotly
 figures with hover, legend toggling, zoom and pan; sortable, filterable tables; plotly.js
@@ -23,12 +29,16 @@ from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.chart import Chart
 from puzzlebench.report.figures import problem_charts
+from puzzlebench.report.findings import Finding, findings_detail, findings_table
 from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
 from puzzlebench.report.png_render import write_png
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
 from puzzlebench.report.summary import below_floor, run_span, summary_table, wrong_runs
+
+#: Sentences of the narrative that open the report; the rest are in its details.
+LEAD_SENTENCES = 3
 
 
 def manifest(frame: pd.DataFrame) -> pd.DataFrame:
@@ -124,13 +134,18 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                  description: str = "", narrative: list[str] | None = None,
                  extras: list[tuple[str, pd.DataFrame]] | None = None,
                  traces: pd.DataFrame | None = None,
-                 shared_assets: str | Path | None = None) -> dict[str, Path]:
+                 shared_assets: str | Path | None = None,
+                 findings: list[Finding] | None = None, lead: int = LEAD_SENTENCES
+                 ) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
     (``load_traces`` rows) an anytime section for the traced runs of ``frame``.
 
     The HTML embeds plotly.js (one self-contained file) unless ``shared_assets`` names a
     folder: the versioned bundle is then written there once and referenced relatively, so
-    reports kept side by side (the committed ``reports/``) share one copy of the library."""
+    reports kept side by side (the committed ``reports/``) share one copy of the library.
+
+    ``findings`` (claims tested on the runs) become the findings table at the top; the first
+    ``lead`` sentences of ``narrative`` open the report, the rest go to its details."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
@@ -162,9 +177,11 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         extra_tables.append({"title": extra_title, "table": table_rows(table)})
     anytime = []
     narrative = list(narrative or [])
+    headline = pd.DataFrame()
     if traces is not None and (len(traces) or ("traced" in frame and frame["traced"].any())):
-        sections, anytime_tables, sentences = anytime_sections(traces, frame, styles)
-        narrative += sentences
+        sections, anytime_tables, headline, notes = anytime_sections(traces, frame, styles)
+        narrative += notes
+        headline.to_csv(out / "anytime_headline.csv", index=False)
         for name, table in anytime_tables:
             table.to_csv(out / f"{name}.csv", index=False)
         for sec in sections:
@@ -176,7 +193,15 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     if shared_assets is not None:
         bundle = write_shared_bundle(Path(shared_assets))
         plotly_src = Path(os.path.relpath(bundle.resolve(), out.resolve())).as_posix()
-    context = {"title": title, "description": description, "narrative": narrative or [],
+    claims, per_test = findings_table(findings or []), findings_detail(findings or [])
+    if findings:
+        claims.to_csv(out / "findings.csv", index=False)
+        per_test.to_csv(out / "findings_per_size.csv", index=False)
+    key = next((f for p in problems for f in p["figures"]), None)
+    context = {"title": title, "description": description, "lead": narrative[:lead],
+               "narrative": narrative[lead:], "findings": table_rows(claims),
+               "findings_detail": table_rows(per_test),
+               "headline": table_rows(headline), "key_figure": key,
                "legend": table_rows(legend), "plotly_js": "" if plotly_src else plotly_js(),
                "plotly_src": plotly_src,
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import statistics
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -122,42 +123,39 @@ def ert_display(table: pd.DataFrame, targets: list[int]) -> pd.DataFrame:
     return wide.reset_index()
 
 
-def headline(runs: list[RunTrace], problem: str, size: int) -> list[str]:
-    """Generated sentences: who reaches 0 with the fewest evaluations; who stalls."""
+def headline(runs: list[RunTrace], problem: str, size: int) -> dict[str, Any]:
+    """One row of the anytime table: who reaches 0 conflicts with the fewest evaluations (an
+    ordering of ERTs, not a significance test), who comes next, and who stalls."""
     table = ert_table(runs, [0])
     finite = table[np.isfinite(table["ERT evaluations"])].sort_values("ERT evaluations")
-    lines = []
-    if len(finite):
-        best = finite.iloc[0]
-        runner = (f"; next {finite.iloc[1]['solver']} (ERT "
-                  f"{finite.iloc[1]['ERT evaluations']:,.0f}, {finite.iloc[1]['hits']} of "
-                  f"{finite.iloc[1]['runs']} runs)" if len(finite) > 1 else "")
-        lines.append(f"{problem} n={size}: {best['solver']} reaches 0 conflicts with the fewest "
-                     f"evaluations (ERT {best['ERT evaluations']:,.0f}, {best['hits']} of "
-                     f"{best['runs']} runs){runner} — an ordering of ERTs, not a significance "
-                     "test.")
+
+    def reach(r: Any) -> str:
+        return f"{r['solver']} (ERT {r['ERT evaluations']:,.0f}, {r['hits']}/{r['runs']} runs)"
+
+    stalled = []
     for _, r in table[table["hits"] == 0].iterrows():
         mine = [x for x in runs if x.config == r["solver"]]
         final = sorted(int(x.best[-1]) for x in mine if x.best.size)
-        if final:
-            missing = len(mine) - len(final)
-            seen = (f"final best: median {statistics.median(final):g}, range {final[0]}–{final[-1]}"
-                    + (f"; {missing} runs recorded no value" if missing else ""))
-        else:
-            seen = "its traces record no intermediate values"
-        lines.append(f"{problem} n={size}: {r['solver']} stalls — none of its {len(mine)} runs "
-                     f"reached 0 conflicts ({seen}).")
-    return lines
+        seen = (f"final best median {statistics.median(final):g}, range {final[0]}–{final[-1]}"
+                if final else "no intermediate values recorded")
+        stalled.append(f"{r['solver']} ({seen})")
+    return {"problem": problem, "n": size,
+            "fewest evaluations to 0 conflicts": reach(finite.iloc[0]) if len(finite) else "-",
+            "next": reach(finite.iloc[1]) if len(finite) > 1 else "-",
+            "stalled (no run reached 0)": "; ".join(stalled) or "-"}
 
 
 def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesStyles
-                     ) -> tuple[list[dict], list[tuple[str, pd.DataFrame]], list[str]]:
+                     ) -> tuple[list[dict], list[tuple[str, pd.DataFrame]], pd.DataFrame,
+                                list[str]]:
     """Per (problem, size) with traced runs of ``frame``: (section data for the templates,
-    tables to write as CSV, headline sentences). Groups where some configuration has fewer
-    than MIN_SAMPLE runs get no ranking sentence, only one line per problem saying so."""
+    tables to write as CSV, the headline table — one row per group — and notes). Groups where
+    some configuration has fewer than MIN_SAMPLE runs get no headline row, only one note per
+    problem saying so."""
     sections: list[dict] = []
     tables: list[tuple[str, pd.DataFrame]] = []
-    sentences: list[str] = []
+    rows: list[dict[str, Any]] = []
+    notes: list[str] = []
     thin: dict[str, list[int]] = {}
     for (problem, size), runs in sorted(group_runs(traces, frame).items()):
         targets = targets_of(runs)
@@ -174,9 +172,9 @@ def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesSt
         if fewest < MIN_SAMPLE:
             thin.setdefault(problem, []).append(size)
         else:
-            sentences += headline(runs, problem, size)
+            rows.append(headline(runs, problem, size))
     for problem, sizes in thin.items():
-        sentences.append(f"{problem} n = {', '.join(map(str, sizes))}: fewer than {MIN_SAMPLE} "
+        notes.append(f"{problem} n = {', '.join(map(str, sizes))}: fewer than {MIN_SAMPLE} "
                          "traced runs per configuration — not enough data to rank anytime "
                          "performance; the ERT tables and figures list the runs as they are.")
-    return sections, tables, sentences
+    return sections, tables, pd.DataFrame(rows), notes

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 from puzzlebench.report.scores import holm
@@ -149,3 +150,40 @@ def sentences(findings: list[Finding]) -> list[str]:
         by_claim.setdefault(f.claim, []).append(f)
     return [_one(group[0], tests) if len(group) == 1 and not group[0].stratum
             else _strata(claim, group, tests) for claim, group in by_claim.items()]
+
+
+VERDICTS = ("confirmed here", "contradicted here", "not confirmed here", "not enough data")
+
+
+def findings_table(findings: list[Finding]) -> pd.DataFrame:
+    """One row per claim: the test, how many sizes (strata) gave each verdict, and the range of
+    Holm-adjusted p-values (adjusted over every test among ``findings``)."""
+    done = adjust(findings)
+    by_claim: dict[str, list[Finding]] = {}
+    for f in done:
+        by_claim.setdefault(f.claim, []).append(f)
+    rows = []
+    for claim, group in by_claim.items():
+        counts = {v: sum(f.verdict == v for f in group) for v in VERDICTS}
+        ps = sorted(f.p_adjusted for f in group if f.p_adjusted is not None)
+        p_text = ("-" if not ps else _num(ps[0]) if ps[0] == ps[-1]
+                  else f"{_num(ps[0])} – {_num(ps[-1])}")
+        rows.append({"claim": claim, "test": group[0].test.split(" =")[0],
+                     "sizes": len(group) if any(f.stratum for f in group) else "-",
+                     "confirmed": counts["confirmed here"],
+                     "contradicted": counts["contradicted here"],
+                     "not confirmed": counts["not confirmed here"],
+                     "too little data": counts["not enough data"],
+                     "adjusted p": p_text})
+    return pd.DataFrame(rows, columns=["claim", "test", "sizes", "confirmed", "contradicted",
+                                       "not confirmed", "too little data", "adjusted p"])
+
+
+def findings_detail(findings: list[Finding]) -> pd.DataFrame:
+    """One row per test (claim × size): verdict, what was compared, raw and adjusted p."""
+    rows = [{"claim": f.claim, "size": f.stratum or "-", "verdict": f.verdict, "test": f.test,
+             "detail": f.detail, "p": "-" if f.p is None else _num(f.p),
+             "adjusted p": "-" if f.p_adjusted is None else _num(f.p_adjusted)}
+            for f in adjust(findings)]
+    return pd.DataFrame(rows, columns=["claim", "size", "verdict", "test", "detail", "p",
+                                       "adjusted p"])

@@ -1,7 +1,7 @@
 """Built-in studies: the seeds' experiments, each one command (``puzzlebench study NAME``).
 
 Each module of this package defines ``STUDY``, a :class:`BuiltinStudy`: the study grid (full
-and ``--quick``), and functions that turn the stored runs into sentences and extra tables.
+and ``--quick``), and functions that turn the stored runs into sentences, tested findings and extra tables.
 Every sentence is computed from the data; where the source study published figures, they are set
 beside ours and differences are said.
 """
@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.report.findings import Finding
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,9 @@ class BuiltinStudy:
     narrative: Callable[[pd.DataFrame], list[str]]
     extras: Callable[[pd.DataFrame], list[tuple[str, pd.DataFrame]]] = field(
         default=lambda frame: [])
+    #: The claims the study tests on its runs (a source study's findings, or its own), one
+    #: ``Finding`` per claim and size: the report's findings table.
+    findings: Callable[[pd.DataFrame], list[Finding]] = field(default=lambda frame: [])
 
     def definition(self, quick: bool) -> dict[str, Any]:
         return self.quick if quick else self.full

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from puzzlebench.report.findings import compare, sentences
+from puzzlebench.report.findings import Finding, compare
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
@@ -51,7 +51,7 @@ def _count(k: int, noun: str) -> str:
     return f"{k} {noun}{'' if k == 1 else 's'}"
 
 
-def narrative(frame: pd.DataFrame) -> list[str]:
+def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     frame = frame.assign(score=run_time_or_penalty(frame, 2 * time_limit_of(frame)))
     instances = frame["instance_id"].nunique()
     solvable = frame[(frame["outcome"] == "solved") & frame["success"]]["instance_id"].nunique()
@@ -71,7 +71,17 @@ def narrative(frame: pd.DataFrame) -> list[str]:
             tests.append(compare(f"CP-SAT decides completion faster than {other} (PAR-2 time "
                                  "per run)", cp["score"], sub["score"],
                                  names=("cpsat", other), expect="less"))
-    return lines + sentences(tests)
+    return lines, tests
+
+
+def narrative(frame: pd.DataFrame) -> list[str]:
+    """The sentences that describe the runs (the tested claims are ``findings``)."""
+    return analysis(frame)[0]
+
+
+def findings(frame: pd.DataFrame) -> list[Finding]:
+    """The claims tested on the runs, per size where the runs span several."""
+    return analysis(frame)[1]
 
 
 STUDY = BuiltinStudy(
@@ -80,6 +90,6 @@ STUDY = BuiltinStudy(
                 "min-conflicts and python-constraint on generated instances at the "
                 "solvability threshold.",
     full=_grid([16, 20, 24, 28, 32], 10, 10.0), quick=_grid([16, 20], 3, 5.0),
-    narrative=narrative,
+    narrative=narrative, findings=findings,
     extras=lambda f: [("Instances and successes per size", per_size(f))],
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from puzzlebench.report.findings import compare, sentences
+from puzzlebench.report.findings import Finding, compare
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
@@ -44,7 +44,7 @@ def _reach(sub: pd.DataFrame) -> int | None:
     return reach
 
 
-def narrative(frame: pd.DataFrame) -> list[str]:
+def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     """Per solver: success and reach; the limit's cost; source study 000's finding (H3 best) and the
     A*/greedy trade-off tested per size on each run's PAR-2 time (unsolved = 2 × limit, so a
     timeout counts against a heuristic) or steps."""
@@ -91,7 +91,17 @@ def narrative(frame: pd.DataFrame) -> list[str]:
                 f"astar-{h} takes longer than greedy-{h} (PAR-2 time per run)", astar["score"],
                 greedy["score"], names=(f"astar-{h}", f"greedy-{h}"), expect="greater",
                 stratum=f"n = {n}"))
-    return lines + sentences(tests)
+    return lines, tests
+
+
+def narrative(frame: pd.DataFrame) -> list[str]:
+    """The sentences that describe the runs (the tested claims are ``findings``)."""
+    return analysis(frame)[0]
+
+
+def findings(frame: pd.DataFrame) -> list[Finding]:
+    """The claims tested on the runs, per size where the runs span several."""
+    return analysis(frame)[1]
 
 
 STUDY = BuiltinStudy(
@@ -103,5 +113,6 @@ STUDY = BuiltinStudy(
                 "hit the limit and what a 60 s limit would add. Unsolved runs count as 2 × the "
                 "limit (PAR-2).",
     full=_grid("8..16", 10, 10.0), quick=_grid("8..11", 3, 2.0),
-    narrative=narrative, extras=lambda f: [("Mean steps, time and success by n", steps_table(f))],
+    narrative=narrative, findings=findings,
+    extras=lambda f: [("Mean steps, time and success by n", steps_table(f))],
 )

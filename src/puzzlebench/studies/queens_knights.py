@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from puzzlebench.report.findings import compare, sentences, trend
+from puzzlebench.report.findings import Finding, compare, trend
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
@@ -29,7 +29,7 @@ def per_a(frame: pd.DataFrame) -> pd.DataFrame:
     return out.round(4).reset_index()
 
 
-def narrative(frame: pd.DataFrame) -> list[str]:
+def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     """Source study 004's findings tested per board on effort (iterations: sub-millisecond times on
     these boards are mostly timer noise) and on PAR-2 time."""
     frame = frame.assign(A=frame["instance"].apply(lambda d: d["queens"]))
@@ -60,13 +60,23 @@ def narrative(frame: pd.DataFrame) -> list[str]:
             tests.append(compare(f"{claim}: PAR-2 time per run", st["score"], fc["score"],
                                  names=("stochastic", "first-choice"), expect="less",
                                  stratum=board))
-    return lines + sentences(tests)
+    return lines, tests
+
+
+def narrative(frame: pd.DataFrame) -> list[str]:
+    """The sentences that describe the runs (the tested claims are ``findings``)."""
+    return analysis(frame)[0]
+
+
+def findings(frame: pd.DataFrame) -> list[Finding]:
+    """The claims tested on the runs, per size where the runs span several."""
+    return analysis(frame)[1]
 
 
 STUDY = BuiltinStudy(
     name="queens-knights", source="004",
     description="Source study 004: first-choice against stochastic hill climbing for every number of "
                 "queens A on 12×12 and 15×15 boards.",
-    full=_grid([12, 15], 5), quick=_grid([12], 2), narrative=narrative,
+    full=_grid([12, 15], 5), quick=_grid([12], 2), narrative=narrative, findings=findings,
     extras=lambda f: [("Mean iterations and time per A", per_a(f))],
 )
