@@ -12,7 +12,7 @@ A manifest names the program and declares its capabilities::
     [solver.params]                     # defaults; overridable with --param
     restarts = 10
 
-Protocol (README, "Any language"): the program is started in the run's process group, reads one
+Protocol (docs/how-to/external-program.md): the program is started in the run's process group, reads one
 JSON object on stdin — ``problem``, ``size``, ``instance`` (the instance's fields), ``seed``,
 ``budget``, ``params``, ``task`` (``solve`` or ``count``) — and writes its result as the *last
 non-empty line* of stdout: ``{"claim": ..., "answer": ..., "counters": {...}, "count": ...,

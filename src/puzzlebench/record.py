@@ -115,7 +115,7 @@ class RunRecord:
     trace: list[list[float]] | None = None
     #: The solver was handed a trace sink (its trace may still be empty, or dropped).
     traced: bool = False
-    # -- how the run was measured (README, "How a run is timed") -------------------------
+    # -- how the run was measured (docs/concepts/measurement.md) -------------------------
     #: The harness's own window around the timed phase (go sent → done read), seconds.
     span_s: float = 0.0
     #: ``run``: ``time_s`` is from the run's own clock stamps, checked by the harness;

@@ -8,7 +8,7 @@ The objective is the problem's own conflict count: attacking pairs for the queen
 (``Problem.conflicts``), pieces in conflict for queens-and-knights
 (``QueensKnights.pieces_in_conflict``, seed 004's heuristic), so curves of different solvers on
 one instance are comparable. What one *evaluation* is stays the solver's to say
-(README lists it per solver).
+(docs/reference/solvers.md lists it per solver).
 
 Compiled kernels record into preallocated arrays with :func:`trace_point` (improvement-only,
 stamped with the compiled clock) and hand them over with :meth:`Trace.extend`. A trace holds at

@@ -75,7 +75,7 @@ def _counted(values: pd.Series) -> str:
 
 def measurement_rows(frame: pd.DataFrame) -> list[tuple[str, str]]:
     """How the runs were measured: the CPU/memory source, the clock, repeats, pinning and
-    workers, as the records say (README, "How a run is timed and measured")."""
+    workers, as the records say (docs/concepts/measurement.md)."""
     rows = []
     if "measured_by" in frame:
         rows.append(("cpu and memory measured by", _counted(frame["measured_by"])))
