@@ -13,10 +13,12 @@ run's own process, right after it joined its cgroup and before the solver is imp
   (PID 2) that loads the solver. When the run ends, init exits and the kernel kills every
   process left in the namespace, whatever sessions it made; the cgroup kill covers them too;
 * every mount read-only (``mount_setattr`` recursively; on older kernels one remount per mount
-  point), so the store, the cache (judge tables, BFS distances, pattern databases) and the rest
-  of the file system cannot be written; a private, writable ``/tmp`` (``TMPDIR``) and
-  ``/dev/shm``; ``/run`` hidden; a ``/dev`` with only ``null``, ``zero``, ``full``, ``random``
-  and ``urandom``; a ``/proc`` of the run's own namespace (``/proc/sys`` read-only);
+  point), so the store, the cache (judge tables, BFS distances, pattern databases), ``/tmp``
+  and the rest of the file system cannot be written (they stay readable: a plugin file may
+  live anywhere); a private, writable temporary directory (``/dev/shm``, ``TMPDIR``), freed
+  with the run; ``/run`` (daemons' sockets) hidden; a ``/dev`` with only ``null``, ``zero``,
+  ``full``, ``random`` and ``urandom``; a ``/proc`` of the run's own namespace (``/proc/sys``
+  read-only);
 * no network: a network namespace with only a loopback device;
 * no capabilities, and no way to gain any (``PR_SET_NO_NEW_PRIVS``): the run can neither remount
   nor mount, nor raise a limit, even as root.
@@ -88,7 +90,7 @@ class SandboxError(OSError):
 @dataclass(frozen=True, slots=True)
 class SandboxPlan:
     """How a run is sealed: ``mode`` (one of :data:`MODES`) and the directories the run may
-    write besides its private ``/tmp`` (made if missing; a project solver's caches only)."""
+    write besides its private ``TMPDIR`` (made if missing; a project solver's caches only)."""
 
     mode: str = "auto"
     writable: tuple[str, ...] = ()
@@ -249,37 +251,35 @@ def _map_user(uid: int, gid: int) -> None:
             raise SandboxError(exc.errno or errno.EPERM, f"writing {name}: {exc}") from None
 
 
+#: The run's private, writable temporary directory (``TMPDIR``): a tmpfs of its own, freed
+#: with the run. ``/tmp`` itself stays visible (read-only): plugins and data may live there.
+PRIVATE_TMP = "/dev/shm"
+
+
 def _seal_mounts(plan: SandboxPlan) -> None:
     """Inside the new mount namespace: no propagation, everything read-only, then the run's
     private places."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    # the writable directories, held open: the private /tmp may hide where they are
+    # held open: the new /dev hides the device nodes, and a writable directory is bound anew
+    nodes = [(name, os.open(f"/dev/{name}", os.O_PATH)) for name in DEVICES
+             if os.path.exists(f"/dev/{name}")]
     writable = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in plan.writable
                 if os.path.isdir(path)]
     _set_read_only("/", recursive=True)
-    tmp = "/tmp"
-    _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
-    # a /dev of a few harmless nodes, built aside in the private /tmp and moved into place
-    dev = f"{tmp}/.dev"
-    os.mkdir(dev)
-    _mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=755")
-    for name in DEVICES:
-        if os.path.exists(f"/dev/{name}"):
-            open(f"{dev}/{name}", "w").close()
-            _mount(f"/dev/{name}", f"{dev}/{name}", None, MS_BIND)
-    os.mkdir(f"{dev}/shm", 0o1777)
+    # a /dev of a few harmless nodes (no disk, no terminal), and a private /dev/shm
+    _mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=755")
+    for name, fd in nodes:
+        open(f"/dev/{name}", "w").close()  # an empty mount point
+        _mount(f"/proc/self/fd/{fd}", f"/dev/{name}", None, MS_BIND)
+        os.close(fd)
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
-        os.symlink(target, f"{dev}/{name}")
-    _mount(dev, "/dev", None, MS_MOVE)
-    os.rmdir(dev)
-    _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
-    for hidden in ("/run", "/var/tmp"):
-        if os.path.isdir(hidden) and not os.path.islink(hidden):
-            _mount("tmpfs", hidden, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777")
+        os.symlink(target, f"/dev/{name}")
+    os.mkdir(PRIVATE_TMP)
+    _mount("tmpfs", PRIVATE_TMP, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+    if os.path.isdir("/run") and not os.path.islink("/run"):  # daemons' sockets, out of reach
+        _mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=755")
     for path, fd in writable:
-        if path == tmp or path.startswith(tmp + "/"):
-            os.makedirs(path, exist_ok=True)  # in the private /tmp: a mount point to bind onto
         _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND)
         _set_read_only(path, recursive=False, read_only=False)
         os.close(fd)
@@ -323,8 +323,8 @@ def _is_x86_64() -> bool:
 
 
 def _private_environment() -> None:
-    """``TMPDIR`` is the run's private ``/tmp``; numba's caches are read-only."""
-    os.environ["TMPDIR"] = "/tmp"
+    """``TMPDIR`` is the run's private temporary directory; numba's caches are read-only."""
+    os.environ["TMPDIR"] = PRIVATE_TMP
     tempfile.tempdir = None
     _numba_read_only()
 
@@ -335,8 +335,8 @@ def _numba_read_only() -> None:
     fails a compilation whose result it cannot save; both are relaxed in this process only."""
     caching = sys.modules.get("numba.core.caching")
     if caching is None:
-        # numba not loaded yet: point its cache at the private /tmp (kernels compile anew)
-        os.environ.setdefault("NUMBA_CACHE_DIR", "/tmp/numba-cache")
+        # numba not loaded yet: point its cache at the private TMPDIR (kernels compile anew)
+        os.environ.setdefault("NUMBA_CACHE_DIR", f"{PRIVATE_TMP}/numba-cache")
         return
     locator = caching._CacheLocator
     ensure = locator.ensure_cache_path
