@@ -8,6 +8,7 @@ shape of ``harness.frame``. Exports: CSV and Parquet.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -73,6 +74,8 @@ class Store:
             raise StoreError(f"{where!r} is an empty file, not a puzzlebench store")
         if not self.path.exists() and not self.path.parent.is_dir():
             raise StoreError(f"folder {str(self.path.parent)!r} does not exist")
+        side = [Path(f"{self.path}{suffix}") for suffix in ("-wal", "-shm", "-journal")]
+        self._absent = [p for p in side if not p.exists()]  # side files this Store may make
         try:
             if read_only:
                 self.conn = _open_read_only(self.path)
@@ -81,13 +84,38 @@ class Store:
                 fresh = not self.path.exists()
                 self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
                 if not fresh:
+                    self._check_schema(migrate=False)
+                    self._check_intact()  # nothing is written into a damaged file
                     self._check_schema(migrate=True)
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.executescript(SCHEMA)
                 self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, StoreError) as exc:
+            self._abandon()
+            if isinstance(exc, StoreError):
+                raise
             raise StoreError(f"cannot use {where!r} as a store: {exc}") from None
+
+    def _abandon(self) -> None:
+        """Close a file found unusable and remove the side files opening it made (an empty
+        write-ahead log and its index), so that a refused file is left exactly as it was."""
+        with contextlib.suppress(AttributeError, sqlite3.Error):
+            self.conn.close()
+        wal = Path(f"{self.path}-wal")
+        if wal in self._absent and wal.exists() and wal.stat().st_size > 0:
+            return  # something was written since: not this Store's to remove
+        for p in self._absent:
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+    def _check_intact(self) -> None:
+        """Refuse a damaged file (SQLite's quick check: pages, records, free list) before
+        anything is written into it."""
+        problems = [row[0] for row in self.conn.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            raise StoreError(f"{str(self.path)!r} is a damaged SQLite file "
+                             f"({'; '.join(problems)[:200]}); refusing to use it")
 
     def _check_schema(self, *, migrate: bool) -> None:
         version = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
@@ -113,7 +141,8 @@ class Store:
         """Store one finished run — its record and its trace — in one transaction; False if
         the key was stored already."""
         text = json.dumps(record.to_dict(), sort_keys=True, default=json_default, allow_nan=False)
-        self.conn.execute("BEGIN IMMEDIATE")
+        with self.reading():
+            self.conn.execute("BEGIN IMMEDIATE")
         try:
             cur = self.conn.execute(
                 "INSERT OR IGNORE INTO runs (key, study, problem, size, solver, outcome, time_s, record)"
@@ -127,36 +156,53 @@ class Store:
                     "INSERT INTO traces (key, point, evaluations, time_s, best) VALUES (?, ?, ?, ?, ?)",
                     [(key, i, int(e), float(t), int(b)) for i, (e, b, t) in enumerate(record.trace)])
             self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+        except BaseException as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise StoreError(f"cannot write to {str(self.path)!r}: {exc}") from None
             raise
         return added
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Turn SQLite's complaint about a damaged file into a StoreError naming it."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            self._abandon()
+            raise StoreError(f"cannot read {str(self.path)!r}: {exc}") from None
+
     def keys(self, study: str | None = None) -> set[str]:
         """Run keys already stored (for one study, if given)."""
-        if study is None:
-            rows = self.conn.execute("SELECT key FROM runs")
-        else:
-            rows = self.conn.execute("SELECT key FROM runs WHERE study = ?", (study,))
-        return {r[0] for r in rows}
+        with self.reading():
+            if study is None:
+                rows = self.conn.execute("SELECT key FROM runs")
+            else:
+                rows = self.conn.execute("SELECT key FROM runs WHERE study = ?", (study,))
+            return {r[0] for r in rows}
 
     def records(self, study: str | None = None) -> Iterator[RunRecord]:
         """Stored records in insertion order."""
         query = "SELECT record FROM runs" + (" WHERE study = ?" if study else "") + " ORDER BY rowid"
-        for (text,) in self.conn.execute(query, (study,) if study else ()):
+        with self.reading():
+            rows = self.conn.execute(query, (study,) if study else ()).fetchall()
+        for (text,) in rows:
             yield RunRecord.from_dict(json.loads(text))
 
     def records_for(self, keys: Iterable[str]) -> list[RunRecord]:
         """The stored records of the given run keys (those stored), in key order given."""
         out = []
-        for key in keys:
-            row = self.conn.execute("SELECT record FROM runs WHERE key = ?", (key,)).fetchone()
-            if row is not None:
-                out.append(RunRecord.from_dict(json.loads(row[0])))
+        with self.reading():
+            for key in keys:
+                row = self.conn.execute("SELECT record FROM runs WHERE key = ?", (key,)).fetchone()
+                if row is not None:
+                    out.append(RunRecord.from_dict(json.loads(row[0])))
         return out
 
     def count(self) -> int:
-        return int(self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+        with self.reading():
+            return int(self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
 
 
 def _open_read_only(path: Path) -> sqlite3.Connection:
@@ -217,6 +263,9 @@ def load_traces(db: str | Path, study: str | None = None) -> pd.DataFrame:
                 + " ORDER BY r.rowid, t.point", (study,) if study else ()).fetchall()
         except sqlite3.OperationalError:  # a store made before traces existed
             rows = []
+        except sqlite3.DatabaseError as exc:
+            store._abandon()
+            raise StoreError(f"cannot read {str(db)!r}: {exc}") from None
     out = []
     records: dict[str, dict] = {}
     for key, text, point, evaluations, time_s, best in rows:
@@ -235,7 +284,7 @@ def load_traces(db: str | Path, study: str | None = None) -> pd.DataFrame:
 
 def studies(db: str | Path) -> list[str]:
     """The study names a store holds."""
-    with Store(db, read_only=True) as store:
+    with Store(db, read_only=True) as store, store.reading():
         return [r[0] for r in store.conn.execute("SELECT DISTINCT study FROM runs ORDER BY study")]
 
 
