@@ -38,6 +38,7 @@ import numpy as np
 from puzzlebench.contract import BUDGET_FIELDS, Budget, Claim, Proposal, Solver
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.solver_spec import NAME_PATTERN
 
 MANIFEST_KEYS = {"name", "problems", "command", "complete", "exact", "stochastic", "counts",
                  "counts_unique", "honours", "params", "summary"}
@@ -75,6 +76,10 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
     name, problems, command = table.get("name"), table.get("problems"), table.get("command")
     if not isinstance(name, str) or not name:
         raise ManifestError(f"{p.name} [solver].name: a non-empty string is required")
+    if NAME_PATTERN.fullmatch(name) is None:
+        raise ManifestError(f"{p.name} [solver].name: {name[:80]!r} is not a solver name "
+                            "(1-64 characters: letters, digits and . _ : + = -, starting with "
+                            "a letter or digit)")
     if not isinstance(problems, list) or not problems or not set(problems) <= set(PROBLEMS):
         raise ManifestError(f"{p.name} [solver].problems: a list among {sorted(PROBLEMS)}")
     if not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command):

@@ -4,6 +4,7 @@ the description a plugin's own process sent — checked the same way in both cas
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -17,6 +18,22 @@ from puzzlebench.problems.base import PuzzlebenchError
 
 class RegistryError(PuzzlebenchError, ValueError):
     """Unknown or duplicate solver name, or a solver reference that does not load."""
+
+
+#: What a solver's name may be, whatever declares it (a class, a manifest, a MiniZinc model's
+#: file name, a plugin's description): it names folders (IOH exports), report rows and
+#: store rows, so it starts with a letter or digit, holds no separator, space or control
+#: character, and is at most 64 characters long.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+=-]{0,63}")
+
+
+def check_name(name: object, where: str) -> str:
+    """``name`` when it is a valid solver name, else RegistryError naming ``where``."""
+    if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
+        raise RegistryError(
+            f"{where}: solver name {str(name)[:80]!r} is not a name (1-64 characters: letters, "
+            "digits and . _ : + = -, starting with a letter or digit)")
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +126,7 @@ def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RegistryError(f"solver {reference!r} describes itself badly: {exc}") from None
+    check_name(spec.name, f"solver {reference!r}")
     if not spec.name or not spec.problems or spec.problems - set(PROBLEMS):
         raise RegistryError(
             f"solver {reference!r} must declare a name and problems among {sorted(PROBLEMS)}")
@@ -122,6 +140,7 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
     name = getattr(cls, "name", None)
     if not isinstance(name, str) or not name:
         raise RegistryError(f"solver class {cls.__qualname__} declares no name")
+    check_name(name, f"solver class {cls.__qualname__}")
     problems = frozenset(getattr(cls, "problems", frozenset()))
     unknown = problems - set(PROBLEMS)
     if not problems or unknown:

@@ -194,3 +194,24 @@ class DeepDone(_Q):
         _write_frames(b'{"event":"done","payload":{"claim":"solved","answer":' + deep
                       + b'},"meta":{}}')
         os._exit(0)
+
+
+# -- §4 names -----------------------------------------------------------------------------------
+
+class DotDotName(_Q):
+    """Names itself ``..`` (a folder's parent in every path built from it)."""
+
+    name = ".."
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        return Proposal(answer=board(instance.n), claim=Claim.SOLVED)
+
+
+class SlashName(DotDotName):
+    name = "../../escape"
+
+
+class NamedMod12(DotDotName):
+    """Takes the name of a baseline."""
+
+    name = "mod12"

@@ -41,15 +41,38 @@ def function_id(problem: str) -> int:
     return 100 + sorted(p for p, prob in PROBLEMS.items() if prob.ioh_function is None).index(problem)
 
 
+class IOHExportError(PuzzlebenchError, ValueError):
+    """Stored runs that cannot be written in the format (no traces, a name that would not
+    make a folder inside the export's own)."""
+
+
 def algorithm_name(label: str) -> str:
-    """A folder-safe algorithm name from a short label (``ga-permutation {elite=0}``)."""
-    return re.sub(r"[^A-Za-z0-9_.=+-]", "_", label.replace(" {", "_").replace("}", "").replace(", ", "_"))
+    """A folder-safe algorithm name from a short label (``ga-permutation {elite=0}``); a label
+    that would name no folder of its own (empty, ``.``, ``..``) is refused."""
+    name = re.sub(r"[^A-Za-z0-9_.=+-]", "_",
+                  label.replace(" {", "_").replace("}", "").replace(", ", "_"))
+    if not name.strip("."):
+        raise IOHExportError(f"solver name {label!r} cannot name an algorithm folder")
+    return name
+
+
+def inside(root: Path, path: Path) -> Path:
+    """``path`` when it lies inside ``root`` (after resolving ``..`` and links), else
+    IOHExportError: no path built from a stored name leaves the export's folder."""
+    base = root.resolve()
+    resolved = path.resolve()
+    if resolved != base and base not in resolved.parents:
+        raise IOHExportError(f"a stored name would write {str(path)!r}, outside {str(root)!r}")
+    return path
 
 
 def export_ioh(traces: pd.DataFrame, out: str | Path) -> dict[str, int]:
     """Write ``traces`` (``load_traces`` rows) under ``out``; returns counts of what was written."""
     if traces.empty:
-        raise PuzzlebenchError("the store holds no traces (only tracing solvers record them)")
+        raise IOHExportError("the store holds no traces (only tracing solvers record them)")
+    unknown = sorted(set(traces["problem"]) - set(PROBLEMS))
+    if unknown:
+        raise IOHExportError(f"the store holds traces of unknown problem {unknown[0]!r}")
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
     instances: dict[tuple[str, int], list[str]] = {}
@@ -63,8 +86,8 @@ def export_ioh(traces: pd.DataFrame, out: str | Path) -> dict[str, int]:
     for (solver, params, problem), sub in traces.groupby(["solver", "params", "problem"], sort=True):
         algo = algorithm_name(labels[(solver, params)])
         fid = function_id(problem)
-        folder = root / algo
-        data_dir = folder / f"data_f{fid}_{problem}"
+        folder = inside(root, root / algo)
+        data_dir = inside(folder, folder / f"data_f{fid}_{problem}")
         data_dir.mkdir(parents=True, exist_ok=True)
         scenarios = []
         for size, by_size in sub.groupby("size", sort=True):

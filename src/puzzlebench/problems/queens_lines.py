@@ -32,7 +32,7 @@ def column_list(answer: Any) -> list[Any]:
     InvalidAnswerError — the answer's type is part of the contract, and an iterator is never
     consumed here."""
     if isinstance(answer, str | bytes | bytearray):
-        raise InvalidAnswerError("a queens answer is a list of n column numbers, not "
+        raise InvalidAnswerError("a queens answer is a sequence of n column numbers, not "
                                  f"{type(answer).__name__}")
     if hasattr(answer, "tolist"):  # an array (numpy's or another library's): converted once
         cols = answer.tolist()
@@ -41,7 +41,7 @@ def column_list(answer: Any) -> list[Any]:
     elif isinstance(answer, Sequence):
         cols = answer if isinstance(answer, list) else list(answer)
     else:
-        raise InvalidAnswerError("a queens answer is a list of n column numbers, not "
+        raise InvalidAnswerError("a queens answer is a sequence of n column numbers, not "
                                  f"{type(answer).__name__}")
     bad = [t for t in set(map(type, cols)) if not _number_type(t)]
     if bad:
