@@ -98,3 +98,25 @@ def test_a_plugin_named_like_a_registered_solver_is_refused(capsys) -> None:
     assert code == 2 and "mod12" in err and len(err.strip().splitlines()) == 1, err
 
 
+
+
+def test_a_problem_family_with_a_path_for_an_id_is_refused() -> None:
+    from puzzlebench.problems import NQueens, register_problem
+
+    for bad in ("..", "../x", "a/b", "", "x" * 65):
+        family = type("Bad", (NQueens,), {"id": bad})
+        with pytest.raises(ValueError, match="id"):
+            register_problem(family)
+
+
+def test_a_report_makes_no_file_of_a_forged_problem_id(capsys, tmp_path: Path) -> None:
+    from puzzlebench.harness.store import Store
+
+    record = run_solve("mod12", get_problem("nqueens").make(8))
+    db = tmp_path / "forged.sqlite"
+    with Store(db) as store:
+        store.add("k", record.with_(problem="../../escape", study="s"))
+    out = tmp_path / "a" / "rep"
+    code, _, err = cli(capsys, "report", "--db", str(db), "--out", str(out))
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert not list(tmp_path.rglob("escape*"))

@@ -183,7 +183,7 @@ def _infeasible(solver: str, *, verified: bool = False, outcome: Outcome = Outco
                 iid: str = "nqueens-completion-30-k9-x") -> RunRecord:
     return RunRecord(problem="nqueens-completion", size=30, instance_id=iid, solver=solver,
                      params={}, seed=0, outcome=outcome, claim=outcome.value, valid=None,
-                     verified=verified)
+                     verified=verified, origin="baseline")  # only built-ins' agreement counts
 
 
 def test_infeasibility_with_no_rule_is_settled_by_two_complete_solvers() -> None:

@@ -26,6 +26,7 @@ import importlib
 import inspect
 import os
 import pkgutil
+import re
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -38,6 +39,8 @@ ENTRY_POINT_GROUP = "puzzlebench.problems"
 ENV_VAR = "PUZZLEBENCH_PROBLEMS"
 
 PROBLEMS: dict[str, Problem] = {}
+#: What a family's id may be.
+PROBLEM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+=-]{0,63}")
 
 
 def register_problem(problem: Problem | type[Problem], origin: str = "") -> Problem:
@@ -46,8 +49,10 @@ def register_problem(problem: Problem | type[Problem], origin: str = "") -> Prob
     if not isinstance(obj, Problem):
         raise InvalidInstanceError(f"{origin or problem!r} is not a puzzlebench Problem")
     pid = getattr(obj, "id", None)
-    if not isinstance(pid, str) or not pid or ":" in pid:
-        raise InvalidInstanceError(f"{origin or problem!r} declares no usable id")
+    if not isinstance(pid, str) or PROBLEM_ID.fullmatch(pid) is None:
+        raise InvalidInstanceError(f"{origin or problem!r} declares no usable id (1-64 "
+                                   "letters, digits and . _ + = -, starting with a letter or "
+                                   "digit: it names files of reports and exports)")
     held = PROBLEMS.get(pid)
     if held is not None and type(held) is not type(obj):
         raise InvalidInstanceError(f"problem id {pid!r} is taken by {type(held).__qualname__}")

@@ -24,6 +24,8 @@ from typing import Any
 
 import pandas as pd
 
+from puzzlebench.problems.catalogue import PROBLEM_ID
+from puzzlebench.problems.errors import PuzzlebenchError
 from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
@@ -164,6 +166,9 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                   "pairwise": pairwise_tests(sub), "agreement": agreement_matrix(sub),
                   "wrong": wrong_runs(sub)}
         slug = problem.replace("-", "_")
+        if PROBLEM_ID.fullmatch(problem) is None:  # file names are made of it: never a path
+            raise PuzzlebenchError(f"the runs name a problem {problem[:80]!r} that is not a "
+                                   "problem id; refusing to make file names of it")
         for name, table in tables.items():
             table.to_csv(out / f"{slug}_{name}.csv", index=False)
         figures = [figure(c) for c in problem_charts(sub, problem, styles)]
