@@ -75,7 +75,8 @@ def test_judge_tables_are_read_only() -> None:
     assert isinstance(get_problem("nqueens").known_count(get_problem("nqueens").make(8)), int)
 
 
-def test_each_run_gets_a_fresh_process() -> None:
+def test_each_run_gets_a_fresh_process(monkeypatch) -> None:
+    monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "off")  # sealed, every run is PID 2 of its own
     inst = get_problem("nqueens").make(6)
     first = run_solve(ref("ReportsPid"), inst)
     second = run_solve(ref("ReportsPid"), inst)
