@@ -5,7 +5,7 @@ the description a plugin's own process sent — checked the same way in both cas
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -100,6 +100,23 @@ class SolverSpec:
             "unavailable": self.unavailable,
             "traces": self.traces,
         }
+
+
+def where_from(spec: SolverSpec) -> str:
+    """Where a solver comes from, for messages: its origin and its module or reference."""
+    source = spec.reference if spec.reference and spec.reference != spec.name else spec.module
+    return f"the {spec.origin} {spec.name!r}" + (f" ({source})" if source else "")
+
+
+def check_distinct(specs: Iterable[SolverSpec]) -> None:
+    """Refuse two different solvers under one name in one command or study (RegistryError
+    naming both): every record, report row and agreement cell is keyed by the name."""
+    seen: dict[str, SolverSpec] = {}
+    for spec in specs:
+        held = seen.setdefault(spec.name, spec)
+        if (held.reference or held.module) != (spec.reference or spec.module):
+            raise RegistryError(f"two solvers are named {spec.name!r}: {where_from(held)} and "
+                                f"{where_from(spec)}; solver names must be unique")
 
 
 def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec:

@@ -93,13 +93,6 @@ def test_a_minizinc_model_with_a_bad_name_is_refused(capsys, tmp_path: Path) -> 
     assert "name" in err
 
 
-def test_a_plugin_named_like_a_registered_solver_is_refused(capsys) -> None:
-    code, _out, err = cli(capsys, "solve", "nqueens", "8", "--solver", ref("NamedMod12"))
-    assert code == 2 and "mod12" in err and len(err.strip().splitlines()) == 1, err
-
-
-
-
 def test_a_problem_family_with_a_path_for_an_id_is_refused() -> None:
     from puzzlebench.problems import NQueens, register_problem
 

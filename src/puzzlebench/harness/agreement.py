@@ -33,6 +33,7 @@ from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
 from puzzlebench.record import Outcome, RunRecord
 from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
+from puzzlebench.solver_spec import check_distinct
 
 #: Most solutions a listing collects for the membership check (beyond: truncated).
 LISTING_CAP = 100_000
@@ -119,6 +120,7 @@ def check_agreement(
     specs: list[SolverSpec] = [s for s in REGISTRY.all(problem) if s.origin == "baseline"]
     if solvers:
         named = [resolve_solver(name) for name in solvers]
+        check_distinct([*specs, *named])  # a name is one solver: never dropped as a duplicate
         specs += [s for s in named if s.name not in {x.name for x in specs}]
     else:
         specs = REGISTRY.all(problem)

@@ -47,6 +47,7 @@ from puzzlebench.harness.study import Study, StudyError, expand_grid
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.registry import RegistryError
+from puzzlebench.solver_spec import SolverSpec, check_distinct
 
 STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
               "max_nodes", "max_iterations", "max_evaluations", "db", "description",
@@ -151,6 +152,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         raise StudyError(f"{source}: at least one [[solvers]] table is required")
     study_problems = {p["problem"] for p in problems}
     solvers = []
+    specs: list[SolverSpec] = []
     for i, entry in enumerate(solvers_raw):
         w = f"{source} [[solvers]][{i}]"
         if not isinstance(entry, dict):
@@ -160,6 +162,11 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
             spec = resolve_solver(str(entry.get("name")))
         except RegistryError as exc:
             raise StudyError(f"{w}.name: {exc}") from None
+        try:
+            check_distinct([*specs, spec])
+        except RegistryError as exc:
+            raise StudyError(f"{w}.name: {exc}") from None
+        specs.append(spec)
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise StudyError(f"{w}.params: must be a table")
