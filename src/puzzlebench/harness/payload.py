@@ -97,7 +97,8 @@ def to_payload(problem: Problem, proposal: Any) -> tuple[dict[str, Any], bytes |
     data = {
         "claim": str(claim), "answer": answer, "counters": counters,
         "optimal": _plain(proposal.optimal), "count": _plain(proposal.count),
-        "unique": _plain(proposal.unique), "note": proposal.note,
+        "unique": _plain(proposal.unique),
+        "note": "" if proposal.note is None else str(proposal.note)[:2000],
     }
     for name, value in data.items():
         _dump(name, value)
@@ -123,7 +124,11 @@ def from_payload(data: Any, raw: bytes | None = None) -> ProposalData:
                 f"malformed proposal: counter {key!r} is {value!r}, not a finite number")
     answer = data.get("answer")
     if isinstance(answer, dict) and set(answer) == {"int64_bytes"}:
-        if raw is None or len(raw) != answer["int64_bytes"]:
+        size = answer["int64_bytes"]
+        if isinstance(size, bool) or not isinstance(size, int) or size < 0 or size % 8:
+            raise MalformedProposalError(
+                f"malformed proposal: the answer's size {size!r} is not a whole number of int64s")
+        if raw is None or len(raw) != size:
             raise MalformedProposalError("malformed proposal: the answer's bytes are missing or cut short")
         answer = np.frombuffer(raw, dtype="<i8")
     counts = {}
@@ -136,6 +141,15 @@ def from_payload(data: Any, raw: bytes | None = None) -> ProposalData:
     if not isinstance(optimal, bool):
         raise MalformedProposalError(f"malformed proposal: optimal is {optimal!r}, not a boolean")
     note = data.get("note", "")
+    if not isinstance(note, str):
+        raise MalformedProposalError(f"malformed proposal: note is {type(note).__name__}, not text")
+    trace = data.get("trace")
+    if trace is not None and not (isinstance(trace, list) and all(
+            isinstance(p, list) and len(p) == 3 and all(
+                not isinstance(v, bool) and isinstance(v, int | float) for v in p)
+            for p in trace)):
+        raise MalformedProposalError("malformed proposal: a trace is a list of "
+                                     "[evaluations, best, seconds]")
     solutions = data.get("solutions")
     if solutions is not None and not isinstance(solutions, list):
         raise MalformedProposalError("malformed proposal: solutions must be a list")
