@@ -11,6 +11,10 @@ amortised over the study, beside the solver time itself. ``mod12`` is pure Pytho
 
 ``--sandbox both`` runs the study sealed and unsealed, alternately in rounds, and prints the
 price of the sandbox per run (its namespaces, mounts, two extra forks, and their teardown).
+``--direct N`` measures the sealing alone, less exposed to a busy machine: N processes forked
+from one that has loaded what the fork server loads, each sealed (or not) and ended at once;
+the medians of fork → ready (what delays a run's start) and fork → reaped (what the machine
+spends, teardown included).
 """
 
 from __future__ import annotations
@@ -48,6 +52,45 @@ def one(args: argparse.Namespace, sandbox: str, runs: int) -> float:
     return per_run
 
 
+def direct(count: int) -> None:
+    """The sealing alone: fork → ready and fork → reaped, sealed and unsealed, alternated."""
+    import os
+    import statistics
+
+    import puzzlebench.harness.child  # noqa: F401 - what a run's process holds, as forked
+    from puzzlebench.compiled_clock import prepare_jit
+    from puzzlebench.harness.sandbox import SandboxPlan, seal
+
+    prepare_jit()
+    times: dict[str, list[tuple[float, float]]] = {"off": [], "required": []}
+    for i in range(2 * count):
+        mode = "required" if i % 2 else "off"
+        read, write = os.pipe()
+        t0 = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(read)
+                seal(SandboxPlan(mode))
+                os.write(write, b"r")
+            finally:
+                os._exit(0)
+        os.close(write)
+        os.read(read, 1)
+        ready = time.perf_counter() - t0
+        os.close(read)
+        os.waitpid(pid, 0)
+        times[mode].append((ready, time.perf_counter() - t0))
+    for mode, pairs in times.items():
+        print(f"sandbox {mode}: fork → ready {statistics.median(p[0] for p in pairs) * 1e3:.2f} "
+              f"ms, fork → reaped {statistics.median(p[1] for p in pairs) * 1e3:.2f} ms "
+              f"(median of {len(pairs)})")
+    extra = [statistics.median(p[k] for p in times["required"])
+             - statistics.median(p[k] for p in times["off"]) for k in (0, 1)]
+    print(f"price of the sandbox: {extra[0] * 1e3:+.2f} ms before ready, "
+          f"{extra[1] * 1e3:+.2f} ms including teardown, per run")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=2000)
@@ -55,7 +98,11 @@ def main() -> None:
     ap.add_argument("--solver", default="mod12")
     ap.add_argument("--sandbox", default="auto", choices=["auto", "required", "off", "both"])
     ap.add_argument("--rounds", type=int, default=3, help="With --sandbox both: rounds of each.")
+    ap.add_argument("--direct", type=int, default=0, help="Measure the sealing alone, N times.")
     args = ap.parse_args()
+    if args.direct:
+        direct(args.direct)
+        return
     if args.sandbox != "both":
         one(args, args.sandbox, args.runs)
         return

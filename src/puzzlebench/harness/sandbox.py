@@ -6,12 +6,13 @@ and the judge's cached tables. Where the machine allows, :func:`seal` closes all
 run's own process, right after it joined its cgroup and before the solver is imported:
 
 * new PID, mount, network, IPC and UTS namespaces (``unshare``; with a user namespace as well
-  when the harness is not root). A PID namespace applies to children only, so the run's process
-  forks twice: the *keeper* (the process the harness made, outside the namespace, whose pid,
-  process group and cgroup the harness accounts for) waits for the namespace's *init* (PID 1,
-  the harness's code: it reaps orphans and reports how the run ended), which forks the *run*
-  (PID 2) that loads the solver. When the run ends, init exits and the kernel kills every
-  process left in the namespace, whatever sessions it made; the cgroup kill covers them too;
+  when the harness is not root). A PID namespace applies to children only: the process the
+  harness made becomes the run's *keeper*, outside the namespace (its pid, process group and
+  cgroup are the ones the harness accounts for); it spawns the namespace's init (PID 1: ``sleep
+  infinity``, spawned without copying the keeper's memory) and forks the *run* (PID 2), which
+  loads the solver. When the run ends, the keeper kills init — and with it, the kernel kills
+  every process left in the namespace, whatever sessions it made; the cgroup kill covers them
+  too — and ends as the run ended (its status or signal);
 * every mount read-only (``mount_setattr`` recursively; on older kernels one remount per mount
   point), so the store, the cache (judge tables, BFS distances, pattern databases), ``/tmp``
   and the rest of the file system cannot be written (they stay readable: a plugin file may
@@ -45,6 +46,7 @@ import ctypes.util
 import errno
 import fcntl
 import os
+import shutil
 import signal
 import socket
 import struct
@@ -74,8 +76,9 @@ MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 1
 MOUNT_ATTR_RDONLY = 0x1
 AT_FDCWD, AT_RECURSIVE = -100, 0x8000
 SYS_MOUNT_SETATTR = 442  # the same number on every architecture (Linux ≥ 5.12)
-PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT = 24, 38, 47
-PR_CAP_AMBIENT_CLEAR_ALL = 4
+PR_SET_SECUREBITS, PR_SET_NO_NEW_PRIVS = 28, 38
+#: NOROOT, NO_SETUID_FIXUP, KEEP_CAPS (locked), NO_CAP_AMBIENT_RAISE: each set and locked.
+SECURE_ALL_LOCKED = 0xEF
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 #: The device nodes a sealed run keeps.
@@ -215,28 +218,68 @@ def _seal(plan: SandboxPlan) -> Sealed:
     _check(_libc().unshare(flags), "unshare")
     if uid != 0:
         _map_user(uid, gid)
-    status_r, status_w = os.pipe()
-    init = os.fork()
-    if init != 0:  # the keeper: outside the namespace, the process the harness accounts for
-        os.close(status_w)
-        _keep(init, status_r)
-    os.close(status_r)
     failed = ""
     try:
         _seal_mounts(plan)
         _loopback_up()
     except (SandboxError, OSError) as exc:
-        failed = str(exc)
         if plan.mode == "required":
-            os.write(status_w, struct.pack("<i", -1))
             raise SandboxError(exc.errno or errno.EPERM, f"sealing the run: {exc}") from None
-    _drop_capabilities()  # init too: the run can neither trace nor borrow a privileged parent
+        failed = str(exc)
+    init = _start_init()
     run = os.fork()
-    if run != 0:  # init (PID 1): reap orphans, report how the run ended, then end them all
-        _init(run, status_w)
-    os.close(status_w)
+    if run != 0:  # the keeper: outside the namespace, the process the harness accounts for
+        _keep(run, init)
+    try:  # the run (PID 2): a /proc of its own namespace, then no privilege at all
+        _mount_proc()
+    except (SandboxError, OSError) as exc:
+        if plan.mode == "required":
+            raise SandboxError(exc.errno or errno.EPERM, f"sealing the run: {exc}") from None
+        failed = failed or str(exc)
+    _drop_capabilities()
     _private_environment()
     return Sealed(NONE, failed) if failed else Sealed(SEALED)
+
+
+def _start_init() -> int:
+    """PID 1 of the new PID namespace: ``sleep infinity``, spawned (no copy of this process's
+    memory; a fork where there is no ``sleep``). Its death ends every process of the namespace."""
+    for fd in (int(name) for name in os.listdir("/proc/self/fd")):
+        if fd > 2:  # the run's pipes reach neither init nor any program the run executes
+            with contextlib.suppress(OSError):
+                os.set_inheritable(fd, False)
+    sleep = shutil.which("sleep")
+    if sleep is not None:
+        null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+        try:
+            return os.posix_spawn(sleep, [sleep, "infinity"], {}, file_actions=[
+                (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
+                (os.POSIX_SPAWN_DUP2, null, 2)], setsigdef=(signal.SIGINT, signal.SIGTERM))
+        except OSError:
+            pass
+        finally:
+            os.close(null)
+    init = os.fork()
+    if init == 0:
+        try:
+            os.closerange(0, 65536)
+            while True:  # reap whatever is orphaned to it, until killed
+                with contextlib.suppress(ChildProcessError, InterruptedError):
+                    os.wait()
+                signal.pause()
+        finally:
+            os._exit(0)
+    return init
+
+
+def _mount_proc() -> None:
+    """A /proc of the run's own PID namespace (mounted from inside it), ``/proc/sys`` and the
+    like read-only."""
+    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    for part in ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"):
+        if os.path.exists(part):
+            _mount(part, part, None, MS_BIND | MS_REC)
+            _set_read_only(part, recursive=True)
 
 
 def _map_user(uid: int, gid: int) -> None:
@@ -283,11 +326,6 @@ def _seal_mounts(plan: SandboxPlan) -> None:
         _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND)
         _set_read_only(path, recursive=False, read_only=False)
         os.close(fd)
-    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    for part in ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"):
-        if os.path.exists(part):
-            _mount(part, part, None, MS_BIND | MS_REC)
-            _set_read_only(part, recursive=True)
 
 
 def _loopback_up() -> None:
@@ -299,16 +337,11 @@ def _loopback_up() -> None:
 
 
 def _drop_capabilities() -> None:
-    """No capability now or after an ``exec``; no privilege gained by set-user-ID programs."""
+    """No capability now or after an ``exec`` (root's ``exec`` grants none: ``SECBIT_NOROOT``,
+    locked), no privilege gained by set-user-ID programs or file capabilities."""
     libc = _libc()
-    try:
-        with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as fh:
-            last = int(fh.read())
-    except (OSError, ValueError):
-        last = 63
-    for cap in range(last + 1):
-        libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
-    libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    _check(libc.prctl(PR_SET_SECUREBITS, SECURE_ALL_LOCKED, 0, 0, 0),
+           "prctl(PR_SET_SECUREBITS)")
     _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
     header = struct.pack("<Ii", LINUX_CAPABILITY_VERSION_3, 0)
     data = bytes(24)  # effective, permitted, inheritable: empty (two 32-bit words each)
@@ -355,55 +388,27 @@ def _numba_read_only() -> None:
     caching.Cache.save_overload = save_overload
 
 
-def _init(run: int, status_w: int) -> NoReturn:
-    """PID 1 of the run's namespace: wait for the run (reaping every orphan meanwhile), tell the
-    keeper its wait status, and exit — which kills whatever is left in the namespace."""
+def _keep(run: int, init: int) -> NoReturn:
+    """The keeper: wait for the run, end its namespace (init's death kills whatever the run
+    left), then end as the run ended — its exit status or its signal — so the harness sees the
+    run's own end, and its resource usage covers the run."""
     try:
-        _close_all_but(status_w)
+        os.closerange(0, 65536)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
             signal.signal(sig, signal.SIG_IGN)
+        status = 70 << 8
         while True:
             try:
-                pid, status = os.waitpid(-1, 0)
-            except ChildProcessError:
-                status = -1
-                break
-            except InterruptedError:
-                continue
-            if pid == run:
-                break
-        with contextlib.suppress(OSError):
-            os.write(status_w, struct.pack("<i", status))
-    finally:
-        os._exit(0)
-
-
-def _keep(init: int, status_r: int) -> NoReturn:
-    """The keeper: wait for the namespace's init, then end as the run ended (its exit status or
-    its signal), so the harness sees the run's own end."""
-    try:
-        _close_all_but(status_r)
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
-            signal.signal(sig, signal.SIG_IGN)
-        data = b""
-        with contextlib.suppress(OSError):
-            while len(data) < 4:
-                chunk = os.read(status_r, 4 - len(data))
-                if not chunk:
-                    break
-                data += chunk
-        while True:
-            try:
-                _, init_status = os.waitpid(init, 0)
+                _, status = os.waitpid(run, 0)
                 break
             except InterruptedError:
                 continue
             except ChildProcessError:
-                init_status = 0
                 break
-        status = struct.unpack("<i", data)[0] if len(data) == 4 else init_status
-        if status == -1:
-            status = 70 << 8  # sealing failed under ``required``: the run reported why
+        with contextlib.suppress(OSError):
+            os.kill(init, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.waitpid(init, 0)
         _end_as(status)
     finally:
         os._exit(70)
@@ -418,11 +423,6 @@ def _end_as(status: int) -> NoReturn:
             os.kill(os.getpid(), sig)
         os._exit(128 + sig)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
-
-
-def _close_all_but(keep: int) -> None:
-    os.closerange(0, keep)
-    os.closerange(keep + 1, 65536)
 
 
 # -- the harness's side ------------------------------------------------------------------------
