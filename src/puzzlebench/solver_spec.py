@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -110,13 +111,24 @@ def where_from(spec: SolverSpec) -> str:
 
 def check_distinct(specs: Iterable[SolverSpec]) -> None:
     """Refuse two different solvers under one name in one command or study (RegistryError
-    naming both): every record, report row and agreement cell is keyed by the name."""
+    naming both): every record, report row and agreement cell is keyed by the name. One
+    plugin file named by two paths is one solver."""
     seen: dict[str, SolverSpec] = {}
     for spec in specs:
         held = seen.setdefault(spec.name, spec)
-        if (held.reference or held.module) != (spec.reference or spec.module):
+        if _identity(held) != _identity(spec):
             raise RegistryError(f"two solvers are named {spec.name!r}: {where_from(held)} and "
                                 f"{where_from(spec)}; solver names must be unique")
+
+
+def _identity(spec: SolverSpec) -> str:
+    """What a solver is, whatever path named it: its reference (a plugin file's path
+    resolved) or its module."""
+    ref = spec.reference or spec.module
+    target, sep, attr = ref.rpartition(":")
+    if sep and target.endswith(".py"):
+        return f"{Path(target).resolve()}:{attr}"
+    return ref
 
 
 def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec:
