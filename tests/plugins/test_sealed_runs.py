@@ -192,6 +192,7 @@ def test_a_poisoned_bfs_table_changes_no_verdict(mode: str, monkeypatch, tmp_pat
         honest = run_solve("astar-manhattan", instance)
         # sealed, the cache cannot be written (the judge rewrites what it finds poisoned)
         assert poisoner.counters["poisoned"] == (3 if mode == "off" else 0)
+        assert ("failed its digest check" in poisoner.notes) == (mode == "off")  # detected
         # either way the judge's table is the true one: checked against the package's digest
         assert poisoner.outcome is Outcome.WRONG and "optimum is" in poisoner.reason
         assert honest.outcome is Outcome.SOLVED and honest.verified

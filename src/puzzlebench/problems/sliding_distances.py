@@ -31,6 +31,10 @@ ROOTS: dict[int, tuple[int, ...]] = {
     4: (1, 2, 3, 4, 0, 5, 6, 7, 8),
 }
 STATES = 181_440
+#: Cached tables refused since the harness last asked (``take_rejections``): what a record's
+#: notes name when its judgement had to rebuild one.
+_REJECTED: list[str] = []
+
 #: SHA-256 of each table (codes as little-endian int64, then distances as int8), by the goal's
 #: blank square: what a cached table must match to be used.
 DIGESTS: dict[int, str] = {
@@ -120,6 +124,8 @@ def table(blank: int = 8) -> tuple[np.ndarray, np.ndarray]:
                 return _read_only(codes), _read_only(dists)
         except (OSError, ValueError, KeyError, TypeError):
             pass
+        _REJECTED.append(f"the cached 8-puzzle distance table {path} failed its digest check "
+                         "and was rebuilt (a poisoned or damaged cache changes no verdict)")
     codes, dists = build_table(blank)
     if digest(codes, dists) != DIGESTS[blank]:  # the BFS itself changed: a bug, never a verdict
         raise RuntimeError(f"the 8-puzzle distance table (blank {blank}) does not match the "
@@ -132,6 +138,13 @@ def table(blank: int = 8) -> tuple[np.ndarray, np.ndarray]:
     except OSError:
         pass  # a read-only home: keep the table in memory only
     return _read_only(codes), _read_only(dists)
+
+
+def take_rejections() -> list[str]:
+    """The cached tables refused (and rebuilt) since the last call, as sentences."""
+    out = list(_REJECTED)
+    _REJECTED.clear()
+    return out
 
 
 def _read_only(arr: np.ndarray) -> np.ndarray:
