@@ -249,3 +249,32 @@ def test_a_project_solver_keeps_its_pattern_database_cache(monkeypatch, tmp_path
     rec = run_solve("idastar-pdb", get_problem("sliding").make(8, start="125408367"))
     assert rec.outcome is Outcome.SOLVED and rec.sandbox == "namespaces"
     assert list((tmp_path / "cache" / "pdb").glob("*.pdb"))
+
+
+def test_an_unprivileged_harness_seals_its_runs_too() -> None:
+    """As an ordinary user (nobody), the run gets a user namespace as well: sealed all the same
+    (the sandbox module alone, on a Python that user can run)."""
+    import shutil
+    import tempfile
+
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        pytest.skip("needs root and setpriv to become another user")
+    with tempfile.TemporaryDirectory(dir="/tmp") as name:
+        folder = Path(name)
+        folder.chmod(0o755)
+        shutil.copy(sandbox.__file__, folder / "sandbox.py")
+        probe = folder / "probe.py"
+        probe.write_text(f"import sys\nsys.path.insert(0, {name!r})\nimport sandbox\n"
+                         "print(sandbox.available())\n")
+        for python in ("/usr/bin/python3", "/usr/local/bin/python3", sys.executable):
+            if not os.path.exists(python):
+                continue
+            done = subprocess.run([setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+                                   python, str(probe)], capture_output=True, text=True,
+                                  timeout=60)
+            if done.returncode == 0:
+                break
+        else:
+            pytest.skip("no Python that another user can run")
+    assert done.stdout.strip() == "(True, '')", done.stdout + done.stderr
