@@ -53,42 +53,56 @@ def one(args: argparse.Namespace, sandbox: str, runs: int) -> float:
 
 
 def direct(count: int) -> None:
-    """The sealing alone: fork → ready and fork → reaped, sealed and unsealed, alternated."""
+    """The sealing alone: fork → ready and fork → reaped, unsealed (``off``), sealed by the
+    run itself (``keeper``: the spawned and harness-forked paths) and sealed in a PID namespace
+    the fork server made (``server``: the local path, as root), alternated."""
     import os
+    import signal
     import statistics
 
     import puzzlebench.harness.child  # noqa: F401 - what a run's process holds, as forked
     from puzzlebench.compiled_clock import prepare_jit
-    from puzzlebench.harness.sandbox import SandboxPlan, seal
+    from puzzlebench.harness.sandbox import (
+        SandboxPlan,
+        enter_pid_namespace,
+        leave_pid_namespace,
+        seal,
+    )
 
     prepare_jit()
-    times: dict[str, list[tuple[float, float]]] = {"off": [], "required": []}
-    for i in range(2 * count):
-        mode = "required" if i % 2 else "off"
+    modes = ("off", "keeper", "server") if os.geteuid() == 0 else ("off", "keeper")
+    times: dict[str, list[tuple[float, float]]] = {m: [] for m in modes}
+    for i in range(len(modes) * count):
+        mode = modes[i % len(modes)]
         read, write = os.pipe()
         t0 = time.perf_counter()
+        init = enter_pid_namespace() if mode == "server" else None
         pid = os.fork()
         if pid == 0:
             try:
                 os.close(read)
-                seal(SandboxPlan(mode))
+                seal(SandboxPlan("off" if mode == "off" else "required"),
+                     in_pid_namespace=mode == "server")
                 os.write(write, b"r")
             finally:
                 os._exit(0)
+        if init is not None:
+            leave_pid_namespace()
         os.close(write)
         os.read(read, 1)
         ready = time.perf_counter() - t0
         os.close(read)
         os.waitpid(pid, 0)
+        if init is not None:
+            os.kill(init, signal.SIGKILL)
+            os.waitpid(init, 0)
         times[mode].append((ready, time.perf_counter() - t0))
+    base = [statistics.median(p[k] for p in times["off"]) for k in (0, 1)]
     for mode, pairs in times.items():
-        print(f"sandbox {mode}: fork → ready {statistics.median(p[0] for p in pairs) * 1e3:.2f} "
-              f"ms, fork → reaped {statistics.median(p[1] for p in pairs) * 1e3:.2f} ms "
-              f"(median of {len(pairs)})")
-    extra = [statistics.median(p[k] for p in times["required"])
-             - statistics.median(p[k] for p in times["off"]) for k in (0, 1)]
-    print(f"price of the sandbox: {extra[0] * 1e3:+.2f} ms before ready, "
-          f"{extra[1] * 1e3:+.2f} ms including teardown, per run")
+        ready, reaped = (statistics.median(p[k] for p in pairs) for k in (0, 1))
+        print(f"{mode:6s}: fork → ready {ready * 1e3:.2f} ms, fork → reaped {reaped * 1e3:.2f} ms "
+              f"(median of {len(pairs)}); price {(ready - base[0]) * 1e3:+.2f} ms before "
+              f"ready, {(reaped - base[1]) * 1e3:+.2f} ms with teardown")
 
 
 def main() -> None:

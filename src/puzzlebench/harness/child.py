@@ -117,6 +117,8 @@ class RunSetup:
     cgroup_procs: tuple[str, ...] = ()
     core: int | None = None
     sandbox: str | None = None
+    #: Forked as PID 2 of a PID namespace of its own already (by the fork server).
+    pid_namespace: bool = False
 
 
 
@@ -374,7 +376,7 @@ def _seal(task: Task, setup: RunSetup) -> Sealed:
     if task.compiled or task.project_module:
         with contextlib.suppress(ImportError):
             import numba.core.caching  # noqa: F401 - patched by the sandbox, not compiled here
-    return seal(plan)
+    return seal(plan, in_pid_namespace=setup.pid_namespace)
 
 
 def _linger(control_fd: int) -> NoReturn:

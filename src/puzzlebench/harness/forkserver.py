@@ -26,7 +26,7 @@ import signal
 import socket
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
 #: Largest request or reply on the server's socket.
@@ -64,13 +64,17 @@ class ForkServer:
         self.started: dict[int, int | None] = {}  # request → pid (None: the fork failed)
         self._next = 0
 
-    def start(self, body: bytes, fds: tuple[int, int, int], preload: str | None) -> int:
+    def start(self, body: bytes, fds: tuple[int, int, int], preload: str | None,
+              sandbox: str | None = None) -> int:
         """Ask for a run to be forked: ``body`` is the pickled (sealed task, set-up); ``fds``
-        its result pipe (write end), control pipe (read end) and log file. Returns the
-        request's number; ``pid`` gives the run's pid once the server has forked it."""
+        its result pipe (write end), control pipe (read end) and log file; ``sandbox`` the
+        run's sandbox mode (None: the default), so that the server can make its PID namespace.
+        Returns the request's number; ``pid`` gives the run's pid once the server has forked
+        it."""
         self._next += 1
         request = pickle.dumps({
-            "id": self._next, "preload": preload, "body": body, "path": list(sys.path),
+            "id": self._next, "preload": preload, "body": body, "sandbox": sandbox,
+            "path": list(sys.path),
             "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}})
         try:
             socket.send_fds(self.sock, [request], list(fds))
@@ -141,6 +145,7 @@ def serve(sock: socket.socket) -> NoReturn:
     # only, and the server's side pulls in the run code and numba (start-up time)
     from puzzlebench.compiled_clock import prepare_jit
     from puzzlebench.harness.child import child_main
+    from puzzlebench.harness.sandbox import leave_pid_namespace
 
     prepare_jit()  # every run inherits a started compiler
     wake_r, wake_w = os.pipe()
@@ -148,12 +153,13 @@ def serve(sock: socket.socket) -> NoReturn:
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     children: set[int] = set()
+    inits: dict[int, int] = {}  # run → the init of its PID namespace
     while True:
         ready, _, _ = select.select([sock.fileno(), wake_r], [], [])
         if wake_r in ready:
             with contextlib.suppress(BlockingIOError, InterruptedError):
                 os.read(wake_r, 4096)
-        _report_exits(sock, children)
+        _report_exits(sock, children, inits)
         if sock.fileno() not in ready:
             continue
         try:
@@ -166,12 +172,19 @@ def serve(sock: socket.socket) -> NoReturn:
         if request.get("preload") and request["preload"] not in sys.modules:
             with contextlib.suppress(Exception):  # a project module; the run reports errors
                 importlib.import_module(request["preload"])
+        init = _pid_namespace(request.get("sandbox"), request["env"], fds)
         try:
             pid = os.fork()
         except OSError as exc:
+            pid = -1
             for fd in fds:
                 os.close(fd)
             sock.send(pickle.dumps(("failed", request["id"], str(exc))))
+        if pid != 0 and init is not None:  # this server's children: in its own namespace again
+            leave_pid_namespace()
+            if pid < 0:
+                os.kill(init, signal.SIGKILL)
+        if pid < 0:
             continue
         if pid == 0:  # the run: never returns
             try:
@@ -184,12 +197,15 @@ def serve(sock: socket.socket) -> NoReturn:
                     signal.signal(sig, signal.SIG_DFL)
                 _take_context(request["path"], request["env"])
                 task, setup = pickle.loads(request["body"])
-                child_main(task, fds[0], fds[2], fds[1], setup)
+                child_main(task, fds[0], fds[2], fds[1],
+                           replace(setup, pid_namespace=init is not None))
             finally:
                 os._exit(70)
         for fd in fds:
             os.close(fd)
         children.add(pid)
+        if init is not None:
+            inits[pid] = init
         sock.send(pickle.dumps(("started", request["id"], pid)))
 
 
@@ -206,7 +222,24 @@ def _take_context(path: list[str], env: dict[str, str]) -> None:
     load_from_environment()
 
 
-def _report_exits(sock: socket.socket, children: set[int]) -> None:
+def _pid_namespace(mode: str | None, env: dict[str, str], fds: list[int]) -> int | None:
+    """Make the next child PID 2 of a PID namespace of its own, when the run is to be sealed
+    and this server may (root): the run then seals itself without a keeper or a fork. Returns
+    the namespace's init, or None (the run makes its namespace itself, or is not sealed)."""
+    # imported in the server only: the harness imports this module for the client side
+    from puzzlebench.harness.sandbox import MODE_ENV, enter_pid_namespace
+
+    if (mode or env.get(MODE_ENV) or "auto") == "off":
+        return None
+    for fd in fds:  # held by the run only: never by its init
+        os.set_inheritable(fd, False)
+    try:
+        return enter_pid_namespace()
+    except OSError:
+        return None
+
+
+def _report_exits(sock: socket.socket, children: set[int], inits: dict[int, int]) -> None:
     while children:
         try:
             pid, status, usage = os.wait4(-1, os.WNOHANG)
@@ -215,7 +248,12 @@ def _report_exits(sock: socket.socket, children: set[int]) -> None:
             return
         if pid == 0:
             return
+        if pid not in children:  # the init of a run's namespace, killed below
+            continue
         children.discard(pid)
+        if pid in inits:  # the run has ended: so does everything it left in its namespace
+            with contextlib.suppress(OSError):
+                os.kill(inits.pop(pid), signal.SIGKILL)
         sock.send(pickle.dumps(("exited", pid, os.waitstatus_to_exitcode(status),
                                 usage.ru_utime + usage.ru_stime, usage.ru_maxrss)))
 

@@ -192,9 +192,11 @@ def _mount_flags(point: str) -> int:
 
 # -- sealing -------------------------------------------------------------------------------
 
-def seal(plan: SandboxPlan) -> Sealed:
+def seal(plan: SandboxPlan, *, in_pid_namespace: bool = False) -> Sealed:
     """Seal this process (see the module docstring); returns in the process that is to load
     the solver — PID 2 of a new PID namespace, or this same process when unsealed.
+    ``in_pid_namespace``: this process was forked as PID 2 of a new PID namespace already (by
+    the fork server, :func:`enter_pid_namespace`), so no keeper and no fork are needed.
 
     Under ``required`` a failure raises SandboxError; under ``auto`` it returns :data:`NONE`
     and the reason. Call it after the run's descriptors are in place and before any solver code.
@@ -202,16 +204,18 @@ def seal(plan: SandboxPlan) -> Sealed:
     if plan.mode == "off":
         return Sealed(NONE, "the sandbox is off")
     try:
-        return _seal(plan)
+        return _seal(plan, in_pid_namespace)
     except SandboxError as exc:
         if plan.mode == "required":
             raise
         return Sealed(NONE, str(exc))
 
 
-def _seal(plan: SandboxPlan) -> Sealed:
+def _seal(plan: SandboxPlan, in_pid_namespace: bool) -> Sealed:
     uid, gid = os.geteuid(), os.getegid()
     flags = NAMESPACES | (CLONE_NEWUSER if uid != 0 else 0)
+    if in_pid_namespace:
+        flags &= ~CLONE_NEWPID
     for path in plan.writable:  # made now, while the file system can be written
         with contextlib.suppress(OSError):
             os.makedirs(path, exist_ok=True)
@@ -226,10 +230,12 @@ def _seal(plan: SandboxPlan) -> Sealed:
         if plan.mode == "required":
             raise SandboxError(exc.errno or errno.EPERM, f"sealing the run: {exc}") from None
         failed = str(exc)
-    init = _start_init()
-    run = os.fork()
-    if run != 0:  # the keeper: outside the namespace, the process the harness accounts for
-        _keep(run, init)
+    if not in_pid_namespace:
+        _seal_fds()
+        init = _start_init()
+        run = os.fork()
+        if run != 0:  # the keeper: outside the namespace, the process the harness accounts for
+            _keep(run, init)
     try:  # the run (PID 2): a /proc of its own namespace, then no privilege at all
         _mount_proc()
     except (SandboxError, OSError) as exc:
@@ -241,13 +247,17 @@ def _seal(plan: SandboxPlan) -> Sealed:
     return Sealed(NONE, failed) if failed else Sealed(SEALED)
 
 
+def _seal_fds() -> None:
+    """The run's pipes reach neither init nor any program the run executes (close-on-exec)."""
+    for fd in (int(name) for name in os.listdir("/proc/self/fd")):
+        if fd > 2:
+            with contextlib.suppress(OSError):
+                os.set_inheritable(fd, False)
+
+
 def _start_init() -> int:
     """PID 1 of the new PID namespace: ``sleep infinity``, spawned (no copy of this process's
     memory; a fork where there is no ``sleep``). Its death ends every process of the namespace."""
-    for fd in (int(name) for name in os.listdir("/proc/self/fd")):
-        if fd > 2:  # the run's pipes reach neither init nor any program the run executes
-            with contextlib.suppress(OSError):
-                os.set_inheritable(fd, False)
     sleep = shutil.which("sleep")
     if sleep is not None:
         null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
@@ -423,6 +433,34 @@ def _end_as(status: int) -> NoReturn:
             os.kill(os.getpid(), sig)
         os._exit(128 + sig)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
+
+
+# -- the fork server's side ---------------------------------------------------------------------
+
+def enter_pid_namespace() -> int:
+    """Make this process's next child PID 2 of a new PID namespace (the fork server, as root,
+    before forking a run: the run then needs no keeper and no fork of its own). Returns the
+    namespace's init, which the caller kills when the run has ended; :func:`leave_pid_namespace`
+    after the fork. Raises SandboxError where it cannot."""
+    if os.geteuid() != 0:  # a user namespace would be the server's own, for good
+        raise SandboxError(errno.EPERM, "a PID namespace per run needs root in the fork server")
+    _own_pid_namespace()
+    _check(_libc().unshare(CLONE_NEWPID), "unshare(CLONE_NEWPID)")
+    try:
+        return _start_init()
+    except OSError:
+        leave_pid_namespace()
+        raise
+
+
+def leave_pid_namespace() -> None:
+    """This process's children are made in its own PID namespace again."""
+    _check(_libc().setns(_own_pid_namespace(), CLONE_NEWPID), "setns(CLONE_NEWPID)")
+
+
+@lru_cache(maxsize=1)
+def _own_pid_namespace() -> int:
+    return os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
 
 
 # -- the harness's side ------------------------------------------------------------------------
