@@ -57,6 +57,7 @@ StartupLimitOpt = Annotated[float | None, typer.Option(
 def check_sandbox(mode: str | None) -> str | None:
     """A ``--sandbox`` value; ``required`` where runs cannot be sealed is refused here, before
     any run is made."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness import sandbox
 
     if mode is None:
@@ -75,6 +76,7 @@ def check_sandbox(mode: str | None) -> str | None:
 def measurement_of(min_time: float | None, pin: bool | None, sandbox: str | None = None,
                    startup_limit: float | None = None) -> Any:
     """The ``Measurement`` of a command's flags (checked)."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.measure import STARTUP_LIMIT, Measurement
 
     check_limit(min_time, "--min-time")

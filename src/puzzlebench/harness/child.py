@@ -370,6 +370,7 @@ def _seal(task: Task, setup: RunSetup) -> Sealed:
     if plan.mode == "off":
         return Sealed(NONE, "the sandbox is off")
     if task.project_module:
+        # imported on use: only a project solver's run needs to know where the cache is
         from puzzlebench.cache_dir import cache_dir
 
         plan = SandboxPlan(plan.mode, (str(cache_dir() / "pdb"),))
