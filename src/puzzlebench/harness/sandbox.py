@@ -6,13 +6,14 @@ and the judge's cached tables. Where the machine allows, :func:`seal` closes all
 run's own process, right after it joined its cgroup and before the solver is imported:
 
 * new PID, mount, network, IPC and UTS namespaces (``unshare``; with a user namespace as well
-  when the harness is not root). A PID namespace applies to children only: the process the
-  harness made becomes the run's *keeper*, outside the namespace (its pid, process group and
-  cgroup are the ones the harness accounts for); it spawns the namespace's init (PID 1: ``sleep
-  infinity``, spawned without copying the keeper's memory) and forks the *run* (PID 2), which
-  loads the solver. When the run ends, the keeper kills init — and with it, the kernel kills
-  every process left in the namespace, whatever sessions it made; the cgroup kill covers them
-  too — and ends as the run ended (its status or signal);
+  when the harness is not root). A PID namespace applies to children only. Locally, as root,
+  the fork server makes it as it forks the run (:func:`enter_pid_namespace`): the run is PID 2,
+  the namespace's init (PID 1, a spawned ``sleep infinity``) is killed by the server when the
+  run has ended. Elsewhere the process the harness made becomes the run's *keeper*, outside
+  the namespace (its pid, process group and cgroup are the ones the harness accounts for): it
+  spawns the init and forks the run, waits for it, kills the init, and ends as the run ended
+  (its status or signal). Either way, when init dies the kernel kills every process left in
+  the namespace, whatever sessions it made; the cgroup kill covers them too;
 * every mount read-only (``mount_setattr`` recursively; on older kernels one remount per mount
   point), so the store, the cache (judge tables, BFS distances, pattern databases), ``/tmp``
   and the rest of the file system cannot be written (they stay readable: a plugin file may
