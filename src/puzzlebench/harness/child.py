@@ -303,6 +303,8 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
         sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
         resource.setrlimit(resource.RLIMIT_FSIZE, (LOG_LIMIT_BYTES, LOG_LIMIT_BYTES))
         sealed = _seal(task, setup)  # last: from here on this is the run's sealed process
+        # the run's processes in its cgroup: with a keeper, the keeper, init and the run
+        own_processes = 3 if sealed.status != NONE and not setup.pid_namespace else 1
     except BaseException as exc:
         _report_and_exit(result_fd, "crash", f"run set-up failed: {error_text(exc)}")
     cpu: list[float] = []
@@ -316,7 +318,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
             pass
         send(result_fd, {"event": "ready", "warmup_s": warmup_s,
                          "rss_base_mb": _memory_now()[1], "sandbox": sealed.status,
-                         "sandbox_why": sealed.why})
+                         "sandbox_why": sealed.why, "own_processes": own_processes})
         instance = read_frame(control_fd)  # the harness's go: the timed phase starts
         if task.memory_limit_mb is not None:
             size, _ = _memory_now()
