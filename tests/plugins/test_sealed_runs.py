@@ -278,3 +278,16 @@ def test_an_unprivileged_harness_seals_its_runs_too() -> None:
         else:
             pytest.skip("no Python that another user can run")
     assert done.stdout.strip() == "(True, '')", done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("mode", MODES, indirect=True)
+def test_what_a_run_leaves_running_is_named(mode: str, monkeypatch) -> None:
+    from puzzlebench.harness import cgroups
+
+    if cgroups.detect()[0] is None:
+        pytest.skip(f"no usable cgroups here: {cgroups.detect()[1]}")
+    tag = f"puzzlebench-survivor-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setenv("PUZZLEBENCH_HOSTILE_TAG", tag)
+    rec = run_solve(ref("DoubleForkSurvivor"), get_problem("nqueens").make(8))
+    assert "1 process of the run still running at its end (killed with it)" in rec.notes
+    assert not by_tag(tag)
