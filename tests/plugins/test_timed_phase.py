@@ -47,6 +47,9 @@ def test_warm_up_and_start_up_are_recorded_beside_the_solve_time(monkeypatch) ->
 
 def test_the_start_up_limit_is_small_by_default() -> None:
     assert STARTUP_LIMIT <= 30 and Measurement().startup_limit == STARTUP_LIMIT
+    # the project's own solvers may build pattern databases on a cold cache while warming
+    assert Measurement().startup_limit_for(project=True) >= 120
+    assert Measurement(startup_limit=1).startup_limit_for(project=False) == 1
 
 
 @pytest.mark.parametrize("plugin", ["HeldReady", "WarmupWorker"])

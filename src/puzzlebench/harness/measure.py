@@ -69,6 +69,9 @@ def rusage_cpu_s() -> float:
 #: solver) before its timed phase; past it the run is killed. Small: a solver that "warms" for
 #: minutes is doing its work where it is not timed.
 STARTUP_LIMIT = 30.0
+#: The start-up limit of the project's own solvers (trusted code), at least: their warm-up may
+#: build pattern databases on a cold cache (15-puzzle tables: about 15 s on a quiet machine).
+PROJECT_STARTUP_LIMIT = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +100,11 @@ class Measurement:
                              f"{self.startup_limit}")
         if self.sandbox is not None and self.sandbox not in ("auto", "required", "off"):
             raise ValueError(f"sandbox must be auto, required or off, got {self.sandbox!r}")
+
+    def startup_limit_for(self, project: bool) -> float:
+        """The start-up limit of a run: ``startup_limit``, or for a project solver at least
+        :data:`PROJECT_STARTUP_LIMIT`."""
+        return max(self.startup_limit, PROJECT_STARTUP_LIMIT) if project else self.startup_limit
 
 
 @dataclass(frozen=True, slots=True)
