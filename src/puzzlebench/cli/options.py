@@ -51,7 +51,8 @@ SandboxOpt = Annotated[str | None, typer.Option(
 #: ``--startup-limit``: seconds a run may take to start and warm up.
 StartupLimitOpt = Annotated[float | None, typer.Option(
     "--startup-limit", help="Seconds a run may take to load and warm up its solver before its "
-                            "timed phase (default 30); past it the run is killed.")]
+                            "timed phase (default 30; the project's own solvers at least 300); "
+                            "past it the run is killed.")]
 
 
 def check_sandbox(mode: str | None) -> str | None:
