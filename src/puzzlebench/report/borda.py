@@ -1,0 +1,202 @@
+"""The MiniZinc Challenge's pairwise Borda score, beside PAR-2: a pure function of the records.
+
+The rules (MiniZinc Challenge 2024, "Assessment", https://www.minizinc.org/challenge/2024/rules/):
+each instance is a voter that ranks the solvers; a solver *s* scores against every other solver
+*s'* on the instance 1 point if its answer is better, 0 if worse, and when the answers are
+indistinguishable ``t(s') / (t(s) + t(s'))`` (0.5 when both took 0 s); a solver that neither
+found a solution nor proved unsatisfiability scores 0, even against one that failed too.
+*Better* is: solved against unsolved; then, in the **complete** score only, a proof against no
+proof (the optimum proved, for optimisation); then the better objective. The **incomplete** score
+is the same without the proof step.
+
+How this suite applies them (the decisions where its problems differ from the challenge's):
+
+* **Solved** means a verified success (the frame's ``success``: a valid answer, or a verified
+  ``infeasible`` claim). An unverified success counts as unsolved, never as solved.
+* **Wrong** answers score 0 and hand every opponent on that instance a full point, whatever the
+  opponent did (two wrong runs score 0 each). The challenge disqualifies wrong answers; a point to
+  each opponent is this suite's way of putting a wrong answer below no answer at all.
+* **Proof.** The queens problems are satisfaction problems: a proof is a verified ``infeasible``
+  claim, which beats a mere solution in the complete score. On one instance a correct solution and
+  a correct infeasibility cannot both exist, so on these problems the two variants agree and
+  differ only if the verification itself were wrong. ``sliding`` is the one optimisation problem
+  (the objective: fewer moves, :data:`OBJECTIVE`): a proof is a verified ``infeasible`` claim or an
+  answer the judge checked as optimal — the record holds the known optimum (set only for exact
+  solvers and answers flagged optimal) and the answer has that length. An exact solver's answer
+  where no optimum is known is not counted as proved: nothing checked it.
+* **Time** is the run's wall time, not quantised to whole seconds as the challenge does (most runs
+  here take far less than a second, so quantising would make every tie 0.5).
+* **Repeats.** The challenge runs each solver once per instance. Here a configuration may run an
+  instance several times (seeds of a stochastic solver); its score against another configuration
+  on that instance is then the mean over all pairs of their runs there — the expected score of one
+  run against one run — so repeats neither add points nor weigh more. Above
+  :data:`MAX_OPPONENT_RUNS` runs of one instance, each opponent configuration is represented by
+  evenly spaced order statistics of its runs there (same share of each outcome), to keep the cost
+  linear in the runs.
+* Only the configurations that ran an instance are compared on it; one that ran alone there
+  scores 0 on it. Runs of different tasks (solve, count) are not compared with each other.
+
+The per-run points (:func:`run_points`) feed both the table (:func:`borda_table`: per problem and
+configuration, ranked by the complete score, as the challenge awards its prizes) and the
+score-based quantile plot (``figures.quantile_figure``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from puzzlebench.report.series_styles import label_order
+from puzzlebench.report.summary import with_labels
+
+#: Optimisation problems and the record column their objective minimises (fewer moves is
+#: better); every other problem is a satisfaction problem.
+OBJECTIVE: dict[str, str] = {"sliding": "answer_length"}
+#: Above this many runs of one instance, opponents are represented by order statistics.
+MAX_OPPONENT_RUNS = 2_000
+#: Pairs of runs scored at once (bounds the memory of one block).
+BLOCK_PAIRS = 2_000_000
+VARIANTS = ("complete", "incomplete")
+TABLE_COLUMNS = ["problem", "configuration", "Borda (complete)", "Borda (incomplete)",
+                 "instances", "rank"]
+
+
+def standing(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per run what the pairwise comparison needs: ``wrong``, ``solved`` (verified success),
+    ``proof`` (verified infeasibility or a checked optimum) and ``quality`` (higher is better;
+    the negated objective on an optimisation problem, 0 on a satisfaction problem)."""
+    idx = frame.index
+    outcome = frame["outcome"].astype(str) if "outcome" in frame else pd.Series("", index=idx)
+    solved = frame["success"].fillna(False).astype(bool)
+    proof = solved & (outcome == "infeasible")
+    quality = pd.Series(0.0, index=idx)
+    for problem, column in OBJECTIVE.items():
+        if column not in frame:
+            continue
+        mine = solved & (frame["problem"] == problem)
+        value = pd.to_numeric(frame[column], errors="coerce")
+        quality = quality.where(~(mine & value.notna()), -value)
+        if "optimum" in frame:
+            optimum = pd.to_numeric(frame["optimum"], errors="coerce")
+            proof |= mine & optimum.notna() & (value == optimum)
+    return pd.DataFrame({"wrong": outcome == "wrong", "solved": solved, "proof": proof,
+                         "quality": quality.astype(float),
+                         "time": pd.to_numeric(frame["time_s"], errors="coerce").fillna(0.0)},
+                        index=idx)
+
+
+def pair_scores(a: pd.DataFrame, b: pd.DataFrame, *, complete: bool) -> np.ndarray:
+    """The points of each run of ``a`` against each run of ``b`` (``standing`` rows), as a
+    len(a) × len(b) array."""
+    def col(rows: pd.DataFrame, name: str, side: int) -> np.ndarray:
+        v = rows[name].to_numpy()
+        return v[:, None] if side == 0 else v[None, :]
+
+    sa, sb = col(a, "solved", 0), col(b, "solved", 1)
+    better, same = sa & ~sb, sa == sb
+    if complete:
+        pa, pb = col(a, "proof", 0), col(b, "proof", 1)
+        better, same = better | (same & pa & ~pb), same & (pa == pb)
+    qa, qb = col(a, "quality", 0), col(b, "quality", 1)
+    better, same = better | (same & (qa > qb)), same & (qa == qb)
+    ta, tb = col(a, "time", 0).astype(float), col(b, "time", 1).astype(float)
+    total = ta + tb
+    split = np.where(total > 0, tb / np.where(total > 0, total, 1.0), 0.5)
+    points = np.where(better, 1.0, np.where(same & sa, split, 0.0))
+    points = np.where(col(b, "wrong", 1), 1.0, points)
+    return np.where(col(a, "wrong", 0), 0.0, points)
+
+
+def _representatives(runs: pd.DataFrame) -> pd.DataFrame:
+    """The opponent runs of one instance: all of them, or above MAX_OPPONENT_RUNS evenly
+    spaced order statistics of each configuration's runs (sorted by standing, then time)."""
+    if len(runs) <= MAX_OPPONENT_RUNS:
+        return runs
+    parts = []
+    for _, mine in runs.groupby("label", sort=True):
+        quota = max(1, round(MAX_OPPONENT_RUNS * len(mine) / len(runs)))
+        ordered = mine.sort_values(["wrong", "solved", "proof", "quality", "time"],
+                                   kind="stable")
+        keep = np.unique(np.linspace(0, len(ordered) - 1, quota).round().astype(int))
+        parts.append(ordered.iloc[keep])
+    return pd.concat(parts)
+
+
+def run_points(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per run (indexed as ``frame``): ``label``, its Borda points in both variants against
+    the other configurations that ran its instance (each opponent's runs there averaged), and
+    ``weight`` = 1 / its configuration's runs on the instance, so that points × weight summed
+    over a configuration's runs is its score."""
+    frame = with_labels(frame)
+    original = frame.index
+    keys = [k for k in ("problem", "instance_id", "label", "seed", "repeat", "time_s")
+            if k in frame]
+    # a fixed order of the runs, so the sums (and the report) do not depend on row order
+    frame = frame.reset_index(drop=True).sort_values(keys, kind="stable")
+    runs = standing(frame).assign(label=frame["label"].astype(str))
+    points = {variant: np.zeros(len(frame)) for variant in VARIANTS}
+    weight = np.zeros(len(frame))
+    group = ["problem", "instance_id"] + (["task"] if "task" in frame else [])
+    for _, rows in frame.groupby(group, sort=True, dropna=False):
+        mine = runs.loc[rows.index]
+        weight[mine.index] = 1.0 / mine["label"].map(mine["label"].value_counts()).to_numpy(float)
+        if mine["label"].nunique() < 2:
+            continue
+        reps = _representatives(mine)
+        w = 1.0 / reps["label"].map(reps["label"].value_counts()).to_numpy(float)
+        block = max(1, BLOCK_PAIRS // len(reps))
+        for start in range(0, len(mine), block):
+            part = mine.iloc[start:start + block]
+            others = part["label"].to_numpy()[:, None] != reps["label"].to_numpy()[None, :]
+            for variant in VARIANTS:
+                scores = pair_scores(part, reps, complete=variant == "complete")
+                points[variant][part.index] = (scores * others) @ w
+    out = pd.DataFrame({"label": runs["label"].sort_index().to_numpy(),
+                        **{v: points[v] for v in VARIANTS}, "weight": weight})
+    out.index = original
+    return out
+
+
+def borda_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per problem and configuration: Borda score (complete), Borda score (incomplete),
+    instances it ran, and its rank by the complete score (ties share the better rank)."""
+    frame = with_labels(frame)
+    if frame.empty:
+        return pd.DataFrame(columns=TABLE_COLUMNS)
+    points = run_points(frame)
+    scored = frame.assign(c=(points["complete"] * points["weight"]).to_numpy(),
+                          i=(points["incomplete"] * points["weight"]).to_numpy())
+    rows = []
+    for (problem, lab), g in scored.groupby(["problem", "label"], sort=True):
+        rows.append({"problem": problem, "configuration": lab,
+                     "Borda (complete)": round(float(g["c"].sum()), 4),
+                     "Borda (incomplete)": round(float(g["i"].sum()), 4),
+                     "instances": int(g["instance_id"].nunique())})
+    return _ranked(pd.DataFrame(rows))
+
+
+def borda_overall(table: pd.DataFrame) -> pd.DataFrame:
+    """The per-problem ``borda_table`` summed over problems per configuration (problem
+    "all"), ranked again; configurations are compared only within a problem."""
+    if table.empty:
+        return pd.DataFrame(columns=TABLE_COLUMNS)
+    total = table.groupby("configuration", sort=True).agg(
+        {"Borda (complete)": "sum", "Borda (incomplete)": "sum", "instances": "sum"})
+    total = total.round(4).reset_index().assign(problem="all")
+    return _ranked(total)
+
+
+def _ranked(table: pd.DataFrame) -> pd.DataFrame:
+    table = table.copy()
+    table["rank"] = (table.groupby("problem")["Borda (complete)"]
+                     .rank(method="min", ascending=False).astype(int))
+    order = sorted(range(len(table)), key=lambda i: (
+        table["problem"].iat[i], table["rank"].iat[i], label_order(table["configuration"].iat[i])))
+    return table.iloc[order][TABLE_COLUMNS].reset_index(drop=True)
+
+
+def borda_by_configuration(frame: pd.DataFrame) -> dict[str, float]:
+    """Configuration label → complete Borda score summed over the frame's problems (the
+    ``Borda`` column of ``compare``'s summary)."""
+    overall = borda_overall(borda_table(frame))
+    return dict(zip(overall["configuration"], overall["Borda (complete)"], strict=True))
