@@ -45,7 +45,8 @@ def test_every_figure_keeps_legends_off_the_axes(frame: pd.DataFrame,
                                                  styles: SeriesStyles) -> None:
     charts = problem_charts(styles.with_labels(frame), "nqueens", styles)
     assert [c.slug for c in charts] == [f"nqueens_{k}" for k in
-                                        ("time", "effort", "success", "ecdf", "cactus", "profile")]
+                                        ("time", "effort", "success", "ecdf", "cactus", "quantile",
+                                         "profile")]
     colours: dict[str, set[str]] = {}
     for chart in charts:
         fig = draw(chart, styles)

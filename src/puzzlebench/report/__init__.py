@@ -29,6 +29,7 @@ from puzzlebench.problems.errors import PuzzlebenchError
 from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
+from puzzlebench.report.borda import borda_overall, borda_table
 from puzzlebench.report.chart import Chart
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table
@@ -160,9 +161,10 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         return {"caption": chart.caption, "file": path.name, "html": chart_html(chart, styles)}
 
     problems = []
+    borda_parts: list[pd.DataFrame] = []
     for problem in sorted(frame["problem"].unique()):
         sub = frame[frame["problem"] == problem]
-        tables = {"summary": summary_table(sub), "par2": par2(sub),
+        tables = {"summary": summary_table(sub), "par2": par2(sub), "borda": borda_table(sub),
                   "pairwise": pairwise_tests(sub), "agreement": agreement_matrix(sub),
                   "wrong": wrong_runs(sub)}
         slug = problem.replace("-", "_")
@@ -171,9 +173,13 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                                    "problem id; refusing to make file names of it")
         for name, table in tables.items():
             table.to_csv(out / f"{slug}_{name}.csv", index=False)
+        borda_parts.append(tables["borda"])
         figures = [figure(c) for c in problem_charts(sub, problem, styles)]
         problems.append({"name": problem, "figures": figures,
                          **{k: table_rows(v) for k, v in tables.items()}})
+    borda_all = borda_overall(pd.concat(borda_parts) if borda_parts else pd.DataFrame())
+    if len(problems) > 1:  # one problem: its own table says it all
+        borda_all.to_csv(out / "borda.csv", index=False)
     man = manifest(frame)
     man.to_csv(out / "manifest.csv", index=False)
     extra_tables = []
@@ -210,7 +216,8 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "legend": table_rows(legend), "plotly_js": "" if plotly_src else plotly_js(),
                "plotly_src": plotly_src,
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
-               "anytime": anytime}
+               "anytime": anytime,
+               "borda_overall": table_rows(borda_all) if len(problems) > 1 else None}
     md, html = out / "report.md", out / "report.html"
     md.write_text(render("report.md.j2", context), encoding="utf-8")
     html.write_text(render("report.html.j2", context), encoding="utf-8")

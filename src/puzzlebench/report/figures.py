@@ -1,14 +1,15 @@
 """The comparison figures of one problem, as :class:`~puzzlebench.report.chart.Chart` data:
-time, effort and success against size; runtime ECDF; cactus with the virtual best solver;
-Dolan–Moré performance profiles. One function per figure; each returns None when the data
-cannot support it. Success is the frame's ``success`` column (accepted and verified) in every
-figure, as in the tables."""
+time, effort and success against size; runtime ECDF; cactus with the virtual best solver; the
+score-based quantile plot; Dolan–Moré performance profiles. One function per figure; each
+returns None when the data cannot support it. Success is the frame's ``success`` column
+(accepted and verified) in every figure, as in the tables."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from puzzlebench.report.borda import run_points
 from puzzlebench.report.chart import Chart, Series, axis_scale, facet
 from puzzlebench.report.scores import per_instance_times, performance_profile
 from puzzlebench.report.series_styles import SeriesStyles, label_order
@@ -160,6 +161,41 @@ def cactus_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Ch
                  yscale="log", value_name="time s")
 
 
+def quantile_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
+    """BenchExec's score-based quantile plot, scored by the complete Borda score: each
+    configuration's verified solved runs by increasing time, x the score accumulated up to
+    and including the run, y its time. A run adds its Borda points over its configuration's
+    runs on the instance (``borda.run_points``). Points an unsolved run earned (from a wrong
+    opponent) shift the curve's start to the right, as BenchExec shifts it by the wrong
+    results' penalties; so a curve ends at the configuration's score in the Borda table."""
+    if not frame["success"].any():
+        return None
+    points = run_points(frame)
+    scored = frame.assign(score=(points["complete"] * points["weight"]).to_numpy())
+    series = []
+    for lab in sorted(frame["label"].unique(), key=label_order):
+        own = scored[scored["label"] == lab]
+        mine = own[own["success"]].sort_values(["time_s", "instance_id", "seed"], kind="stable")
+        start = float(own.loc[~own["success"], "score"].sum())
+        mine = mine.assign(accumulated=start + mine["score"].cumsum())
+        if len(mine) > MAX_CURVE_POINTS:
+            keep = np.unique(np.linspace(0, len(mine) - 1, MAX_CURVE_POINTS).round().astype(int))
+            mine = mine.iloc[keep]
+        hover = tuple({"instance": str(i), "seed": str(int(sd)), "time s": f"{t:.6g}",
+                       "run's points": f"{p:.4g}", "score so far": f"{a:.4g}"}
+                      for i, sd, t, p, a in zip(mine["instance_id"], mine["seed"], mine["time_s"],
+                                                mine["score"], mine["accumulated"], strict=True))
+        series.append(Series(lab, mine["accumulated"].to_numpy(float),
+                             mine["time_s"].to_numpy(float), hover, note="no solved runs"))
+    return Chart(f"{_slug(problem)}_quantile",
+                 f"{problem}: score-based quantile plot (BenchExec) — each configuration's "
+                 "verified solved runs by time against its accumulated Borda score (complete, "
+                 "MiniZinc Challenge rules), starting at the points its unsolved runs earned "
+                 "from wrong opponents; a curve ends at the configuration's score in the Borda "
+                 "table", "accumulated Borda score (complete)", "time (s)",
+                 facet(series, styles.family), yscale="log", value_name="time s")
+
+
 def profile_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> Chart | None:
     times = per_instance_times(frame)
     if times.empty or not frame["success"].any():
@@ -179,7 +215,7 @@ def profile_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> C
 
 
 FIGURES = (time_figure, effort_figure, success_figure, ecdf_figure, cactus_figure,
-           profile_figure)
+           quantile_figure, profile_figure)
 
 
 def problem_charts(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> list[Chart]:
