@@ -244,3 +244,26 @@ def test_report_over_two_problems_has_an_overall_table(tmp_path: Path) -> None:
     sums = per.groupby("configuration")["Borda (complete)"].sum().round(4)
     assert overall.set_index("configuration")["Borda (complete)"].to_dict() == sums.to_dict()
     assert "Borda scores over all problems" in paths["markdown"].read_text()
+
+
+def test_compare_summary_has_a_borda_column() -> None:
+    """``compare`` prints each solver's complete Borda score beside its outcomes."""
+    from rich.console import Console
+
+    from puzzlebench.cli.compare import borda_scores
+    from puzzlebench.contract import Budget
+    from puzzlebench.harness.execute import run_solve
+    from puzzlebench.harness.progress import summary_table
+    from tests.conformance.cases import make
+
+    records = [run_solve(s, make("nqueens", n), seed=0, budget=Budget(time_limit=5))
+               for s in ("mod12", "backtracking") for n in (4, 5)]
+    scores = borda_scores(records)
+    assert scores is not None and set(scores) == {"mod12", "backtracking"}
+    assert sum(scores.values()) == pytest.approx(2.0)  # one point per instance, split by time
+    console = Console(width=200, record=True)
+    console.print(summary_table(records, scores))
+    text = console.export_text()
+    assert "Borda" in text and f"{scores['mod12']:.2f}" in text
+    console.print(summary_table(records))
+    assert console.export_text().count("Borda") == 0  # export_text cleared the first table

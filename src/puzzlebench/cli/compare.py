@@ -114,10 +114,25 @@ def compare_command(
         else:
             if details:
                 console().print(runs_table(records, title=f"{problem}: {sizes}"))
-            console().print(summary_table(records))
+            console().print(summary_table(records, borda_scores(records)))
         if report:
             write_report(records, report)
     return 1 if any(r.outcome.failure for r in records) else 0
+
+
+def borda_scores(records: list[RunRecord]) -> dict[str, float] | None:
+    """Solver → its complete Borda score over these runs (MiniZinc Challenge rules), for the
+    summary's ``Borda`` column; None without the report package. ``compare`` runs each solver
+    with one parameter set, so a configuration's label is its solver's name."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
+    try:
+        from puzzlebench.report.borda import borda_by_configuration
+    except ImportError:
+        return None
+    # imported on use: a command loads only the code it runs (CLI start-up time)
+    from puzzlebench.harness.frame import records_to_frame
+
+    return borda_by_configuration(records_to_frame(records)) if records else None
 
 
 def write_report(records: list[RunRecord], out_dir: str) -> None:

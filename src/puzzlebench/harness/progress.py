@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -56,11 +57,13 @@ class StudyProgress:
             self.bar.stop()
 
 
-def summary_table(records: list[RunRecord]) -> Table:
-    """Runs per solver by outcome, with the median wall time."""
+def summary_table(records: list[RunRecord], borda: Mapping[str, float] | None = None) -> Table:
+    """Runs per solver by outcome, with the median wall time; with ``borda`` (solver → its
+    MiniZinc-style Borda score, computed by the caller from the report package) a ``Borda``
+    column."""
     table = Table(title="study summary")
     outcomes = [o.value for o in Outcome]
-    for col in ("solver", "runs", *outcomes, "median time (s)"):
+    for col in ("solver", "runs", *outcomes, "median time (s)", *(["Borda"] if borda else [])):
         table.add_column(col)
     by_solver: dict[str, list[RunRecord]] = {}
     for r in records:
@@ -69,6 +72,7 @@ def summary_table(records: list[RunRecord]) -> Table:
         recs = by_solver[solver]
         counts = Counter(r.outcome.value for r in recs)
         times = sorted(r.time_s for r in recs)
+        score = [f"{borda[solver]:.2f}" if solver in borda else ""] if borda else []
         table.add_row(solver, str(len(recs)), *(str(counts.get(o, "")) for o in outcomes),
-                      f"{times[len(times) // 2]:.4f}")
+                      f"{times[len(times) // 2]:.4f}", *score)
     return table
