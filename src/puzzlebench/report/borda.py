@@ -63,8 +63,12 @@ TABLE_COLUMNS = ["problem", "configuration", "Borda (complete)", "Borda (incompl
 
 def standing(frame: pd.DataFrame) -> pd.DataFrame:
     """Per run what the pairwise comparison needs: ``wrong``, ``solved`` (verified success),
-    ``proof`` (verified infeasibility or a checked optimum) and ``quality`` (higher is better;
-    the negated objective on an optimisation problem, 0 on a satisfaction problem)."""
+    ``proof`` (verified infeasibility or a checked optimum), ``quality`` (higher is better;
+    the negated objective on an optimisation problem, 0 on a satisfaction problem), ``time``,
+    and per variant a ``level``: -1 wrong, 0 unsolved, from 1 up solved runs ordered by (proof,
+    quality) in the complete variant and by quality in the incomplete one — so a run beats
+    another exactly when its level is higher, and two solved runs tie when their levels are
+    equal (levels compare only runs of one instance)."""
     idx = frame.index
     outcome = frame["outcome"].astype(str) if "outcome" in frame else pd.Series("", index=idx)
     solved = frame["success"].fillna(False).astype(bool)
@@ -75,36 +79,32 @@ def standing(frame: pd.DataFrame) -> pd.DataFrame:
             continue
         mine = solved & (frame["problem"] == problem)
         value = pd.to_numeric(frame[column], errors="coerce")
-        quality = quality.where(~(mine & value.notna()), -value)
+        quality = quality.where(~(mine & value.notna()), 0.0 - value)  # never -0.0
         if "optimum" in frame:
             optimum = pd.to_numeric(frame["optimum"], errors="coerce")
             proof |= mine & optimum.notna() & (value == optimum)
-    return pd.DataFrame({"wrong": outcome == "wrong", "solved": solved, "proof": proof,
-                         "quality": quality.astype(float),
-                         "time": pd.to_numeric(frame["time_s"], errors="coerce").fillna(0.0)},
-                        index=idx)
+    wrong = outcome == "wrong"
+    out = pd.DataFrame({"wrong": wrong, "solved": solved, "proof": proof,
+                        "quality": quality.astype(float),
+                        "time": pd.to_numeric(frame["time_s"], errors="coerce").fillna(0.0)},
+                       index=idx)
+    for variant, keys in (("complete", ["proof", "quality"]), ("incomplete", ["quality"])):
+        rank = out.groupby(keys, sort=True).ngroup() + 1  # dense, ascending in (proof, quality)
+        out[variant] = np.where(wrong, -1, np.where(solved, rank, 0)).astype(float)
+    return out
 
 
-def pair_scores(a: pd.DataFrame, b: pd.DataFrame, *, complete: bool) -> np.ndarray:
-    """The points of each run of ``a`` against each run of ``b`` (``standing`` rows), as a
-    len(a) × len(b) array."""
-    def col(rows: pd.DataFrame, name: str, side: int) -> np.ndarray:
-        v = rows[name].to_numpy()
-        return v[:, None] if side == 0 else v[None, :]
-
-    sa, sb = col(a, "solved", 0), col(b, "solved", 1)
-    better, same = sa & ~sb, sa == sb
-    if complete:
-        pa, pb = col(a, "proof", 0), col(b, "proof", 1)
-        better, same = better | (same & pa & ~pb), same & (pa == pb)
-    qa, qb = col(a, "quality", 0), col(b, "quality", 1)
-    better, same = better | (same & (qa > qb)), same & (qa == qb)
-    ta, tb = col(a, "time", 0).astype(float), col(b, "time", 1).astype(float)
+def pair_scores(level_a: np.ndarray, level_b: np.ndarray, time_a: np.ndarray,
+                time_b: np.ndarray) -> np.ndarray:
+    """The points of each run a against each run b (len(a) × len(b)) from their ``standing``
+    levels and times: 1 if a's level is higher, t_b / (t_a + t_b) when both are solved on the
+    same level (0.5 when both took 0 s), else 0."""
+    la, lb = level_a[:, None], level_b[None, :]
+    ta, tb = time_a[:, None], time_b[None, :]
     total = ta + tb
-    split = np.where(total > 0, tb / np.where(total > 0, total, 1.0), 0.5)
-    points = np.where(better, 1.0, np.where(same & sa, split, 0.0))
-    points = np.where(col(b, "wrong", 1), 1.0, points)
-    return np.where(col(a, "wrong", 0), 0.0, points)
+    split = np.divide(tb, total, out=np.full(total.shape, 0.5), where=total > 0)
+    tie = (la == lb) & (la >= 1)
+    return np.where(la > lb, 1.0, np.where(tie, split, 0.0))
 
 
 def _representatives(runs: pd.DataFrame) -> pd.DataFrame:
@@ -115,8 +115,7 @@ def _representatives(runs: pd.DataFrame) -> pd.DataFrame:
     parts = []
     for _, mine in runs.groupby("label", sort=True):
         quota = max(1, round(MAX_OPPONENT_RUNS * len(mine) / len(runs)))
-        ordered = mine.sort_values(["wrong", "solved", "proof", "quality", "time"],
-                                   kind="stable")
+        ordered = mine.sort_values(["complete", "incomplete", "time"], kind="stable")
         keep = np.unique(np.linspace(0, len(ordered) - 1, quota).round().astype(int))
         parts.append(ordered.iloc[keep])
     return pd.concat(parts)
@@ -139,18 +138,25 @@ def run_points(frame: pd.DataFrame) -> pd.DataFrame:
     group = ["problem", "instance_id"] + (["task"] if "task" in frame else [])
     for _, rows in frame.groupby(group, sort=True, dropna=False):
         mine = runs.loc[rows.index]
-        weight[mine.index] = 1.0 / mine["label"].map(mine["label"].value_counts()).to_numpy(float)
-        if mine["label"].nunique() < 2:
+        codes, labels = pd.factorize(mine["label"], sort=True)
+        weight[mine.index] = 1.0 / np.bincount(codes)[codes]
+        if len(labels) < 2:
             continue
         reps = _representatives(mine)
-        w = 1.0 / reps["label"].map(reps["label"].value_counts()).to_numpy(float)
+        rep_codes = labels.get_indexer(reps["label"])
+        # opponent run j counts 1 / (runs of its configuration here) towards that configuration
+        per_config = np.zeros((len(reps), len(labels)))
+        per_config[np.arange(len(reps)), rep_codes] = 1.0 / np.bincount(rep_codes)[rep_codes]
         block = max(1, BLOCK_PAIRS // len(reps))
         for start in range(0, len(mine), block):
             part = mine.iloc[start:start + block]
-            others = part["label"].to_numpy()[:, None] != reps["label"].to_numpy()[None, :]
+            own = codes[start:start + block]
             for variant in VARIANTS:
-                scores = pair_scores(part, reps, complete=variant == "complete")
-                points[variant][part.index] = (scores * others) @ w
+                scores = pair_scores(part[variant].to_numpy(), reps[variant].to_numpy(),
+                                     part["time"].to_numpy(float), reps["time"].to_numpy(float))
+                means = scores @ per_config  # run × opponent configuration: mean points
+                means[np.arange(len(part)), own] = 0.0  # a configuration never plays itself
+                points[variant][part.index] = means.sum(axis=1)
     out = pd.DataFrame({"label": runs["label"].sort_index().to_numpy(),
                         **{v: points[v] for v in VARIANTS}, "weight": weight})
     out.index = original
