@@ -188,11 +188,10 @@ def quantile_figure(frame: pd.DataFrame, problem: str, styles: SeriesStyles) -> 
         series.append(Series(lab, mine["accumulated"].to_numpy(float),
                              mine["time_s"].to_numpy(float), hover, note="no solved runs"))
     return Chart(f"{_slug(problem)}_quantile",
-                 f"{problem}: score-based quantile plot (BenchExec) — each configuration's "
-                 "verified solved runs by time against its accumulated Borda score (complete, "
-                 "MiniZinc Challenge rules), starting at the points its unsolved runs earned "
-                 "from wrong opponents; a curve ends at the configuration's score in the Borda "
-                 "table", "accumulated Borda score (complete)", "time (s)",
+                 f"{problem}: score-based quantile plot (BenchExec) — verified solved runs by "
+                 "time against the Borda score (complete, MiniZinc Challenge rules) accumulated "
+                 "so far; a curve starts at what unsolved runs earned from wrong opponents and "
+                 "ends at the configuration's Borda score", "accumulated Borda score (complete)", "time (s)",
                  facet(series, styles.family), yscale="log", value_name="time s")
 
 
