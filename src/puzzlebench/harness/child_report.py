@@ -43,6 +43,9 @@ class ChildReport:
     measured_by: str = "rusage"
     core: int | None = None
     notes: tuple[str, ...] = ()
+    #: How the run was sealed (``harness.sandbox``): ``namespaces`` as the harness saw it
+    #: from outside, else ``none``.
+    sandbox: str = "none"
 
 
 def describe_status(code: int | None) -> str:

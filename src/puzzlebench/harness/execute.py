@@ -32,6 +32,7 @@ from puzzlebench.harness.payload import MalformedProposalError, ProposalData, fr
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
+from puzzlebench.problems.sliding_distances import take_rejections
 from puzzlebench.record import Outcome, RunRecord
 from puzzlebench.registry import RegistryError, SolverSpec
 from puzzlebench.trace import check_points
@@ -156,7 +157,7 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         judgement = Judgement(Outcome.CRASH, None, error)
     proposal = proposal or ProposalData(claim=Claim.UNKNOWN)
     answer = judgement.answer
-    notes = list(report.notes)
+    notes = list(report.notes) + take_rejections()  # a cached judge table refused, rebuilt
     if report.mutated:
         notes.append("the solver changed its copy of the instance; judged on the original")
     if report.repeats_agree is False:
@@ -218,6 +219,7 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         time_min_s=report.time_min_s,
         repeats_agree=report.repeats_agree,
         core=report.core,
+        sandbox=report.sandbox if isolated else "none",
         **meta,
     )
 

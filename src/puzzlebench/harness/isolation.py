@@ -37,7 +37,7 @@ from puzzlebench.harness.child import Task
 from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.forkserver import ForkServer, ForkServerError
 from puzzlebench.harness.measure import Measurement
-from puzzlebench.harness.run_process import STARTUP_LIMIT, RunProcess, reap
+from puzzlebench.harness.run_process import RunProcess, reap
 
 __all__ = ["fork_server", "pinned_cores", "run_task", "run_tasks"]
 
@@ -138,7 +138,8 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
                     if run.w.t_done is not None:
                         run.kill("killed while comparing its repeats")
                     elif run.w.t_ready is None:
-                        run.kill(f"killed: start-up and warm-up exceeded {STARTUP_LIMIT:.0f} s")
+                        run.kill("killed: start-up and warm-up exceeded "
+                                 f"{run.startup_limit:g} s")
                     else:
                         run.kill(f"killed at the hard limit of {run.task.hard_limit:.3g} s")
                 if run.finished or run.killed:

@@ -41,6 +41,7 @@ class RunWindow:
     answered: bool = False  # a ``done`` message arrived (its ``meta``: ``done_meta``)
     done_meta: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    sandbox: str = "none"  # as the harness verified it at ``ready``
 
 
 def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
@@ -91,6 +92,7 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
         "peak_rss_mb": peak,
         "measured_by": run.measured_by,
         "core": run.core,
+        "sandbox": run.sandbox,
         "notes": tuple(notes),
         "log": log,
     }

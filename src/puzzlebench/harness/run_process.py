@@ -33,9 +33,8 @@ from puzzlebench.harness.frame_fields import number
 from puzzlebench.harness.measure import Measurement, stamp_ns
 from puzzlebench.harness.payload import MAX_FRAME_BYTES
 from puzzlebench.harness.run_figures import RunWindow, accepted_figures
+from puzzlebench.harness.sandbox import SEALED, verify
 
-#: Seconds a run may spend starting and warming up before its timed phase.
-STARTUP_LIMIT = 120.0
 #: Seconds a run may spend comparing its repeats' answers after ``done``.
 REPEATS_CHECK_LIMIT = 30.0
 #: Bytes of the run's log kept in its record.
@@ -63,7 +62,8 @@ class RunProcess:
             except CgroupError as exc:
                 self.w.notes.append(f"measured by rusage: {exc}")
         self.w.measured_by = layout.source if self.cgroup is not None and layout else "rusage"
-        setup = RunSetup(tuple(self.cgroup.procs_files) if self.cgroup else (), core)
+        setup = RunSetup(tuple(self.cgroup.procs_files) if self.cgroup else (), core,
+                         measurement.sandbox)
         sealed = task.sealed()
         read_fd, write_fd = os.pipe()
         control_read, self.control = os.pipe()
@@ -84,7 +84,8 @@ class RunProcess:
             self.server = server
             self._request = server.start(pickle.dumps((sealed, setup)),
                                          (write_fd, control_read, self.log.fileno()),
-                                         preload=_project_module(task))
+                                         preload=_project_module(task),
+                                         sandbox=measurement.sandbox)
             self._pid = None  # known when the server replies (``pid``)
             os.close(write_fd)
             os.close(control_read)
@@ -182,6 +183,7 @@ class RunProcess:
                 self.kill("the run sent a malformed ready frame", crash=True)
                 return
             self.w.ready = message
+            self._sandbox(message)
             self._go()
         elif event == "stopped" and self.w.go_ns and not self.w.stop_ns and self.w.t_done is None:
             self.w.stop_ns = stamp_ns()  # the solves are over: read the counters, then let the
@@ -208,6 +210,19 @@ class RunProcess:
             meta = message.get("meta")
             self.w.done_meta = meta if isinstance(meta, dict) else {}
         self.messages.append((message, raw))
+
+    def _sandbox(self, ready: dict[str, Any]) -> None:
+        """The run's sandbox as the harness sees it from outside: sealed only if its keeper's
+        mount, network and PID namespaces are not the harness's (a run's word is not enough)."""
+        claimed, why = ready.get("sandbox"), ready.get("sandbox_why")
+        if claimed == SEALED and verify(self.pid):
+            self.w.sandbox = SEALED
+        elif claimed == SEALED:
+            self.w.notes.append("the run said it was sealed, but its namespaces are the "
+                                "harness's: sandbox none")
+        elif isinstance(why, str) and why and self.measurement.sandbox != "off" and \
+                "off" not in why:
+            self.w.notes.append(f"not sealed: {why[:300]}")
 
     def _go(self) -> None:
         """Send the instance: the timed phase starts now, its CPU and memory counted from here."""
@@ -244,6 +259,11 @@ class RunProcess:
             self.cgroup, self.w.measured_by, self.w.cpu_go = None, "rusage", None
 
     @property
+    def startup_limit(self) -> float:
+        """Seconds the run may take to be ready (a project solver's may build its tables)."""
+        return self.measurement.startup_limit_for(bool(self.task.project_module))
+
+    @property
     def finished(self) -> bool:
         return (self.w.t_done is not None and not self.awaits_repeats) or self.eof
 
@@ -251,7 +271,7 @@ class RunProcess:
         if self.w.t_done is not None:  # done: the comparison of repeats has a limit of its own
             return self.w.t_done + REPEATS_CHECK_LIMIT
         if self.w.t_ready is None:
-            return self.w.t_start + STARTUP_LIMIT
+            return self.w.t_start + self.startup_limit
         if self.task.hard_limit is None:
             return float("inf")
         return self.w.t_ready + self.task.hard_limit
@@ -262,6 +282,18 @@ class RunProcess:
         self.killed, self.kill_is_crash = why, crash
         self._kill_all()
 
+    def _count_survivors(self) -> None:
+        """Name, in the notes, processes of the run still running at its end besides its own
+        (the keeper, init and the run when sealed): they are killed with it."""
+        if self.cgroup is None or self.w.t_done is None:
+            return
+        own = self.w.ready.get("own_processes")  # the run's word, for a note only
+        own = own if type(own) is int and 1 <= own <= 3 else 1
+        extra = len(self.cgroup.pids()) - own
+        if extra > 0:
+            self.w.notes.append(f"{extra} process{'es' if extra > 1 else ''} of the run still "
+                                "running at its end (killed with it)")
+
     def _kill_all(self) -> None:
         _kill_group(self.pid)
         if self.cgroup is not None:
@@ -270,7 +302,11 @@ class RunProcess:
     def finish(self) -> ChildReport:
         """Kill what is left of the run, reap it, and say what happened."""
         answered = self.cgroup is not None and self.w.t_done is not None and not self.killed
-        if not answered:
+        self._count_survivors()
+        ending = not self.killed and (
+            (self.eof and self.w.t_done is None)
+            or (self.cgroup is None and self.w.t_done is not None and self.w.sandbox == SEALED))
+        if not answered and not ending:
             self._kill_all()
         os.close(self.fd)
         os.close(self.control)  # a run that answered exits when its control pipe closes
@@ -283,7 +319,14 @@ class RunProcess:
             oom = self.cgroup.oom_kills()
             _ENDED.append((self.pid, self.proc, self.cgroup, self.server))
         else:
-            status, rusage = _reap(self.pid, self.proc, self.server)
+            reaped = _reap(self.pid, self.proc, self.server, within=1.0 if ending else None)
+            if reaped is None:  # it did not end: killed like any other
+                self._kill_all()
+                reaped = _reap(self.pid, self.proc, self.server)
+            elif ending:
+                _kill_group(self.pid)  # helpers it left in its process group
+            assert reaped is not None
+            status, rusage = reaped
             if self.cgroup is not None:
                 oom = self.cgroup.oom_kills()
                 self.cgroup.kill()
@@ -360,21 +403,31 @@ def reap(*, block: bool = False) -> None:
             proc.returncode = -signal.SIGKILL
         cgroup.kill()
         if cgroup.remove(wait_s=1.0 if block else 0.0) or block:
-            _ENDED.remove(item)
+            with contextlib.suppress(ValueError):  # reaped meanwhile by another thread
+                _ENDED.remove(item)
 
 
-def _reap(pid: int, proc: subprocess.Popen[bytes] | None, server: ForkServer | None = None
-          ) -> tuple[int | None, Any]:
+def _reap(pid: int, proc: subprocess.Popen[bytes] | None, server: ForkServer | None = None,
+          within: float | None = None) -> tuple[int | None, Any] | None:
+    """The run's exit status and resource usage, waiting for it; with ``within``, None if it
+    has not ended within that many seconds."""
     if pid <= 0:
         return None, None
     if server is not None:
-        ended = server.wait_exit(pid)
+        ended = server.wait_exit(pid, timeout=10.0 if within is None else within)
         if ended is None:
-            return None, None
+            return None if within is not None else (None, None)
         return ended.status, SimpleNamespace(ru_utime=ended.cpu_s, ru_stime=0.0,
                                              ru_maxrss=ended.maxrss_kb)
+    deadline = time.monotonic() + (within or 0.0)
     try:
-        _, status, rusage = os.wait4(pid, 0)
+        while True:
+            done, status, rusage = os.wait4(pid, 0 if within is None else os.WNOHANG)
+            if done or within is None:
+                break
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.001)
     except ChildProcessError:
         return (proc.returncode if proc is not None else None), None
     if proc is not None:
