@@ -29,7 +29,7 @@ from puzzlebench.harness.cgroups import CgroupError, RunCgroup, detect
 from puzzlebench.harness.child import RunSetup, Task, child_main, write_frame
 from puzzlebench.harness.child_report import ChildReport, describe_status
 from puzzlebench.harness.forkserver import ForkServer, ForkServerError
-from puzzlebench.harness.frame_fields import number
+from puzzlebench.harness.frame_fields import frame_problem
 from puzzlebench.harness.measure import Measurement, stamp_ns
 from puzzlebench.harness.payload import MAX_FRAME_BYTES
 from puzzlebench.harness.run_figures import RunWindow, accepted_figures
@@ -37,6 +37,8 @@ from puzzlebench.harness.sandbox import SEALED, verify
 
 #: Seconds a run may spend comparing its repeats' answers after ``done``.
 REPEATS_CHECK_LIMIT = 30.0
+#: This machine's memory in MiB: no run's figure can exceed it.
+PHYSICAL_MB = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
 #: Bytes of the run's log kept in its record.
 LOG_TAIL = 2000
 
@@ -114,6 +116,7 @@ class RunProcess:
         self.eof = False
         self.killed = ""
         self.kill_is_crash = False
+        self.broken = ""  # why a frame broke the protocol (the run is a crash)
         self.awaits_repeats = False  # the run compares its repeats' answers after done
         self.repeats_agree: bool | None = None
 
@@ -148,10 +151,7 @@ class RunProcess:
         while len(self.buffer) >= 8:
             (size,) = struct.unpack_from("<Q", self.buffer)
             if size > MAX_FRAME_BYTES:  # a run cannot make the judge hold what it likes
-                self.buffer.clear()
-                self._take({"event": "garbage"}, None)
-                self.kill(f"the run sent a {size:,}-byte frame (at most {MAX_FRAME_BYTES:,})",
-                          crash=True)
+                self._refuse(f"the run sent a {size:,}-byte frame (at most {MAX_FRAME_BYTES:,})")
                 return
             if len(self.buffer) < 8 + size:
                 return
@@ -164,9 +164,12 @@ class RunProcess:
             try:
                 message = json.loads(body)
             except (ValueError, RecursionError):  # not JSON, or nested past any real proposal
-                message = {"event": "garbage"}
-            if not isinstance(message, dict):
-                message = {"event": "garbage"}
+                self._refuse("the run wrote garbage on the harness's channel")
+                return
+            problem = frame_problem(message)
+            if problem:  # every field checked before any is read: the run's crash, no traceback
+                self._refuse(f"the run sent a {problem}")
+                return
             payload = message.get("payload")
             if message.get("event") == "done" and isinstance(payload, dict) and isinstance(
                     payload.get("answer"), dict) and "int64_bytes" in payload["answer"]:
@@ -174,13 +177,25 @@ class RunProcess:
                 continue
             self._take(message, None)
 
+    def _refuse(self, why: str) -> None:
+        """End the run for a frame that breaks the protocol: a crash, even after its answer
+        (``broken``); nothing after it is read."""
+        self.buffer.clear()
+        self.pending_raw = None
+        self.messages.append(({"event": "garbage"}, None))
+        self.broken = self.broken or why
+        if self.w.t_done is None:
+            self.kill(why, crash=True)
+
     def _take(self, message: dict[str, Any], raw: bytes | None) -> None:
         event = message.get("event")
         if event == "ready" and self.w.t_ready is None:
             self.w.t_ready = time.monotonic()
-            if number(message.get("warmup_s")) is None or number(
-                    message.get("rss_base_mb")) is None:
-                self.kill("the run sent a malformed ready frame", crash=True)
+            watched = self.w.t_ready - self.w.t_start  # the run cannot have warmed up longer
+            if float(message["warmup_s"]) > watched + 0.05 or float(
+                    message["rss_base_mb"]) > PHYSICAL_MB:
+                self.kill("the run sent a malformed ready frame (warm-up or memory beyond what "
+                          "the harness watched)", crash=True)
                 return
             self.w.ready = message
             self._sandbox(message)
@@ -203,8 +218,9 @@ class RunProcess:
             self.repeats_agree = agree if isinstance(agree, bool) else None
             self.awaits_repeats = False
             return
-        else:
-            message = {"event": "garbage"}
+        else:  # an event out of turn (a second ready, done before go, ...): the protocol broken
+            self._refuse(f"the run sent a {event} frame out of turn")
+            return
         if event == "done" and not self.w.answered:
             self.w.answered = True
             meta = message.get("meta")
@@ -342,6 +358,8 @@ class RunProcess:
             return ChildReport("error", error=f"the run's process tree exceeded its memory limit "
                                f"of {self.task.memory_limit_mb} MB (the kernel killed {oom} "
                                f"process{'es' if oom > 1 else ''})", error_kind="memout", **common)
+        if self.broken:
+            return ChildReport("error", error=self.broken, error_kind="crash", **common)
         final = [m for m in self.messages if m[0].get("event") in ("done", "error", "garbage")]
         done_first = bool(final) and final[0][0].get("event") == "done"
         if self.killed and self.kill_is_crash and not done_first:
