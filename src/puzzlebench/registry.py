@@ -22,7 +22,7 @@ import pkgutil
 from importlib.metadata import entry_points
 
 from puzzlebench.contract import Solver
-from puzzlebench.solver_index import indexed_module, write_index
+from puzzlebench.solver_index import indexed_module, indexed_names, write_index
 from puzzlebench.solver_spec import RegistryError, SolverSpec, spec_from_description, spec_of
 
 SOLVER_PACKAGES: tuple[str, ...] = (
@@ -82,6 +82,21 @@ class Registry:
     def known(self, name: str) -> bool:
         """Whether ``name`` is registered already (no discovery, no index look-up)."""
         return name in self._specs
+
+    def find(self, name: str) -> SolverSpec | None:
+        """The registered solver named ``name``, or None. Never raises; imports no solver
+        module when the on-disk index holds every project solver and no entry point exists."""
+        if name in self._specs:
+            return self._specs[name]
+        if not self._discovered and self._use_index and not entry_points(
+                group=ENTRY_POINT_GROUP):
+            names = indexed_names(SOLVER_PACKAGES, ENTRY_POINT_GROUP)
+            if names is not None and name not in names:
+                return None
+        try:
+            return self.load(name)
+        except RegistryError:
+            return None
 
     def load(self, name: str) -> SolverSpec:
         """A registered solver by name (a reference to a plugin, a manifest or a model is

@@ -38,6 +38,18 @@ def indexed_module(name: str, packages: Iterable[str], group: str) -> str | None
     return module if isinstance(module, str) else None
 
 
+def indexed_names(packages: Iterable[str], group: str) -> frozenset[str] | None:
+    """Every name the index holds (None: no usable index)."""
+    try:
+        path = index_path(packages, group)
+        if path is None or not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return frozenset(data) if isinstance(data, dict) else None
+
+
 def write_index(index: dict[str, str], packages: Iterable[str], group: str) -> None:
     """Write the index atomically; a read-only cache only costs the next lookup a discovery."""
     try:

@@ -16,7 +16,12 @@ from puzzlebench.harness.child import Task
 from puzzlebench.harness.isolation import run_task
 from puzzlebench.references import kind_of
 from puzzlebench.registry import REGISTRY
-from puzzlebench.solver_spec import RegistryError, SolverSpec, spec_from_description
+from puzzlebench.solver_spec import (
+    RegistryError,
+    SolverSpec,
+    check_distinct,
+    spec_from_description,
+)
 
 __all__ = ["DESCRIBE_LIMIT", "describe_reference", "resolve_solver"]
 
@@ -33,7 +38,11 @@ def resolve_solver(ref: str) -> SolverSpec:
     if kind is None:
         return REGISTRY.load(ref)
     if ref not in _DESCRIBED:
-        _DESCRIBED[ref] = describe_reference(ref) if kind.runs_code else kind.describe(ref)
+        spec = describe_reference(ref) if kind.runs_code else kind.describe(ref)
+        held = REGISTRY.find(spec.name)
+        if held is not None:  # one name, one solver: a reference never takes a registered name
+            check_distinct([held, spec])
+        _DESCRIBED[ref] = spec
     return _DESCRIBED[ref]
 
 
