@@ -149,3 +149,12 @@ def test_a_run_cannot_change_its_recorded_peak_memory() -> None:
     record = run_solve(ref("MemoryLiar"), get_problem("nqueens").make(8))
     assert record.measured_by.startswith("cgroup"), record.measured_by
     assert record.peak_rss_mb > 1400, record.peak_rss_mb
+
+
+def test_without_cgroups_the_peak_is_the_kernels_figure() -> None:
+    from puzzlebench.harness.measure import Measurement
+
+    record = run_solve(ref("MemoryLiar"), get_problem("nqueens").make(8),
+                       measurement=Measurement(cgroups=False))
+    assert record.measured_by == "rusage"
+    assert record.peak_rss_mb > 1400, record.peak_rss_mb

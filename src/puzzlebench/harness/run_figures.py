@@ -74,10 +74,10 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
         cpu = min(own, life) if own is not None and life is not None else (
             own if own is not None else 0.0)
     peak = run.peak_mb
-    if peak is None:
-        life_peak = rusage.ru_maxrss / 1024 if rusage is not None else 0.0
+    if peak is None:  # the fallback: the kernel's high-water mark of the run's process (its
+        # whole life), never the run's own word — only where the kernel's figure is missing
         own_peak = number(meta.get("peak_rss_mb"))
-        peak = own_peak if own_peak is not None and 0 < own_peak <= life_peak + 1 else life_peak
+        peak = rusage.ru_maxrss / 1024 if rusage is not None else (own_peak or 0.0)
     return {
         "wall_s": timing.time_s if started else 0.0,
         "time_min_s": timing.time_min_s if started else 0.0,
