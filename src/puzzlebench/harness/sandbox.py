@@ -274,6 +274,7 @@ def _start_init() -> int:
     if init == 0:
         try:
             os.closerange(0, 65536)
+            signal.signal(signal.SIGCHLD, lambda *_: None)  # so that pause() wakes to reap
             while True:  # reap whatever is orphaned to it, until killed
                 with contextlib.suppress(ChildProcessError, InterruptedError):
                     os.wait()
