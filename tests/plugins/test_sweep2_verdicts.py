@@ -158,3 +158,20 @@ def test_without_cgroups_the_peak_is_the_kernels_figure() -> None:
                        measurement=Measurement(cgroups=False))
     assert record.measured_by == "rusage"
     assert record.peak_rss_mb > 1400, record.peak_rss_mb
+
+
+def test_exported_traces_carry_the_rejudged_outcome(tmp_path: Path) -> None:
+    from puzzlebench.harness.store import Store, load_traces
+
+    inst = get_problem("nqueens").make(30)
+    traced = run_solve("min-conflicts", inst)
+    assert traced.trace
+    claim = traced.with_(solver="liar", outcome=Outcome.INFEASIBLE, answer=None, valid=None,
+                         verified=False)
+    honest = run_solve("mod12", inst)
+    db = tmp_path / "t.sqlite"
+    with Store(db) as store:
+        store.add("k-claim", claim)
+        store.add("k-honest", honest)
+    assert set(load_traces(db)["outcome"]) == {"wrong"}
+    assert set(load_traces(db, rejudged=False)["outcome"]) == {"infeasible"}

@@ -190,6 +190,14 @@ class Store:
         for (text,) in rows:
             yield RunRecord.from_dict(json.loads(text))
 
+    def keyed_records(self, study: str | None = None) -> list[tuple[str, RunRecord]]:
+        """(run key, record) of every stored run (of one study, if given), in insertion order."""
+        query = "SELECT key, record FROM runs" + (" WHERE study = ?" if study else "") + \
+            " ORDER BY rowid"
+        with self.reading():
+            rows = self.conn.execute(query, (study,) if study else ()).fetchall()
+        return [(key, RunRecord.from_dict(json.loads(text))) for key, text in rows]
+
     def records_for(self, keys: Iterable[str]) -> list[RunRecord]:
         """The stored records of the given run keys (those stored), in key order given."""
         out = []
@@ -225,13 +233,19 @@ def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str
     each other (``harness.rejudge``; exact and complete solvers: the registered ones and those
     named in ``exact_solvers``/``complete_solvers``)
     unless ``rejudged=False`` asks for them exactly as stored."""
-    # imported on use: only re-judging needs the solvers' capabilities (start-up time)
-    from puzzlebench.registry import REGISTRY
-
     with Store(db, read_only=True) as store:
         records = store.records_for(keys) if keys is not None else list(store.records(study))
     if not rejudged:
         return records
+    return _rejudged(records, exact_solvers, complete_solvers)
+
+
+def _rejudged(records: list[RunRecord], exact_solvers: Iterable[str] = (),
+              complete_solvers: Iterable[str] = ()) -> list[RunRecord]:
+    """``records`` judged against each other, with the registered solvers' capabilities."""
+    # imported on use: only re-judging needs the solvers' capabilities (start-up time)
+    from puzzlebench.registry import REGISTRY
+
     specs = REGISTRY.all()
     exact = {s.name for s in specs if s.exact} | set(exact_solvers)
     complete = {s.name for s in specs if s.complete} | set(complete_solvers)
@@ -246,10 +260,12 @@ def load(db: str | Path, study: str | None = None, *, rejudged: bool = True) -> 
 TRACE_KEY_COLUMNS = ("study", "problem", "size", "instance_id", "solver", "params", "seed", "repeat")
 
 
-def load_traces(db: str | Path, study: str | None = None) -> pd.DataFrame:
+def load_traces(db: str | Path, study: str | None = None, *,
+                rejudged: bool = True) -> pd.DataFrame:
     """Every stored trace point (read-only): the run's identifying columns (``key``, study,
     problem, size, instance_id, solver, params as JSON text, seed, repeat, the code fingerprint,
-    budget as JSON text, hard and memory limits — everything in the run key — and outcome), its whole
+    budget as JSON text, hard and memory limits — everything in the run key — and outcome, as
+    the runs judged against each other say unless ``rejudged=False``), its whole
     effort (``run_evaluations`` — the solver's ``evaluations`` counter, empty when it has none —
     and ``run_time_s``) beside ``evaluations``, ``time_s`` and ``best``; one row per
     improvement, in order."""
@@ -266,6 +282,9 @@ def load_traces(db: str | Path, study: str | None = None) -> pd.DataFrame:
         except sqlite3.DatabaseError as exc:
             store._abandon()
             raise StoreError(f"cannot read {str(db)!r}: {exc}") from None
+        keyed = store.keyed_records(study) if rows and rejudged else []
+    verdict = {key: r.outcome.value
+               for (key, _), r in zip(keyed, _rejudged([r for _, r in keyed]), strict=True)}
     out = []
     records: dict[str, dict] = {}
     for key, text, point, evaluations, time_s, best in rows:
@@ -276,7 +295,7 @@ def load_traces(db: str | Path, study: str | None = None) -> pd.DataFrame:
                     rec["solver"], json.dumps(rec.get("params", {}), sort_keys=True), rec["seed"],
                     rec.get("repeat", 0), rec.get("fingerprint", ""),
                     json.dumps(rec.get("budget", {}), sort_keys=True), rec.get("hard_limit"),
-                    rec.get("memory_limit_mb"), rec["outcome"],
+                    rec.get("memory_limit_mb"), verdict.get(key, rec["outcome"]),
                     (rec.get("counters") or {}).get("evaluations"),
                     rec["time_s"], point, evaluations, time_s, best])
     return pd.DataFrame(out, columns=columns)
