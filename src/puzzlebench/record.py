@@ -83,6 +83,10 @@ class RunRecord:
     answer: Any = None
     answer_length: int | None = None
     optimum: int | None = None
+    #: The run's answer was held to be optimal: its solver declared ``exact`` or the proposal
+    #: said ``optimal`` (what the harness read when it judged the run; the re-judgement of
+    #: stored runs compares such answers' lengths whoever reads them).
+    exact: bool = False
     count: int | None = None
     unique: int | None = None
     counters: dict[str, Any] = field(default_factory=dict)

@@ -175,3 +175,27 @@ def test_exported_traces_carry_the_rejudged_outcome(tmp_path: Path) -> None:
         store.add("k-honest", honest)
     assert set(load_traces(db)["outcome"]) == {"wrong"}
     assert set(load_traces(db, rejudged=False)["outcome"]) == {"infeasible"}
+
+
+def test_a_plugins_exact_claim_gets_one_verdict_everywhere(capsys, tmp_path: Path) -> None:
+    """A plugin declaring ``exact`` whose answer is longer than a built-in exact solver's is
+    wrong in compare, and so in report and export of the same store (they cannot resolve the
+    plugin: the record says the run was exact)."""
+    from puzzlebench.harness.store import load, load_records
+
+    detour = f"{HERE / 'hostile.py'}:LongerThanOptimal"
+    start = ",".join(str(t) for t in [*range(1, 15), 0, 15])
+    db = str(tmp_path / "x.sqlite")
+    code, out, _ = cli(capsys, "compare", "sliding", "--start", start, "--json", "--db", db,
+                       "--solvers", f"{detour},idastar-linear-conflict")
+    shown = {r["solver"]: r["outcome"] for r in json_lines(out)}
+    assert code == 1 and shown["hostile-detour"] == "wrong"
+    stored = {r.solver: r.outcome.value for r in load_records(db)}
+    assert stored == shown
+    assert dict(zip(load(db)["solver"], load(db)["outcome"], strict=True)) == shown
+    csv = tmp_path / "x.csv"
+    cli(capsys, "export", "--db", db, "--format", "csv", "--out", str(csv))
+    import pandas as pd
+
+    frame = pd.read_csv(csv)
+    assert dict(zip(frame["solver"], frame["outcome"], strict=True)) == shown

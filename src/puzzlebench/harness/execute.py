@@ -185,6 +185,7 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         answer=answer,
         answer_length=len(answer) if isinstance(answer, str | list) else None,
         optimum=judgement.optimum,
+        exact=task.kind == "solve" and (spec.exact or proposal.optimal),
         count=proposal.count,
         unique=proposal.unique,
         counters=dict(proposal.counters),

@@ -14,7 +14,9 @@ report, ``compare``, ``agree``), so the verdict does not depend on the order run
   unverified counts that differ are both marked ``wrong`` (nothing decides between them);
   unique counts (solutions up to symmetry) likewise, on their own;
 * an exact solver's answer longer than another exact solver's answer on the same instance is
-  ``wrong`` (not optimal), even where no optimum is known.
+  ``wrong`` (not optimal), even where no optimum is known. Which runs were exact is recorded
+  in each run (``exact``), so every reader of the same runs gives the same verdict; the
+  ``exact_solvers`` names serve stores made before that field.
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = (),
                 out[i] = _wrong(r, f"counted {u} unique solutions; other counters say "
                                    f"{sorted(v for v in said if v != u)}")
         lengths = [(i, records[i]) for i in idx
-                   if records[i].solver in exact and records[i].outcome is Outcome.SOLVED
+                   if (records[i].exact or records[i].solver in exact)
+                   and records[i].outcome is Outcome.SOLVED
                    and records[i].answer_length is not None]
         if lengths:
             best = min(r.answer_length or 0 for _, r in lengths)
