@@ -184,3 +184,27 @@ def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
     traces = [load_traces(db)[["key", "point", "evaluations", "best"]].sort_values(["key", "point"])
               .reset_index(drop=True) for db in (local, dask_db)]
     assert len(traces[0]) > 0 and traces[0].equals(traces[1])
+
+
+def test_threads_share_one_fork_server() -> None:
+    """A Dask worker runs tasks on several threads of one process, all through its fork
+    server: every run must get its own reply (a thread that read another's reply off the
+    socket used to leave that one waiting for ever)."""
+    import threading
+
+    from puzzlebench.harness.execute import run_solve
+    from puzzlebench.problems import get_problem
+
+    outcomes: list[Outcome] = []
+
+    def runs() -> None:
+        for n in range(4, 12):
+            outcomes.append(run_solve("mod12", get_problem("nqueens").make(n)).outcome)
+
+    threads = [threading.Thread(target=runs, daemon=True) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a run waited for ever for its fork"
+    assert outcomes == [Outcome.SOLVED] * 24

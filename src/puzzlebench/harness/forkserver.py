@@ -26,6 +26,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
@@ -49,7 +50,11 @@ class ForkServerError(RuntimeError):
 
 
 class ForkServer:
-    """The harness's handle on one fork server process."""
+    """The harness's handle on one fork server process.
+
+    Thread-safe: a Dask worker runs several tasks at once in one process, and they share its
+    fork server. One lock covers the socket and the replies read from it, so a thread never
+    reads (and files away) a reply while another waits on the socket for it."""
 
     def __init__(self) -> None:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -63,6 +68,7 @@ class ForkServer:
         self.exits: dict[int, Exit] = {}
         self.started: dict[int, int | None] = {}  # request → pid (None: the fork failed)
         self._next = 0
+        self._lock = threading.Lock()
 
     def start(self, body: bytes, fds: tuple[int, int, int], preload: str | None,
               sandbox: str | None = None) -> int:
@@ -71,38 +77,49 @@ class ForkServer:
         run's sandbox mode (None: the default), so that the server can make its PID namespace.
         Returns the request's number; ``pid`` gives the run's pid once the server has forked
         it."""
-        self._next += 1
-        request = pickle.dumps({
-            "id": self._next, "preload": preload, "body": body, "sandbox": sandbox,
-            "path": list(sys.path),
-            "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}})
-        try:
-            socket.send_fds(self.sock, [request], list(fds))
-        except OSError as exc:
-            raise ForkServerError(f"the fork server is gone: {exc}") from None
-        return self._next
+        with self._lock:
+            self._next += 1
+            number = self._next
+            request = pickle.dumps({
+                "id": number, "preload": preload, "body": body, "sandbox": sandbox,
+                "path": list(sys.path),
+                "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}})
+            try:
+                socket.send_fds(self.sock, [request], list(fds))
+            except OSError as exc:
+                raise ForkServerError(f"the fork server is gone: {exc}") from None
+        return number
 
     def pid(self, request: int) -> int | None:
         """The pid of the run forked for ``request`` (waiting for the server's reply; None if
         it could not fork)."""
-        while request not in self.started:
-            self._receive(block=True)
-        return self.started.pop(request)
+        with self._lock:  # the server answers every request promptly, in order
+            while request not in self.started:
+                self._receive(block=True)
+            return self.started.pop(request)
 
     def poll(self) -> None:
-        """Take the exit reports that have arrived."""
-        while self._receive(block=False) is not None:
-            pass
+        """Take the exit reports that have arrived (another thread reading takes them)."""
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            while self._receive(block=False) is not None:
+                pass
+        finally:
+            self._lock.release()
 
     def wait_exit(self, pid: int, timeout: float = 10.0) -> Exit | None:
         """The run's exit, waiting up to ``timeout`` seconds for the server to report it."""
         deadline = _now() + timeout
-        while pid not in self.exits:
-            left = deadline - _now()
-            if left <= 0 or not select.select([self.sock], [], [], left)[0]:
+        while True:
+            with self._lock:  # short turns, so that a thread waiting for a pid gets its own
+                if pid in self.exits:
+                    return self.exits.pop(pid)
+                if select.select([self.sock], [], [], min(0.01, max(0.0, deadline - _now())))[0]:
+                    self._receive(block=False)
+                    continue
+            if _now() >= deadline:
                 return None
-            self._receive(block=False)
-        return self.exits.pop(pid)
 
     def _receive(self, *, block: bool) -> tuple[Any, ...] | None:
         if not block and not select.select([self.sock], [], [], 0)[0]:
