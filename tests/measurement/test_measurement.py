@@ -170,7 +170,10 @@ def test_short_runs_repeat_to_the_minimum_time() -> None:
     assert record.outcome is Outcome.SOLVED and record.repeats > 1
     assert record.repeats_agree is True and record.min_time == 0.05
     assert record.time_min_s <= record.time_s
-    assert record.time_s * record.repeats >= 0.04  # the median solve, times the repeats
+    # the repeats' timed work reached min_time, all of it inside the harness's window (the
+    # median times the repeats would undercount on a loaded machine, where a few repeats are
+    # stretched and the rest are not)
+    assert record.span_s >= 0.05 and record.time_min_s * record.repeats < record.span_s
 
 
 def test_one_solve_without_a_minimum_time() -> None:
