@@ -22,26 +22,13 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlebench.baselines.mod12 import mod12_columns
 from puzzlebench.contract import Claim, Proposal, Solver
 
 
 def board(n: int) -> list[int]:
-    """A valid n-queens board for n ≥ 4 (honest backtracking helper)."""
-    cols: list[int] = []
-
-    def place(row: int) -> bool:
-        if row == n:
-            return True
-        for c in range(n):
-            if all(c != q and abs(c - q) != row - r for r, q in enumerate(cols)):
-                cols.append(c)
-                if place(row + 1):
-                    return True
-                cols.pop()
-        return False
-
-    place(0)
-    return cols
+    """A valid n-queens board for n ≥ 4 (the mod-12 construction, honestly computed)."""
+    return [int(c) for c in mod12_columns(n)]  # the project's closed-form board
 
 
 def parent_of(pid: int) -> int:

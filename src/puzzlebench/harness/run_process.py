@@ -210,21 +210,16 @@ class RunProcess:
             self.w.done_ns = stamp_ns()  # an error may come before ready (a plugin that fails
             self.w.t_done = time.monotonic()  # to load): it ends the run all the same
             self._read_counters()
-            meta = message.get("meta")
-            self.awaits_repeats = (event == "done" and isinstance(meta, dict)
-                                   and meta.get("repeats_follow") is True)
+            if event == "done":  # fields checked by frame_problem: meta is an object if present
+                self.w.answered, self.w.done_meta = True, message.get("meta", {})
+                self.awaits_repeats = self.w.done_meta.get("repeats_follow") is True
         elif event == "repeats" and self.awaits_repeats:
-            agree = message.get("agree")
-            self.repeats_agree = agree if isinstance(agree, bool) else None
+            self.repeats_agree = message.get("agree")  # a boolean or None (frame_problem)
             self.awaits_repeats = False
             return
         else:  # an event out of turn (a second ready, done before go, ...): the protocol broken
             self._refuse(f"the run sent a {event} frame out of turn")
             return
-        if event == "done" and not self.w.answered:
-            self.w.answered = True
-            meta = message.get("meta")
-            self.w.done_meta = meta if isinstance(meta, dict) else {}
         self.messages.append((message, raw))
 
     def _sandbox(self, ready: dict[str, Any]) -> None:
@@ -369,14 +364,12 @@ class RunProcess:
             return ChildReport(kind, error=self.killed, **common)
         if final and final[0][0].get("event") == "done":
             message, raw = final[0]
-            meta = message.get("meta") if isinstance(message.get("meta"), dict) else {}
-            assert isinstance(meta, dict)
-            payload = message.get("payload")
+            payload = message.get("payload")  # an object (frame_problem)
             if self.awaits_repeats:
                 common["notes"] = (*common["notes"], "the run's repeats were not compared "
                                    f"within {REPEATS_CHECK_LIMIT:.0f} s")
-            return ChildReport("done", data=payload if isinstance(payload, dict) else None,
-                               raw=raw, mutated=meta.get("mutated") is True,
+            return ChildReport("done", data=payload, raw=raw,
+                               mutated=self.w.done_meta.get("mutated") is True,
                                repeats_agree=self.repeats_agree, **common)
         if final and final[0][0].get("event") == "error":
             message = final[0][0]
