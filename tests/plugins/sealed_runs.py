@@ -124,6 +124,17 @@ class SlowHonest(_Q):
         return Proposal(answer=board(instance.n), claim=Claim.SOLVED)
 
 
+class BriefHonest(_Q):
+    """Sleeps 0.3 s, then answers correctly: a later run whose pipes stay open long enough
+    for a polling daemon to find them, however loaded the machine."""
+
+    name = "sealed-brief-honest"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        time.sleep(0.3)
+        return Proposal(answer=board(instance.n), claim=Claim.SOLVED)
+
+
 def _frame(message: dict) -> bytes:  # type: ignore[type-arg]
     body = json.dumps(message).encode()
     return len(body).to_bytes(8, "little") + body

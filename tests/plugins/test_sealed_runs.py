@@ -118,14 +118,18 @@ def test_a_daemon_cannot_forge_frames_into_later_runs(mode: str, capsys, monkeyp
     pids = tmp_path / "daemons"
     monkeypatch.setenv("PUZZLEBENCH_HOSTILE_PIDS", str(pids))
     try:
-        main(["compare", "nqueens", "--sizes", "6..13", "--workers", "1", "--json",
-              "--solvers", f"{ref('PipeForger')},mod12"])
+        main(["compare", "nqueens", "--sizes", "6..9", "--workers", "1", "--json",
+              "--solvers", f"{ref('PipeForger')},{ref('BriefHonest')}"])
     finally:
         for line in pids.read_text().split() if pids.exists() else []:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(int(line), signal.SIGKILL)
-    rows = [r for r in json_lines(capsys.readouterr().out) if r["solver"] == "mod12"]
-    assert len(rows) == 8
+    # The victims sleep 0.3 s: a run as fast as mod12 (a few ms) can end before the
+    # daemon's next look at /proc on a loaded machine, and the unsealed case would pass or
+    # fail by chance.
+    rows = [r for r in json_lines(capsys.readouterr().out)
+            if r["solver"] == "sealed-brief-honest"]
+    assert len(rows) == 4
     outcomes = {r["outcome"] for r in rows}
     if mode == "off":
         assert outcomes != {"solved"}  # forged frames judged: "claimed infeasible", garbage
