@@ -9,6 +9,8 @@ A manifest names the program and declares its capabilities::
     complete = false
     stochastic = true
     counts = false
+    base = 0                            # 1: the answer's rows and columns count from 1
+    answer_format = "encoding"          # "board": the answer is drawn with Q, N and .
     [solver.params]                     # defaults; overridable with --param
     restarts = 10
 
@@ -30,6 +32,7 @@ import json
 import subprocess
 import sys
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -38,10 +41,18 @@ import numpy as np
 from puzzlebench.contract import BUDGET_FIELDS, Budget, Claim, Proposal, Solver
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.problems.conventions import (
+    ANSWER_FORMATS,
+    BASES,
+    ConventionError,
+    convention_hint,
+    from_board,
+    shift_base,
+)
 from puzzlebench.solver_spec import NAME_PATTERN
 
 MANIFEST_KEYS = {"name", "problems", "command", "complete", "exact", "stochastic", "counts",
-                 "counts_unique", "honours", "params", "summary"}
+                 "counts_unique", "honours", "params", "summary", "base", "answer_format"}
 
 
 class ManifestError(PuzzlebenchError, ValueError):
@@ -98,6 +109,11 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
     for flag in ("complete", "exact", "stochastic", "counts", "counts_unique"):
         if not isinstance(out.get(flag, False), bool):
             raise ManifestError(f"{p.name} [solver].{flag}: true or false")
+    if out.setdefault("base", 0) not in BASES or isinstance(out["base"], bool):
+        raise ManifestError(f"{p.name} [solver].base: 0 or 1 (what the answer's rows and "
+                            "columns count from)")
+    if out.setdefault("answer_format", "encoding") not in ANSWER_FORMATS:
+        raise ManifestError(f"{p.name} [solver].answer_format: one of {list(ANSWER_FORMATS)}")
     return out
 
 
@@ -127,6 +143,9 @@ def solver_class(path: str | Path) -> type[Solver]:
         summary: ClassVar[str] = str(m.get("summary", f"external program {m['command'][0]}"))
         command: ClassVar[list[str]] = m["command"]
         folder: ClassVar[str] = m["folder"]
+        base: ClassVar[int] = m["base"]
+        answer_format: ClassVar[str] = m["answer_format"]
+        manifest: ClassVar[str] = Path(path).name
 
         def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
             return self._call("solve", instance, budget, int(rng.integers(2**63 - 1)))
@@ -139,7 +158,8 @@ def solver_class(path: str | Path) -> type[Solver]:
             request = {"problem": instance.problem, "size": instance.size,
                        "instance": instance.describe(), "seed": seed, "budget": budget.to_dict(),
                        "params": self.config, "task": task, "unique": unique}
-            return run_program(self.command, request, self.folder)
+            proposal = run_program(self.command, request, self.folder)
+            return in_encoding(proposal, instance, self.base, self.answer_format, self.manifest)
 
     ExternalProgram.__qualname__ = f"ExternalProgram[{m['name']}]"
     return ExternalProgram
@@ -174,3 +194,31 @@ def run_program(command: list[str], request: dict[str, Any], folder: str) -> Pro
     return Proposal(answer=result.get("answer"), claim=result.get("claim", Claim.UNKNOWN),
                     counters=result.get("counters") or {}, count=result.get("count"),
                     unique=result.get("unique"), note=str(result.get("note", ""))[:500])
+
+
+def in_encoding(proposal: Proposal, instance: Any, base: int, answer_format: str,
+                manifest: str = "solver.toml") -> Proposal:
+    """The program's answer in the problem's encoding, read in the convention its manifest
+    declares (``base``, ``answer_format``). An undeclared 1-based or drawn answer is refused
+    (ExternalProgramError, a crash) with what to change, never judged ``wrong`` for it."""
+    answer, problem, n = proposal.answer, instance.problem, getattr(instance, "n", 0)
+    if answer is None or problem == "sliding":
+        return proposal
+    if answer_format == "board":
+        try:
+            return replace(proposal, answer=from_board(problem, n, answer))
+        except ConventionError as exc:
+            raise ExternalProgramError(f"the answer is not a board (answer_format = \"board\"): "
+                                       f"{exc}") from None
+    hint = convention_hint(problem, n, answer)
+    if hint == "board":
+        raise ExternalProgramError(
+            "the answer is a drawn board: declare answer_format = \"board\" under [solver] in "
+            f"{manifest}, or print the problem's JSON encoding (e.g. nqueens: [c0, c1, ...], "
+            "the 0-based column of each row)")
+    if hint == "1-based" and base == 0:
+        raise ExternalProgramError(
+            f"the answer counts rows and columns from 1 ({n} appears; on an n = {n} board they "
+            f"run 0..{n - 1}): declare base = 1 under [solver] in {manifest}, or print each "
+            "number minus 1")
+    return replace(proposal, answer=shift_base(problem, answer, base))

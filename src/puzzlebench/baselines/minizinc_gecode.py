@@ -65,12 +65,28 @@ def run_model(path: Path, data: dict[str, Any], mzn_solver: str, budget: Budget,
         return instance.solve(**kwargs)
 
 
-def decode(instance: Any, solution: Any, answer: str = "q") -> Any:
-    """A model solution as the problem's answer (queens from the array named ``answer``)."""
+#: Names an enum's value may have for a queen or a knight (a piece array declared over an enum).
+QUEEN_NAMES = frozenset({"Q", "QUEEN"})
+KNIGHT_NAMES = frozenset({"N", "K", "KNIGHT"})
+
+
+def piece_kind(value: Any, base: int) -> str:
+    """``'Q'``, ``'N'`` or ``''`` (empty) for one square of a piece array: an int counted from
+    ``base`` (base empty, base + 1 queen, base + 2 knight) or an enum value's name."""
+    if isinstance(value, str):
+        name = value.upper()
+        return "Q" if name in QUEEN_NAMES else "N" if name in KNIGHT_NAMES else ""
+    v = int(value) - base
+    return "Q" if v == 1 else "N" if v == 2 else ""
+
+
+def decode(instance: Any, solution: Any, answer: str = "q", base: int = 0) -> Any:
+    """A model solution as the problem's answer, read from the array named ``answer``: queens'
+    columns counted from ``base``, or a queens-knights piece array (``piece_kind``)."""
     if isinstance(instance, QueensKnightsInstance):
-        return [("Q" if v == 1 else "N", r, c) for r, row in enumerate(solution.piece)
-                for c, v in enumerate(row) if v]
-    return [int(c) for c in getattr(solution, answer)]
+        return [(kind, r, c) for r, row in enumerate(getattr(solution, answer))
+                for c, v in enumerate(row) if (kind := piece_kind(v, base))]
+    return [int(c) - base for c in getattr(solution, answer)]
 
 
 def counters(result: Any) -> dict[str, int]:
@@ -95,17 +111,26 @@ class MiniZincSolver(Solver):
     def model_for(self, instance: Any) -> Path:
         return MODELS / FILES[instance.problem]
 
-    @property
-    def answer_array(self) -> str:
-        return str(self.config.get("answer", "q"))
+    def answer_array(self, instance: Any) -> str:
+        """The output array the answer is read from (``q``; ``piece`` for queens-knights)."""
+        default = "piece" if isinstance(instance, QueensKnightsInstance) else "q"
+        return str(self.config.get("answer", default))
+
+    def answer_base(self, instance: Any) -> int:
+        """The number the model counts the answer from (the shipped models: 0)."""
+        return 0
+
+    def decode(self, instance: Any, solution: Any) -> Any:
+        return decode(instance, solution, self.answer_array(instance), self.answer_base(instance))
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         from minizinc import Status
 
+        self.answer_base(instance)  # a model whose answer cannot be read fails before it runs
         result = run_model(self.model_for(instance), model_data(instance),
                            self.config["mzn_solver"], budget, seed=int(rng.integers(2**31 - 1)))
         if result.status.has_solution():
-            return Proposal(answer=decode(instance, result.solution, self.answer_array),
+            return Proposal(answer=self.decode(instance, result.solution),
                             claim=Claim.SOLVED,
                             counters=counters(result))
         if result.status is Status.UNSATISFIABLE:
@@ -126,9 +151,10 @@ class MiniZincSolver(Solver):
     def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> Enumeration:
         from minizinc import Status
 
+        self.answer_base(instance)
         result = run_model(self.model_for(instance), model_data(instance),
                            self.config["mzn_solver"], budget, all_solutions=True, limit=limit)
-        sols = ([decode(instance, s, self.answer_array) for s in result.solution]
+        sols = ([self.decode(instance, s) for s in result.solution]
                 if result.status.has_solution() else [])
         complete = result.status in (Status.ALL_SOLUTIONS, Status.UNSATISFIABLE) and (
             limit is None or len(sols) < limit)

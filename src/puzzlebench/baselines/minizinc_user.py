@@ -1,11 +1,16 @@
 """A user's own MiniZinc model as a solver: ``--solver path/to/model.mzn``.
 
 The model receives the instance as data — ``n`` (and ``queens`` for queens-knights) — and the
-answer is read from an output array: for nqueens and torus-queens the array named by
-``--param answer=NAME`` (default ``q``, one 0-based column per row); for queens-knights a
-``piece`` array (0 empty, 1 queen, 2 knight per square) — a model that declares ``queens``
-handles queens-knights, otherwise the queens problems. ``--param mzn_solver=gecode`` picks the
-MiniZinc solver. The judge's process only reads the file; MiniZinc runs in the run's process.
+answer is read from the output array named by ``--param answer=NAME``: for nqueens and
+torus-queens (default ``q``) one column per row; for queens-knights (default ``piece``) an
+n × n array of squares, empty, queen, knight (ints, or an enum whose values are named ``Q``
+and ``N``) — a model that declares ``queens`` handles queens-knights, otherwise the queens
+problems. The answer is read in the model's own terms: ``--param base=auto`` (the default)
+takes the index base from the lower bound of the array's declared domain —
+``array [1..n] of var 1..n: q`` is 1-based, ``var 0..n-1`` 0-based, ``var 0..2`` pieces count
+from 0 — and ``base=0`` or ``base=1`` says it outright. The run's log says which base was used.
+``--param mzn_solver=gecode`` picks the MiniZinc solver. The judge's process only reads the
+file; MiniZinc runs in the run's process.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any, ClassVar
 from puzzlebench.baselines.minizinc_gecode import MiniZincSolver
 from puzzlebench.contract import Param, Solver
 from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.problems.conventions import BASES
 
 
 class ModelFileError(PuzzlebenchError, ValueError):
@@ -30,6 +36,60 @@ def is_model(name: str) -> bool:
 
 def model_fingerprint(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"%[^\n]*", "", text)
+
+
+def _lower_bound(domain: str, text: str, depth: int = 0) -> int | None:
+    """The lower bound of a declared domain when the file states it: ``LO..HI`` with LO an
+    integer literal or a name bound to one (``int: lo = 1;``), or a name bound to such a set
+    (``set of int: COLS = 1..n;``), or an enum (counted from 1 by MiniZinc, read by name)."""
+    domain = domain.strip()
+    while domain.startswith("(") and domain.endswith(")"):
+        domain = domain[1:-1].strip()
+    if depth > 8:
+        return None
+    if ".." in domain:
+        low = domain.split("..", 1)[0].strip()
+        if re.fullmatch(r"[+-]?\d+", low):
+            return int(low)
+        bound = re.search(rf"\bint\s*:\s*{re.escape(low)}\s*=\s*([^;]+);", text)
+        if re.fullmatch(r"\w+", low) and bound:
+            value = bound.group(1).strip()
+            return int(value) if re.fullmatch(r"[+-]?\d+", value) else None
+        return None
+    if re.fullmatch(r"\w+", domain):
+        named = re.search(rf"\bset\s+of\s+int\s*:\s*{re.escape(domain)}\s*=\s*([^;]+);", text)
+        if named:
+            return _lower_bound(named.group(1), text, depth + 1)
+        if re.search(rf"\benum\s+{re.escape(domain)}\b", text):
+            return 1
+    return None
+
+
+def declared_base(text: str, array: str) -> tuple[int, str]:
+    """The index base of the output array ``array`` read from the model's text — the lower
+    bound of its declared domain, 0 or 1 — with the declaration, for the run's log. Raises
+    ModelFileError saying what to change when the file does not state it."""
+    text = _strip_comments(text)
+    found = re.search(
+        rf"\barray\s*\[[^\]]*\]\s*of\s+var\s+([^:;]+?)\s*:\s*{re.escape(array)}\b", text)
+    if found is None:
+        raise ModelFileError(f"the model declares no output array 'array [...] of var ...: "
+                             f"{array};' — name the answer's array with --param answer=NAME")
+    declaration = " ".join(found.group(0).split())
+    low = _lower_bound(found.group(1), text)
+    if low is None:
+        raise ModelFileError(f"cannot tell the index base of {array!r} from its declaration "
+                             f"'{declaration}': declare its domain as LO..HI with LO 0 or 1, "
+                             "or pass --param base=0 or --param base=1")
+    if low not in BASES:
+        raise ModelFileError(f"{array!r} is declared '{declaration}', counted from {low}: "
+                             "answers count from 0 or 1 (or pass --param base=0|1)")
+    return low, declaration
 
 
 def model_class(path: str | Path) -> type[Solver]:
@@ -50,11 +110,29 @@ def model_class(path: str | Path) -> type[Solver]:
         problems: ClassVar[frozenset[str]] = frozenset(
             {"queens-knights"} if knights else {"nqueens", "torus-queens"})
         params: ClassVar[dict[str, Any]] = {
-            "mzn_solver": Param("gecode", choices=("gecode",)), "answer": "q"}
+            "mzn_solver": Param("gecode", choices=("gecode",)),
+            "answer": "piece" if knights else "q",
+            "base": Param("auto", choices=("auto", "0", "1"))}
         summary: ClassVar[str] = f"the MiniZinc model {p.name}"
+
+        def __init__(self, **params: Any) -> None:
+            super().__init__(**params)
+            self.bases: dict[str, int] = {}
 
         def model_for(self, instance: Any) -> Path:
             return p
+
+        def answer_base(self, instance: Any) -> int:
+            array = self.answer_array(instance)
+            if array not in self.bases:  # said once in the run's log: the choice is recorded
+                if self.config["base"] != "auto":
+                    base, why = int(self.config["base"]), "--param base"
+                else:
+                    base, declaration = declared_base(text, array)
+                    why = f"declared '{declaration}'"
+                print(f"{p.name}: answer array {array!r} read {base}-based ({why})")
+                self.bases[array] = base
+            return self.bases[array]
 
     UserModel.__qualname__ = f"UserModel[{p.name}]"
     return UserModel
