@@ -111,6 +111,9 @@ class RunRecord:
     hard_limit: float | None = None
     memory_limit_mb: int | None = None
     fingerprint: str = ""
+    #: The code fingerprint of the judge that decided the outcome (``harness.judge``): a
+    #: stored run judged by another version is judged again when read. Empty: made before.
+    judge_version: str = ""
     log: str = ""
     notes: str = ""
     #: The anytime trace ``[[evaluations, best, seconds], ...]`` of a tracing solver's run, as

@@ -135,3 +135,161 @@ def test_the_key_is_stable_and_cached(chain: Path) -> None:
     assert digest_of(["fpchain.a"]) == first
     assert (chain.parent / "cache" / "fingerprints").is_dir()  # the on-disk memo was written
     assert _key() == first  # read back from the memo
+
+
+# -- the judge's version (issue 31 §2: "keep a judge version in each record and re-judge
+# stored proposals when it changes") ---------------------------------------------------------
+
+FAMILY = '''
+"""A toy family whose validator the test edits: n numbers, all even."""
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from puzzlebench.problems.base import Instance, Problem, Verdict
+
+
+@dataclass(frozen=True)
+class EvenInstance(Instance):
+    n: int
+    problem: ClassVar[str] = "fp-even"
+
+    @property
+    def size(self) -> int:
+        return self.n
+
+    @property
+    def instance_id(self) -> str:
+        return f"fp-even-{self.n}"
+
+    def describe(self) -> dict[str, Any]:
+        return {"n": self.n}
+
+
+class Even(Problem):
+    id: ClassVar[str] = "fp-even"
+    summary: ClassVar[str] = "n even numbers"
+
+    def make(self, size: int, **options: Any) -> EvenInstance:
+        return EvenInstance(size)
+
+    def validate(self, instance: Any, answer: Any) -> Verdict:
+        """Every number even."""
+        ok = isinstance(answer, list) and len(answer) == instance.n \\
+            and all(v % 2 == 0 for v in answer)
+        return Verdict(ok, "" if ok else "a number is not even")
+
+    def conflicts(self, instance: Any, answer: Any) -> int:
+        return sum(v % 2 for v in answer)
+
+    def parse_answer(self, instance: Any, text: str) -> Any:
+        return [int(x) for x in text.split(",")]
+
+    def answer_to_json(self, answer: Any) -> Any:
+        return [int(v) for v in answer]
+
+    def answer_from_json(self, data: Any) -> Any:
+        return list(data)
+'''
+
+
+@pytest.fixture
+def family(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The toy family ``fpfamily.even``, registered for the test only."""
+    from puzzlebench.problems import PROBLEMS
+
+    pkg = tmp_path / "fpfamily"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "even.py").write_text(FAMILY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PUZZLEBENCH_CACHE", str(tmp_path / "cache"))
+    code_fingerprint.forget()
+    module = importlib.import_module("fpfamily.even")
+    monkeypatch.setitem(PROBLEMS, "fp-even", module.Even())
+    yield pkg / "even.py"
+    for name in [m for m in sys.modules if m == "fpfamily" or m.startswith("fpfamily.")]:
+        del sys.modules[name]
+    code_fingerprint.forget()
+
+
+def _reload_family(monkeypatch: pytest.MonkeyPatch) -> object:
+    """The family as a new process would load it after an edit."""
+    from puzzlebench.problems import PROBLEMS
+
+    code_fingerprint.forget()
+    module = importlib.reload(sys.modules["fpfamily.even"])
+    problem = module.Even()
+    monkeypatch.setitem(PROBLEMS, "fp-even", problem)
+    return problem
+
+
+def _even_record(answer: list[int]) -> object:
+    """A run of a solver answering ``answer`` to fp-even 3, made and judged by the harness."""
+    from puzzlebench.contract import Claim, Proposal, Solver
+    from puzzlebench.harness.execute import run_solve
+    from puzzlebench.problems import get_problem
+    from puzzlebench.registry import spec_of
+
+    class Fixed(Solver):
+        name = "fixed-even"
+        problems = frozenset({"fp-even"})
+
+        def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+            return Proposal(answer=list(answer), claim=Claim.SOLVED)
+
+    return run_solve(spec_of(Fixed), get_problem("fp-even").make(3), isolate=False)
+
+
+def test_the_judge_version_follows_the_validator(family: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzlebench.harness.judge import judge_version
+    from puzzlebench.problems import get_problem
+
+    before = judge_version(get_problem("fp-even"))
+    assert before == _even_record([2, 4, 6]).judge_version  # each record keeps it
+    family.write_text(family.read_text().replace('"""Every number even."""',
+                                                 '"""All of them even (reworded)."""'))
+    assert judge_version(_reload_family(monkeypatch)) == before
+    family.write_text(family.read_text().replace("v % 2 == 0", "v % 4 == 0"))
+    assert judge_version(_reload_family(monkeypatch)) != before
+    # another family's judge keeps its version: nqueens runs are not judged again
+    assert judge_version(get_problem("nqueens")) == judge_version(get_problem("nqueens"))
+
+
+def test_stored_proposals_are_judged_again_by_a_new_judge(
+        family: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzlebench.harness.store import Store, load_records
+    from puzzlebench.record import Outcome
+
+    loose, strict = _even_record([2, 4, 6]), _even_record([4, 8, 12])
+    assert loose.outcome is Outcome.SOLVED and strict.outcome is Outcome.SOLVED
+    db = tmp_path / "runs.db"
+    with Store(db) as store:
+        store.add("loose", loose)
+        store.add("strict", strict)
+    # read by the same judge: nothing is judged again
+    assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED, Outcome.SOLVED]
+    family.write_text(family.read_text().replace("v % 2 == 0", "v % 4 == 0"))
+    _reload_family(monkeypatch)
+    now_loose, now_strict = load_records(db)
+    assert now_loose.outcome is Outcome.WRONG and now_loose.valid is False
+    assert "not even" in now_loose.reason and "judged again" in now_loose.notes
+    assert now_strict.outcome is Outcome.SOLVED and "judged again" not in now_strict.notes
+    assert now_loose.judge_version == now_strict.judge_version != loose.judge_version
+    stored = load_records(db, rejudged=False)  # the store itself is never rewritten
+    assert [r.outcome for r in stored] == [Outcome.SOLVED, Outcome.SOLVED]
+
+
+def test_records_made_before_judge_versions_are_judged_again() -> None:
+    from puzzlebench.harness.judge import judge_stored
+    from puzzlebench.record import Outcome, RunRecord
+
+    old = RunRecord(problem="nqueens", size=4, instance_id="nqueens-4", solver="old",
+                    params={}, seed=0, outcome=Outcome.SOLVED, claim="solved", valid=True,
+                    answer=[0, 1, 2, 3], answer_length=4, instance={"n": 4}, verified=True)
+    assert old.judge_version == ""
+    judged = judge_stored(old)
+    assert judged.outcome is Outcome.WRONG and judged.judge_version
+    fine = judge_stored(old.with_(answer=[1, 3, 0, 2]))
+    assert fine.outcome is Outcome.SOLVED and fine.notes == "" and fine.judge_version

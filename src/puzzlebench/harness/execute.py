@@ -26,7 +26,7 @@ from puzzlebench.harness import environment
 from puzzlebench.harness.child import Performed, Task, error_text, perform
 from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.isolation import run_task
-from puzzlebench.harness.judge import Judgement, judge_count, judge_solution
+from puzzlebench.harness.judge import Judgement, judge_count, judge_solution, judge_version
 from puzzlebench.harness.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
 from puzzlebench.harness.payload import MalformedProposalError, ProposalData, from_payload
 from puzzlebench.harness.resolve import resolve_solver
@@ -207,6 +207,7 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         hard_limit=task.hard_limit if isolated else None,
         memory_limit_mb=task.memory_limit_mb,
         fingerprint=spec.fingerprint,
+        judge_version=judge_version(problem),
         log=report.log,
         trace=trace,
         traced=spec.traces and task.kind == "solve",

@@ -4,6 +4,13 @@ Pure functions of (problem, instance, capabilities, proposal data); they run in 
 process on the data that crossed from the solver's process, with the problem's own validator
 and tables — never with anything the solver could have touched.
 
+Judge versions: each record keeps ``judge_version``, the code fingerprint
+(``puzzlebench.code_fingerprint``) of the judge that decided it — this module, the payload
+reader and the problem family's module with its import closure. A stored run judged by another
+version (or made before the field) is judged again when it is read (``judge_stored``), from its
+stored proposal (answer, claim, counts), so a fixed validator reaches every stored study
+without re-running it.
+
 Verified or not: a valid answer is verified (the validator checked it); a count equal to the
 known value is verified; a count with no known value to compare, or an ``infeasible`` claim no
 rule decides, is accepted but *unverified* (``verified=False``) and reported apart. Agreement
@@ -15,10 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from puzzlebench.code_fingerprint import digest_of
 from puzzlebench.contract import Claim
 from puzzlebench.harness.payload import ProposalData
-from puzzlebench.problems.base import Instance, Problem
-from puzzlebench.record import Outcome
+from puzzlebench.problems import get_problem
+from puzzlebench.problems.base import Instance, Problem, PuzzlebenchError
+from puzzlebench.record import Outcome, RunRecord
+
+#: The harness's own judging code; with a problem family's module (its validator, facts and
+#: tables), what a judge version digests.
+JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judge", "puzzlebench.harness.payload")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,3 +143,64 @@ def _as_data(answer: Any) -> Any:
     if isinstance(answer, list) and len(answer) > 100_000:
         return answer[:100_000]
     return answer
+
+
+def judge_version(problem: Problem) -> str:
+    """The fingerprint of the code that judges ``problem``'s proposals (cached per process)."""
+    return digest_of((*JUDGE_MODULES, type(problem).__module__))
+
+
+def judge_stored(record: RunRecord) -> RunRecord:
+    """A stored record judged again when another judge version decided it, from its stored
+    proposal; the record itself when its version is current, when no proposal of it was
+    judged (a crash, a kill), or when its problem or instance cannot be rebuilt here (a
+    family loaded by reference elsewhere). A changed verdict is said in ``notes``."""
+    try:
+        problem = get_problem(record.problem)
+        version = judge_version(problem)
+        if record.judge_version == version:
+            return record
+        if not _judged_a_proposal(record):
+            return record.with_(judge_version=version)
+        instance = problem.from_description(record.instance)
+        if instance.instance_id != record.instance_id:
+            return record
+        proposal = ProposalData(claim=Claim(record.claim), answer=record.answer,
+                                count=record.count, unique=record.unique)
+        if record.task == "count":
+            asked = record.unique is not None or record.reason.startswith("asked for unique")
+            judgement = judge_count(problem, instance, proposal, unique=asked)
+        else:
+            judgement = judge_solution(problem, instance, proposal, exact=record.exact)
+    except (PuzzlebenchError, ValueError, TypeError, KeyError):
+        return record
+    limit = record.budget.get("time_limit")
+    outcome, reason = judgement.outcome, judgement.reason
+    if outcome.success and limit is not None and record.time_s > limit:  # as ``conclude``
+        outcome, reason = Outcome.TIMEOUT, (f"answered after {record.time_s:.3f} s, past its "
+                                            f"time limit of {limit:g} s")
+    if outcome is Outcome.BUDGET and record.outcome is Outcome.BUDGET:
+        reason = record.reason  # the solver's own note, which the record keeps as its reason
+    answer = record.answer if judgement.answer is None else judgement.answer
+    changes: dict[str, Any] = {
+        "outcome": outcome, "valid": judgement.valid, "reason": reason,
+        "optimum": judgement.optimum, "answer": answer,
+        "verified": judgement.verified if outcome is not Outcome.TIMEOUT else None,
+        "answer_length": len(answer) if isinstance(answer, str | list) else None}
+    old = {name: getattr(record, name) for name in changes}
+    if old == changes:
+        return record.with_(judge_version=version)
+    before = record.judge_version or "a judge before versions"
+    note = (f"judged again by judge {version} (stored by {before}: {record.outcome.value}, "
+            f"{record.reason or 'no reason'})")
+    return record.with_(judge_version=version, notes="; ".join(filter(None, [record.notes, note])),
+                        **changes)
+
+
+def _judged_a_proposal(record: RunRecord) -> bool:
+    """Whether the record's outcome came from judging a proposal that it stores: an answer,
+    an ``infeasible`` claim or a count (a crash, a kill or a bare ``unknown`` has none)."""
+    if record.task not in ("solve", "count") or record.outcome in (Outcome.CRASH, Outcome.MEMOUT):
+        return False
+    return record.answer is not None or record.claim == Claim.INFEASIBLE.value \
+        or record.count is not None or record.unique is not None

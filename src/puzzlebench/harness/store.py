@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from puzzlebench.harness.frame import records_to_frame
+from puzzlebench.harness.judge import judge_stored
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.record import RunRecord, json_default
@@ -249,6 +250,7 @@ def _rejudged(records: list[RunRecord], exact_solvers: Iterable[str] = (),
     specs = REGISTRY.all()
     exact = {s.name for s in specs if s.exact} | set(exact_solvers)
     complete = {s.name for s in specs if s.complete} | set(complete_solvers)
+    records = [judge_stored(r) for r in records]  # by today's judge, when another decided it
     return rejudge(records, exact_solvers=exact, complete_solvers=complete)
 
 

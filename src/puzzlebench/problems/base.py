@@ -139,6 +139,12 @@ class Problem(ABC):
         override this and set ``generates``)."""
         raise InvalidInstanceError(f"{self.id} has no instance generator")
 
+    def from_description(self, description: Mapping[str, Any]) -> Instance:
+        """The instance ``describe`` gave ``description`` (a stored record's ``instance``), so
+        that a stored answer can be judged again; by default ``make(n, **the rest)``."""
+        rest = {k: v for k, v in description.items() if k != "n"}
+        return self.make(int(description["n"]), **rest)
+
     def options_of(self, instance: Any) -> dict[str, Any]:
         """The options that rebuild ``instance`` with ``make`` (stored with generated runs)."""
         return {}

@@ -140,6 +140,11 @@ class Sliding(Problem):
         goal_t = (parse_state(goal, cells) if isinstance(goal, str) else tuple(goal)) if goal else ()
         return SlidingInstance(rows, cols, start_t, goal_t)
 
+    def from_description(self, description: Mapping[str, Any]) -> SlidingInstance:
+        """The instance ``describe`` gave ``description`` (rows, cols, start, goal)."""
+        return SlidingInstance(int(description["rows"]), int(description["cols"]),
+                               tuple(description["start"]), tuple(description["goal"]))
+
     def default_sizes(self, entry: Mapping[str, Any], purpose: str = "compare") -> str:
         """The starts' own sizes (tile counts) when starts are given."""
         starts = entry.get("starts")
