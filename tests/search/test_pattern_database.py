@@ -14,7 +14,7 @@ import pytest
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.problems import get_problem
+from puzzlebench.problems import InvalidAnswerError, get_problem
 from puzzlebench.problems.korf_instances import KORF_GOAL, korf100, korf_instance, published_optimum
 from puzzlebench.problems.sliding import SlidingInstance, apply_moves
 from puzzlebench.problems.sliding_distances import optimal_length
@@ -377,12 +377,24 @@ def random_instance(rng: random.Random, rows: int, cols: int) -> SlidingInstance
     start = tuple(goal)
     inst = SlidingInstance(rows, cols, start, tuple(goal))
     for _ in range(200):
-        moves = rng.choice("UDLR")
-        try:
-            inst = SlidingInstance(rows, cols, apply_moves(inst, moves), inst.goal)
-        except Exception:
-            continue
+        inst = walk_once(inst, rng.choice("UDLR"))
     return inst
+
+
+def walk_once(inst: SlidingInstance, move: str) -> SlidingInstance:
+    """``inst`` with its start one blank move on; the same instance for a move off the board.
+    Only the validator's refusal of such a move is skipped, and only where the move is off the
+    board (a broken ``apply_moves`` fails here instead of leaving starts at their goals)."""
+    row, col = divmod(inst.start.index(0), inst.cols)
+    off = {"U": row == 0, "D": row == inst.rows - 1, "L": col == 0,
+           "R": col == inst.cols - 1}[move]
+    try:
+        moved = apply_moves(inst, move)
+    except InvalidAnswerError:
+        assert off, (inst.start, move)
+        return inst
+    assert not off and moved != inst.start, (inst.start, move)
+    return SlidingInstance(inst.rows, inst.cols, moved, inst.goal)
 
 
 def test_goals_anywhere_on_3x3_match_the_bfs_table() -> None:
@@ -424,10 +436,7 @@ def test_4x4_goal_with_a_middle_blank_matches_linear_conflict() -> None:
     goal = tuple([1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
     inst = SlidingInstance(4, 4, goal, goal)
     for _ in range(40):
-        try:
-            inst = SlidingInstance(4, 4, apply_moves(inst, rng.choice("UDLR")), goal)
-        except Exception:
-            continue
+        inst = walk_once(inst, rng.choice("UDLR"))
     pdb = run_solve("idastar-pdb", inst, budget=Budget(time_limit=120))
     lc = run_solve("idastar-linear-conflict", inst, budget=Budget(time_limit=120))
     assert pdb.outcome is Outcome.SOLVED and lc.outcome is Outcome.SOLVED

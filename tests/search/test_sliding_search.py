@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.problems import get_problem
+from puzzlebench.problems import InvalidAnswerError, get_problem
 from puzzlebench.problems.sliding import SlidingInstance, apply_moves
 from puzzlebench.problems.sliding_distances import optimal_length
 from puzzlebench.record import Outcome
@@ -52,16 +52,27 @@ def test_exact_solvers_are_optimal_on_seed_inputs(solver: str) -> None:
             tuple(int(c) for c in start))
 
 
+def off_board(state: tuple[int, ...], cols: int, move: str) -> bool:
+    """Whether ``move`` takes the blank off a board ``cols`` wide (rows from the state)."""
+    row, col = divmod(state.index(0), cols)
+    rows = len(state) // cols
+    return {"U": row == 0, "D": row == rows - 1, "L": col == 0, "R": col == cols - 1}[move]
+
+
 def random_reachable(rng: np.random.Generator, walk: int) -> tuple[int, ...]:
-    inst = SlidingInstance(3, 3, GOAL)
+    """A state ``walk`` random blank moves from the goal. Only the validator's refusal of a
+    move off the board is skipped, and only where the move is off the board: a broken
+    ``apply_moves`` fails here instead of leaving every start at the goal."""
     moves = "".join(rng.choice(list("UDLR")) for _ in range(walk))
     state = GOAL
     for m in moves:
         try:
-            state = apply_moves(SlidingInstance(3, 3, state), m)
-        except Exception:
+            moved = apply_moves(SlidingInstance(3, 3, state), m)
+        except InvalidAnswerError:
+            assert off_board(state, 3, m), (state, m)
             continue
-    assert inst.goal == GOAL
+        assert not off_board(state, 3, m) and moved != state, (state, m)
+        state = moved
     return state
 
 
