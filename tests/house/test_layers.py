@@ -21,8 +21,8 @@ import pytest
 from tests.house.import_graph import Edge, cycles, edges, modules
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("puzzlebench", "puzzlebench.__main__", "puzzlebench.cli"),
-    ("puzzlebench.studies",),
+    ("puzzlebench", "puzzlebench.__main__", "puzzlebench.cli", "puzzlebench.testing"),
+    ("puzzlebench.studies", "puzzlebench.conformance"),
     ("puzzlebench.harness", "puzzlebench.report"),
     ("puzzlebench.references",),
     ("puzzlebench.baselines", "puzzlebench.search", "puzzlebench.local", "puzzlebench.evolution",

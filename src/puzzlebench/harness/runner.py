@@ -50,10 +50,25 @@ def run_study(
     on_record: Callable[[RunRecord], None] | None = None,
 ) -> StudyResult:
     """Run every not-yet-stored run of a study; each finished run is committed at once."""
+    return run_specs(study.name, study.runs(), db, workers=workers, scheduler=scheduler,
+                     quiet=quiet, on_record=on_record)
+
+
+def run_specs(
+    name: str,
+    specs: list[RunSpec],
+    db: str | Path,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    quiet: bool = False,
+    on_record: Callable[[RunRecord], None] | None = None,
+) -> StudyResult:
+    """Run every not-yet-stored run of a list made outside a study file (``certify``'s
+    ranking grid), stored under the study ``name`` as a study's runs are."""
     db = Path(db)
-    specs = study.runs()
     with Store(db) as store:
-        stored = store.keys(study.name)
+        stored = store.keys(name)
         todo = [s for s in specs if s.key not in stored]
         progress = StudyProgress(len(todo), len(specs) - len(todo), quiet=quiet)
         new: list[RunRecord] = []
