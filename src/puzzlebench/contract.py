@@ -130,6 +130,15 @@ class Enumeration:
     complete: bool
 
 
+#: The common effort unit of every tracing solver (issue 27): one *evaluation* is one candidate
+#: state whose conflict count was computed — by a full count or by an incremental delta. A repair
+#: that scores every square of a row of n is n evaluations; a start (or restart) placement whose
+#: conflicts are counted is one; a GA individual whose fitness is computed is one. A solver's own
+#: natural steps (repairs, swaps, generations) are separate counters. ``Budget.max_evaluations``
+#: caps this unit: a solver stops at its first check with ``evaluations`` ≥ the cap, checking at
+#: least once per natural step (so the counter passes the cap by less than one step).
+EFFORT_UNIT = "evaluations"
+
 #: Budget fields a solver may declare it honours (``Solver.honours``).
 BUDGET_FIELDS: tuple[str, ...] = ("time_limit", "max_nodes", "max_evaluations", "max_iterations")
 
@@ -162,6 +171,11 @@ class Solver(ABC):
     #: The solver reports anytime traces: the harness hands ``solve`` a ``trace=`` keyword
     #: argument (a ``puzzlebench.trace.Trace``) to call ``trace.improve(evaluations, best)`` on.
     traces: ClassVar[bool] = False
+    #: What one evaluation (``EFFORT_UNIT``) is in this solver, in words ('' for a solver that
+    #: counts none), and whether its count only approximates the unit (a library that hides
+    #: its steps).
+    evaluation: ClassVar[str] = ""
+    evaluation_approximate: ClassVar[bool] = False
     summary: ClassVar[str] = ""
 
     def __init__(self, **params: Any) -> None:

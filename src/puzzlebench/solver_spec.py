@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from puzzlebench.code_fingerprint import fingerprint
-from puzzlebench.contract import BUDGET_FIELDS, Param, Solver, resolve_params
+from puzzlebench.contract import BUDGET_FIELDS, EFFORT_UNIT, Param, Solver, resolve_params
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
 
@@ -67,6 +67,8 @@ class SolverSpec:
     count_max_n: int | None = None
     unavailable: str = ""
     traces: bool = False
+    evaluation: str = ""
+    evaluation_approximate: bool = False
 
     def create(self, **params: Any) -> Solver:
         """A configured solver instance (raises SolverConfigError on bad parameters)."""
@@ -100,6 +102,9 @@ class SolverSpec:
             "count_max_n": self.count_max_n,
             "unavailable": self.unavailable,
             "traces": self.traces,
+            "effort_unit": EFFORT_UNIT if self.traces or self.evaluation else None,
+            "evaluation": self.evaluation,
+            "effort_approximate": self.evaluation_approximate,
         }
 
 
@@ -152,6 +157,8 @@ def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec
             count_max_n=None if data.get("count_max_n") is None else int(data["count_max_n"]),
             unavailable=str(data.get("unavailable", "")),
             traces=bool(data.get("traces", False)),
+            evaluation=str(data.get("evaluation", "")),
+            evaluation_approximate=bool(data.get("effort_approximate", False)),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RegistryError(f"solver {reference!r} describes itself badly: {exc}") from None
@@ -210,4 +217,6 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
         count_max_n=getattr(cls, "count_max_n", None),
         unavailable=str(getattr(cls, "unavailable", "")),
         traces=bool(getattr(cls, "traces", False)),
+        evaluation=str(getattr(cls, "evaluation", "")),
+        evaluation_approximate=bool(getattr(cls, "evaluation_approximate", False)),
     )

@@ -251,7 +251,9 @@ def test_report_with_a_traced_solver_that_recorded_nothing(tmp_path: Path) -> No
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert (tmp_path / "anytime_nqueens_8_budget.png").exists()
     headline = pd.read_csv(tmp_path / "anytime_headline.csv").iloc[0]
-    assert headline["fewest evaluations to 0 conflicts"].startswith("min-conflicts (ERT ")
+    assert headline["fewest evaluations to 0 conflicts (ERT in the common unit)"].startswith(
+        "min-conflicts (ERT ")
+    assert headline["shortest time to 0 conflicts (ERT in seconds)"].startswith("min-conflicts (ERT ")
     assert headline["stalled (no run reached 0)"] == (
         "lying-tracer (no intermediate values recorded)")
     assert "### Anytime at a glance" in md and "lying-tracer (no intermediate values" in md
@@ -336,10 +338,11 @@ def test_report_has_the_anytime_section(traced_store: Path, tmp_path: Path) -> N
     md = (tmp_path / "report.md").read_text()
     assert "Anytime performance" in md and "ERT per target" in md and "Anytime ranking" in md
     for n in (8, 12):
-        for kind in ("ert", "budget", "ecdf"):
+        for kind in ("ert", "budget", "ecdf", "ert_time", "budget_time", "ecdf_time"):
             assert (tmp_path / f"anytime_nqueens_{n}_{kind}.png").exists()
     # Three runs per configuration: tables and figures, but no ranking sentence.
     assert "reaches 0 conflicts with the fewest evaluations" not in md
+    assert "fewest evaluations to 0 conflicts" not in md
     assert "nqueens n = 8, 12: fewer than 5 traced runs per configuration" in md
 
 
@@ -367,7 +370,8 @@ def test_ecdf_and_its_area() -> None:
     assert auc(np.ones(3), budgets) == pytest.approx(1.0)
     assert 0 < auc(values, budgets) < 1
     scores = anytime_scores(runs, [2, 1, 0])
-    assert list(scores["rank"]) == [1] and scores["solved"].iloc[0] == 1
+    assert list(scores["rank (evaluations)"]) == [1] and scores["solved"].iloc[0] == 1
+    assert list(scores["rank (seconds)"]) == [1]
 
 
 def test_old_stores_gain_the_traces_table(tmp_path: Path) -> None:

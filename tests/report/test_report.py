@@ -124,6 +124,8 @@ def test_anytime_headline_is_a_table_row() -> None:
     runs = [run("a", True)] * 5 + [run("b", True, 400.0)] * 5 + [run("c", False)] * 5
     row = headline(runs, "nqueens", 32)
     assert row["problem"] == "nqueens" and row["n"] == 32
-    assert row["fewest evaluations to 0 conflicts"].startswith("a (ERT 100, 5/5 runs)")
-    assert row["next"].startswith("b (")
+    assert row["fewest evaluations to 0 conflicts (ERT in the common unit)"].startswith(
+        "a (ERT 100 evaluations, 5/5 runs)")
+    assert row["next (evaluations)"].startswith("b (")
+    assert row["shortest time to 0 conflicts (ERT in seconds)"].startswith("a (ERT 0.3 s, 5/5")
     assert row["stalled (no run reached 0)"] == "c (final best median 3, range 3–3)"

@@ -96,7 +96,9 @@ class DeapGA(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
-    traces: ClassVar[bool] = True  # evaluation = one individual's fitness
+    traces: ClassVar[bool] = True
+    evaluation: ClassVar[str] = ("one individual's fitness counted in full (only offspring changed "
+                                 "by crossover or mutation are re-evaluated)")
     params: ClassVar[dict[str, Any]] = {
         "population": Param(300, 2, 10**6), "cxpb": Param(0.5, 0.0, 1.0),
         "mutpb": Param(0.2, 0.0, 1.0), "tournsize": Param(3, 1, 10**4),

@@ -55,7 +55,9 @@ class PermutationGA(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
-    traces: ClassVar[bool] = True  # evaluation = one individual's cost
+    traces: ClassVar[bool] = True
+    evaluation: ClassVar[str] = ("one individual's cost counted in full (the elite carried over "
+                                 "is not recounted)")
     params: ClassVar[dict[str, Any]] = {
         "population_size": Param(100, 2, 10**6), "tournament": Param(3, 1, 10**4),
         "crossover_rate": Param(0.7, 0.0, 1.0), "mutation_rate": Param(0.9, 0.0, 1.0),

@@ -33,7 +33,9 @@ class SeedGA(Solver):
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
-    traces: ClassVar[bool] = True  # evaluation = one individual's fitness
+    traces: ClassVar[bool] = True
+    evaluation: ClassVar[str] = ("one individual's fitness counted in full (a generation adds its "
+                                 "distinct children)")
     params: ClassVar[dict[str, Any]] = {
         "population_size": Param(100, 2, 10**6), "k": Param(3, 1, 10**4),
         "crossover_rate": Param(0.9, 0.0, 1.0), "mutation_rate": Param(0.8, 0.0, 1.0),

@@ -117,9 +117,22 @@ class Study:
         """The hard limit: as given, else the time limit plus 10 % and half a second."""
         return self.hard_limit if self.hard_limit is not None else 1.1 * self.time_limit + 0.5
 
-    def budget(self) -> Budget:
+    def budget(self, entry: Mapping[str, Any] | None = None) -> Budget:
+        """The budget of the study's runs, or of one solver entry's runs when the entry has
+        its own (``budget``: its caps replace the study's)."""
+        own = (entry or {}).get("budget")
+        if own:
+            return Budget(own.get("time_limit", self.time_limit), own.get("max_nodes"),
+                          own.get("max_evaluations"), own.get("max_iterations"))
         return Budget(self.time_limit, self.caps.get("max_nodes"),
                       self.caps.get("max_evaluations"), self.caps.get("max_iterations"))
+
+    def kill_after_for(self, budget: Budget) -> float:
+        """The hard limit of runs with this budget (as given, else its time limit plus 10 %
+        and half a second)."""
+        if self.hard_limit is not None:
+            return self.hard_limit
+        return 1.1 * (budget.time_limit or self.time_limit) + 0.5
 
     def instances(self) -> list[tuple[str, int, dict[str, Any], Instance]]:
         """(problem, size, options, instance) for every instance of the grid, in file order:
@@ -141,13 +154,14 @@ class Study:
 
     def runs(self) -> list[RunSpec]:
         """Every run of the study, in a fixed order."""
-        budget = self.budget().to_dict()
         specs = []
         for problem, size, options, instance in self.instances():
             for solver in self.solvers:
                 if problem not in solver["problems"] or not (
                         solver["min_size"] <= size <= solver["max_size"]):
                     continue
+                own = self.budget(solver)
+                budget, kill_after = own.to_dict(), self.kill_after_for(own)
                 spec = resolve_solver(solver["name"])
                 for params in expand_grid(solver["params"]):
                     full = spec.check_params(params)
@@ -158,7 +172,7 @@ class Study:
                             study=self.name, problem=problem, size=size, options=options,
                             instance_id=instance.instance_id, solver=solver["name"],
                             params=full, repeat=rep, seed=seed, master_seed=self.master_seed,
-                            budget=budget, hard_limit=self.kill_after,
+                            budget=budget, hard_limit=kill_after,
                             memory_limit_mb=self.memory_limit_mb, name=spec.name,
                             fingerprint=spec.fingerprint, min_time=self.min_time, pin=self.pin,
                             sandbox=self.sandbox, startup_limit=self.startup_limit,

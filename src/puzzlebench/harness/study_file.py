@@ -29,6 +29,11 @@ TOML format (see ``studies/example.toml``)::
     # params = { population = [50, 100] }   # a list makes a grid over that parameter
     # problems = ["nqueens"]                # restrict to some of the study's problems
     # min_size = 4, max_size = 64           # restrict to a range of sizes
+    # max_evaluations = 20000               # this entry's own budget: any of time_limit,
+    #                                       # max_nodes, max_iterations, max_evaluations here
+    #                                       # replaces the study's caps for its runs (the
+    #                                       # time limit defaults to the study's), so one study
+    #                                       # can hold blocks budgeted in different currencies
 """
 
 from __future__ import annotations
@@ -54,7 +59,8 @@ STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "mem
               "min_time", "pin", "sandbox", "startup_limit"}
 #: Keys every [[problems]] table takes; each problem adds its own options' keys.
 PROBLEM_KEYS = {"problem", "sizes", "generate"}
-SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size"}
+BUDGET_KEYS = ("time_limit", "max_nodes", "max_iterations", "max_evaluations")
+SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", *BUDGET_KEYS}
 TOP_KEYS = {"study", "problems", "solvers"}
 
 
@@ -186,8 +192,11 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
             raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
         min_size = _number(entry, "min_size", int, w, minimum=1, default=1)
         max_size = _number(entry, "max_size", int, w, minimum=1, default=2**62)
-        solvers.append({"name": str(entry["name"]), "params": params, "problems": handled,
-                        "min_size": min_size, "max_size": max_size})
+        item = {"name": str(entry["name"]), "params": params, "problems": handled,
+                "min_size": min_size, "max_size": max_size}
+        if any(k in entry for k in BUDGET_KEYS):
+            item["budget"] = _entry_budget(entry, w, time_limit, hard_limit)
+        solvers.append(item)
     study = Study(name=name.strip(), problems=problems, solvers=solvers,
                   master_seed=master_seed, repeats=repeats, time_limit=time_limit,
                   hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
@@ -198,6 +207,22 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
     except PuzzlebenchError as exc:
         raise StudyError(f"{source} [[problems]]: {exc}") from None
     return study
+
+
+def _entry_budget(entry: Mapping[str, Any], where: str, time_limit: float,
+                  hard_limit: float | None) -> dict[str, Any]:
+    """A solver entry's own budget (its caps replace the study's; the time limit defaults to
+    the study's)."""
+    tl = _number(entry, "time_limit", float, where, default=time_limit)
+    if tl <= 0:
+        raise StudyError(f"{where}.time_limit: must be positive, got {tl}")
+    if hard_limit is not None and hard_limit < tl:
+        raise StudyError(f"{where}.time_limit: {tl} is above the study's hard_limit {hard_limit}")
+    out: dict[str, Any] = {"time_limit": tl}
+    for key in BUDGET_KEYS[1:]:
+        if key in entry:
+            out[key] = _number(entry, key, int, where)
+    return out
 
 
 def load_study(path: str | Path) -> Study:

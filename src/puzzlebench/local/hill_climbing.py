@@ -18,7 +18,9 @@ optimum, keeps the best state found, and restarts from a random placement when s
 The climb is compiled (numba). Each piece keeps the number of pieces it conflicts with, so a
 candidate move is scored in O(n) and applied in O(n). Random draws come from a splitmix64
 state seeded by the run's generator. Counters: ``iterations`` (attempts used), ``moves``,
-``evaluations`` (candidate moves scored), ``restarts``, ``best_conflicts``. The board's
+``evaluations`` in the common unit (``contract.EFFORT_UNIT``: each candidate move scored is
+one, whether by the O(n) delta or, for a swap, a full recount; each start placement counted is
+one), ``restarts``, ``best_conflicts``. ``max_evaluations`` is checked at every candidate. The board's
 compiled bookkeeping (conflict counts, moves, start placements) is
 ``local.queens_knights_board``; this module holds the climb and the solvers.
 """
@@ -100,6 +102,7 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
     ncand = n * n if hood == 0 else (n if hood == 2 else (8 if hood == 3 else n))
     random_placement(n, queens, state, queen, pr, pc, occ, hood == 1 or hood == 2)
     h = recount(queen, pr, pc, cnt)
+    evals += 1  # the start's conflicts counted
     if tracing:
         tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
     stopped = False
@@ -172,6 +175,7 @@ def climb_kernel(n: int, queens: int, stochastic: bool, hood: int, max_iter: int
             restarts += 1
             random_placement(n, queens, state, queen, pr, pc, occ, hood == 1 or hood == 2)
             h = recount(queen, pr, pc, cnt)
+            evals += 1
             if tracing:
                 tn = trace_point(tr_e, tr_b, tr_t, tn, evals, objective(cnt, h, pairs))
     return best_h, best_q, best_r, best_c, iterations, moves, evals, restarts, tn
@@ -186,7 +190,9 @@ class HillClimbing(Solver):
 
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
-    traces: ClassVar[bool] = True  # evaluation = one candidate move scored
+    traces: ClassVar[bool] = True
+    evaluation: ClassVar[str] = ("one candidate move scored (stochastic-hc scores every move "
+                                 "of every piece before a step); a start is one")
     params: ClassVar[dict[str, Any]] = {
         "max_iter": Param(180, 0, 10**12),
         "neighbourhood": Param("any", choices=tuple(NEIGHBOURHOODS))}

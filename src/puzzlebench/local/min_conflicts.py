@@ -9,7 +9,11 @@ neighbourhood (seed 003) is selectable: ``row`` (any column of its row, the
 textbook move, default), ``step`` (one column left or right) or ``swap`` (exchange columns
 with another row). Line counts are kept in numpy arrays, so scoring all columns of a row is
 one vectorised expression (O(n) per repair). Counters: ``repairs``, ``iterations``,
-``restarts``.
+``restarts`` and ``evaluations`` in the common unit (``contract.EFFORT_UNIT``): each start
+placement counted is one, and a repair adds one per candidate it scores — n for the ``row``
+neighbourhood (every square of the row, its own included), the one or two neighbouring
+squares for ``step``, one per other movable row for ``swap``. ``max_iterations`` caps repairs,
+``max_evaluations`` evaluations (checked before each repair, so passed by less than one repair).
 
 Pre-placed queens (nqueens-completion) start on their squares and never move: only the other
 rows' queens are repaired or swapped. Being incomplete, it never claims ``infeasible``.
@@ -82,9 +86,11 @@ class MinConflicts(Solver):
 
     name: ClassVar[str] = "min-conflicts"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "nqueens-completion"})
-    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
-    traces: ClassVar[bool] = True  # evaluation = one repair (a row's candidates scored at once)
+    traces: ClassVar[bool] = True
+    evaluation: ClassVar[str] = ("one candidate square scored: a row repair scores n, a step "
+                                 "repair 1-2, a swap repair one per other row; a start is one")
     params: ClassVar[dict[str, Any]] = {
         "max_repairs": Param(100_000, 0, 10**12),
         "neighbourhood": Param("row", choices=("row", "step", "swap")),
@@ -101,24 +107,30 @@ class MinConflicts(Solver):
         if budget.max_iterations is not None:
             cap = min(cap, budget.max_iterations)
         restart_after = max(1, int(self.config["restart_after"]))
+        max_evals = budget.max_evaluations
         repairs = restarts = since_restart = 0
         all_cols = np.arange(n)
         cols, lines = self._start(n, torus, hood, rng, fixed)
+        evaluations = 1  # the start placement's conflicts counted
         exact_pairs = shares_both_diagonals(n, torus)  # a per-line count double-counts there
         pairs = lines.pairs(cols) if trace is not None else 0
         while True:
             bad = np.flatnonzero(lines.attacked(cols))
             if trace is not None:
-                trace.improve(repairs, 0 if bad.size == 0 else
+                trace.improve(evaluations, 0 if bad.size == 0 else
                               lines.pairs(cols) if exact_pairs else pairs)
             counters = {"repairs": repairs, "iterations": repairs, "restarts": restarts,
-                        "evaluations": repairs}
+                        "evaluations": evaluations}
             if bad.size == 0:
                 return Proposal(answer=cols.tolist(), claim=Claim.SOLVED, counters=counters)
+            if max_evals is not None and evaluations >= max_evals:
+                return Proposal(counters=counters, note=f"evaluation budget spent; {bad.size} "
+                                "queens still attacked")
             if repairs >= cap or (repairs % 64 == 0 and clock.expired()):
                 return Proposal(counters=counters, note=f"{bad.size} queens still attacked")
             if since_restart >= restart_after:
                 cols, lines = self._start(n, torus, hood, rng, fixed)
+                evaluations += 1
                 pairs = lines.pairs(cols) if trace is not None else 0
                 restarts += 1
                 since_restart = 0
@@ -131,7 +143,9 @@ class MinConflicts(Solver):
             r = int(pick[rng.integers(pick.size)])
             old = int(cols[r])
             if hood == 1:  # swap with another row: choose the exchange of least conflict
-                pairs += self._swap(cols, lines, r, rng, movable)
+                delta, scored = self._swap(cols, lines, r, rng, movable)
+                pairs += delta
+                evaluations += scored
             else:
                 lines.col[old] -= 1  # take the queen off its square
                 lines.d1[lines.k1(r, old)] -= 1
@@ -139,6 +153,7 @@ class MinConflicts(Solver):
                 choices = all_cols if hood == 2 else np.array(
                     [c for c in (old - 1, old + 1) if 0 <= c < n] or [old])
                 scores = lines.conflicts_at(r, choices)
+                evaluations += int(choices.size)
                 best = np.flatnonzero(scores == scores.min())
                 new = int(choices[best[rng.integers(best.size)]])
                 pairs += int(scores[best[0]]) - int(lines.conflicts_at(r, old))
@@ -170,17 +185,17 @@ class MinConflicts(Solver):
 
     @staticmethod
     def _swap(cols: np.ndarray, lines: Lines, r: int, rng: np.random.Generator,
-              movable: np.ndarray) -> int:
+              movable: np.ndarray) -> tuple[int, int]:
         """Exchange row r's column with the (movable) row whose exchange leaves r least
-        attacked; returns the change in attacking pairs."""
+        attacked; returns the change in attacking pairs and the exchanges scored."""
         n = cols.size
         others = np.flatnonzero((np.arange(n) != r) & movable)
         if others.size == 0:
-            return 0
+            return 0, 0
         scores = lines.d1[lines.k1(r, cols[others])] + lines.d2[lines.k2(r, cols[others])]
         best = np.flatnonzero(scores == scores.min())
         s = int(others[best[rng.integers(best.size)]])
         a, b = int(cols[r]), int(cols[s])
         delta = lines.move(r, a, b) + lines.move(s, b, a)
         cols[r], cols[s] = b, a
-        return delta
+        return delta, int(others.size)

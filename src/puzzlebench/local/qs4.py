@@ -17,8 +17,12 @@ nqueens and torus-queens at very large n (``qs4``).
 
 Compiled with numba; memory is O(n) in int32 arrays (columns and the two diagonal counts),
 so 10^8 queens fit in a few GiB. Random draws come from a splitmix64 state seeded by the run's
-generator. Counters: ``swaps`` (accepted), ``tries`` (swaps evaluated), ``passes``,
-``initial_collisions``.
+generator. Counters: ``swaps`` (accepted), ``tries`` (swaps evaluated; ``iterations``, which
+``max_iterations`` caps), ``passes``, ``kicks``, ``initial_collisions``, ``placement_tries``
+(columns tested by the start placement) and ``evaluations`` in the common unit
+(``contract.EFFORT_UNIT``): each column the placement tests for a collision, the start's full
+count, each swap tried (an exact delta) and each full recount after a kick is one.
+``max_evaluations`` is checked after each row's tries (at most 64), and bounds the placement.
 """
 
 from __future__ import annotations
@@ -94,11 +98,14 @@ def _shuffle(cols, state, n):
 
 
 @numba.njit(cache=True, inline="always")
-def _place_greedily(cols, d1, d2, n, torus, limit):
+def _place_greedily(cols, d1, d2, n, torus, limit, allowance):
     """Sosic & Gu's start: rows 0..limit−1 each take the first column, scanning the shuffled
     remainder cyclically, free of diagonal collisions (every candidate a fresh random column,
-    read in memory order); the last rows stay as the shuffle put them."""
-    budget_tries = 4 * n + 100  # the expected need is about n(e^2 - 1)/2 ≈ 3.2n
+    read in memory order); the last rows stay as the shuffle put them. At most ``allowance``
+    columns are tested (rows after that keep the column the scan stopped at); returns how
+    many were."""
+    budget_tries = min(4 * n + 100, allowance)  # the expected need is about n(e^2 - 1)/2 ≈ 3.2n
+    allowed = budget_tries
     p = 0  # where the scan resumes: candidates rejected by earlier rows are tried last
     for i in range(limit):
         j = p if i < p < n else i
@@ -117,6 +124,7 @@ def _place_greedily(cols, d1, d2, n, torus, limit):
         a, b = diagonal_keys_jit(i, cols[i], n, torus)
         d1[a] += 1
         d2[b] += 1
+    return allowed - budget_tries
 
 
 @numba.njit(cache=True, inline="always")
@@ -193,17 +201,20 @@ def _kick(cols, d1, d2, n, torus, state):
 
 
 @numba.njit(cache=True)
-def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr_b, tr_t):
+def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr_b, tr_t,
+               max_evals=-1):
     cols = np.arange(n).astype(np.int32)
     _shuffle(cols, state, n)
     size = diagonal_lines_jit(n, torus)
     d1 = np.zeros(size, np.int32)
     d2 = np.zeros(size, np.int32)
-    _place_greedily(cols, d1, d2, n, torus, n - c_tail if n > c_tail else 0)
+    allowance = 4 * n + 100 if max_evals < 0 else max(max_evals - 1, 0)
+    placed = _place_greedily(cols, d1, d2, n, torus, n - c_tail if n > c_tail else 0, allowance)
     even_torus = shares_both_diagonals_jit(n, torus)
     total, pairs, both = _collisions(cols, d1, d2, n, even_torus)
+    evals = placed + 1  # the columns tested, then the start's full count
     initial = total
-    tn = trace_point(tr_e, tr_b, tr_t, 0, 0, pairs - both)
+    tn = trace_point(tr_e, tr_b, tr_t, 0, evals, pairs - both)
     swaps = 0
     tries = 0
     passes = 0
@@ -227,6 +238,7 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                 if j == i:
                     continue
                 tries += 1
+                evals += 1
                 aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
                 na, nb = diagonal_keys_jit(i, cols[j], n, torus)
                 ma, mb = diagonal_keys_jit(j, cols[i], n, torus)
@@ -240,7 +252,7 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                         both += _antipodal_pair(cols, i, j, n)
                     total += delta
                     swaps += 1
-                    tn = trace_point(tr_e, tr_b, tr_t, tn, tries, pairs - both)
+                    tn = trace_point(tr_e, tr_b, tr_t, tn, evals, pairs - both)
                     improved = moved = True
                     if (d1[ma] > 1 or d2[mb] > 1) and m < n:
                         nxt[m] = j
@@ -251,9 +263,9 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
                 nxt[m] = i
                 m += 1
             if (tries & 65535) == 0 and now() >= deadline:
-                return cols, total, initial, swaps, tries, passes, tn, pairs - both
-            if max_tries >= 0 and tries >= max_tries:
-                return cols, total, initial, swaps, tries, passes, tn, pairs - both
+                return cols, total, initial, swaps, tries, passes, evals, kicks, placed, tn, pairs - both
+            if (max_tries >= 0 and tries >= max_tries) or (max_evals >= 0 and evals >= max_evals):
+                return cols, total, initial, swaps, tries, passes, evals, kicks, placed, tn, pairs - both
             if total == 0:
                 break
         work, nxt = nxt, work
@@ -268,9 +280,10 @@ def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr
             stalled = 0
             _kick(cols, d1, d2, n, torus, state)
             total, pairs, both = _collisions(cols, d1, d2, n, even_torus)
-            tn = trace_point(tr_e, tr_b, tr_t, tn, tries, pairs - both)  # a kick may improve (or solve)
+            evals += 1  # the kicked state's full count
+            tn = trace_point(tr_e, tr_b, tr_t, tn, evals, pairs - both)  # a kick may improve (or solve)
             count = _collided_rows(cols, d1, d2, n, torus, work)
-    return cols, total, initial, swaps, tries, passes, tn, pairs - both
+    return cols, total, initial, swaps, tries, passes, evals, kicks, placed, tn, pairs - both
 
 
 @register
@@ -281,9 +294,11 @@ class QS4(Solver):
 
     name: ClassVar[str] = "qs4"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
-    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
-    traces: ClassVar[bool] = True  # evaluation = one swap tried
+    traces: ClassVar[bool] = True
+    evaluation: ClassVar[str] = ("one swap tried (an exact delta); one column tested by the "
+                                 "start placement; one full count of a start or kicked state")
     params: ClassVar[dict[str, Any]] = {"tail": Param(32, 0, 10**6), "max_kicks": Param(1000, 0, 10**9)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
@@ -292,16 +307,18 @@ class QS4(Solver):
         clock = budget.clock()
         tail = min(int(self.config["tail"]), n)
         tr_e, tr_b, tr_t = buffers(CAP if trace is not None else 0)
-        cols, total, initial, swaps, tries, passes, tn, _ = qs4_kernel(
+        cols, total, initial, swaps, tries, passes, evals, kicks, placed, tn, _ = qs4_kernel(
             n, torus, tail, new_state(rng),
             clock.end if budget.time_limit is not None else np.inf,
             -1 if budget.max_iterations is None else budget.max_iterations,
-            int(self.config["max_kicks"]), tr_e, tr_b, tr_t)
+            int(self.config["max_kicks"]), tr_e, tr_b, tr_t,
+            -1 if budget.max_evaluations is None else budget.max_evaluations)
         if trace is not None:
             trace.extend(tr_e, tr_b, tr_t, tn)
         counters = {"swaps": int(swaps), "tries": int(tries), "passes": int(passes),
-                    "initial_collisions": int(initial), "iterations": int(tries),
-                    "evaluations": int(tries)}
+                    "kicks": int(kicks), "initial_collisions": int(initial),
+                    "placement_tries": int(placed), "iterations": int(tries),
+                    "evaluations": int(evals)}
         if total == 0:
             return Proposal(answer=cols, claim=Claim.SOLVED, counters=counters)
         return Proposal(counters=counters, note=f"{int(total)} diagonal collisions left")

@@ -7,14 +7,19 @@ Definitions (COCO / IOHprofiler conventions, minimisation of the conflict count)
   count (the ``evaluations`` counter, or its last trace point) and its run time.
 * ERT(t) = (effort of all runs until they hit t or ended) / (number of runs that hit t) —
   Hansen et al.'s expected running time; ∞ when no run hit t.
-* Fixed budget: the best-so-far value of each run at an evaluation budget (median and IQR over
-  runs; a run not yet evaluated at that budget has no value).
+* Fixed budget: the best-so-far value of each run at an evaluation budget, or at a time
+  (median and IQR over runs; a run not yet evaluated at that budget has no value).
+* Axes: every view is drawn twice, against evaluations — the common unit
+  (``contract.EFFORT_UNIT``: candidate states whose conflict count was computed, counted alike
+  by every solver) — and against seconds (the run's own time), and each ranking sentence says
+  which axis it ranks on. Runs under different budgets (a study's block with equal
+  evaluations and one with equal time) are shown and ranked apart, per budget.
 * ECDF: the fraction of (run, target) pairs hit within a budget (COCO's aggregated run-length
   distribution), over targets from the best start value of the group down to 0. Its area on
   a log₁₀ budget axis, normalised to [0, 1] over the plotted budget range, is the anytime
   score: 1 = every target hit at the smallest budget.
 
-Groups are (problem, size); within a group one curve per solver and parameter set. The
+Groups are (problem, size, budget); within a group one curve per solver and parameter set. The
 numbers are computed in ``report.anytime_statistics``; this module draws and tells them.
 """
 
@@ -29,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from puzzlebench.report.anytime_statistics import (
+    AXES,
     RunTrace,
     anytime_scores,
     budgets_of,
@@ -50,62 +56,55 @@ def _series(label: str, x: np.ndarray, y: np.ndarray, empty: str, *, step: bool 
 
 
 def charts(runs: list[RunTrace], targets: list[int], problem: str, size: int,
-           styles: SeriesStyles) -> list[Chart]:
-    """The fixed-target, fixed-budget and ECDF charts of one group."""
+           styles: SeriesStyles, slug: str = "") -> list[Chart]:
+    """The fixed-target, fixed-budget and ECDF charts of one group, each against evaluations
+    (the common unit) and against seconds."""
     configs = sorted({r.config for r in runs}, key=label_order)
-    budgets = budgets_of(runs)
-    slug = f"anytime_{problem.replace('-', '_')}_{size}"
-
+    slug = slug or f"anytime_{problem.replace('-', '_')}_{size}"
     table = ert_table(runs, targets)
-    ert = []
-    for config in configs:
-        sub = table[(table["solver"] == config) & np.isfinite(table["ERT evaluations"])]
-        ert.append(_series(config, sub["target"].to_numpy(float),
-                           sub["ERT evaluations"].to_numpy(float), "never reached a target"))
-    made = [Chart(f"{slug}_ert",
-                  f"{problem} n={size} — fixed target: ERT in evaluations per target (lower is "
-                  "better; a missing point means no run reached that target).",
-                  "target (conflicts, ≤)", "ERT (evaluations)", facet(ert, styles.family),
-                  yscale="log", invert_x=True, value_name="ERT evaluations")]
-
-    fixed = []
-    for config in configs:
-        mine = [r for r in runs if r.config == config]
-        vals = np.array([[r.value_at(b) for b in budgets] for r in mine])
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns before a run starts
-            med = np.nanmedian(vals, axis=0)
-            lo, hi = np.nanpercentile(vals, 25, axis=0), np.nanpercentile(vals, 75, axis=0)
-        fixed.append(_series(config, budgets, med, "no value recorded", band=(lo, hi)))
-    made.append(Chart(f"{slug}_budget",
-                      f"{problem} n={size} — fixed budget: median best conflict count after each "
-                      "number of evaluations, with the interquartile range shaded.",
-                      "evaluations", "best conflicts so far", facet(fixed, styles.family),
-                      xscale="log", yscale="symlog", value_name="median best"))
-
-    times = np.unique(np.geomspace(
-        max(min((float(r.times[0]) for r in runs if r.times.size), default=1e-5), 1e-5),
-        max(max(r.total_time for r in runs), 1e-4), 60))
-    by_evals, by_time = [], []
-    for config in configs:
-        mine = [r for r in runs if r.config == config]
-        curve = ecdf(mine, targets, budgets)
-        note = "never reached a target"
-        by_evals.append(_series(config, budgets, curve if curve[-1] > 0 else curve * np.nan,
-                                note, step=True))
-        tc = ecdf(mine, targets, times, seconds=True)
-        by_time.append(_series(config, times, tc if tc[-1] > 0 else tc * np.nan, note,
-                               step=True))
+    made = []
+    for axis, column, suffix in (("evaluations", "ERT evaluations", ""), ("seconds", "ERT s", "_time")):
+        ert = []
+        for config in configs:
+            sub = table[(table["solver"] == config) & np.isfinite(table[column])]
+            ert.append(_series(config, sub["target"].to_numpy(float), sub[column].to_numpy(float),
+                               "never reached a target"))
+        made.append(Chart(f"{slug}_ert{suffix}",
+                          f"{problem} n={size} — fixed target: ERT in {AXES[axis]} per target "
+                          "(lower is better; a missing point means no run reached that target).",
+                          "target (conflicts, ≤)", f"ERT ({axis})", facet(ert, styles.family),
+                          yscale="log", invert_x=True, value_name=column))
+    for axis, suffix in (("evaluations", ""), ("seconds", "_time")):
+        seconds = axis == "seconds"
+        budgets = budgets_of(runs, seconds=seconds)
+        fixed = []
+        for config in configs:
+            mine = [r for r in runs if r.config == config]
+            vals = np.array([[r.value_at(b, seconds=seconds) for b in budgets] for r in mine])
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns before a run starts
+                med = np.nanmedian(vals, axis=0)
+                lo, hi = np.nanpercentile(vals, 25, axis=0), np.nanpercentile(vals, 75, axis=0)
+            fixed.append(_series(config, budgets, med, "no value recorded", band=(lo, hi)))
+        made.append(Chart(f"{slug}_budget{suffix}",
+                          f"{problem} n={size} — fixed budget: median best conflict count "
+                          f"against {AXES[axis]}, with the interquartile range shaded.",
+                          axis, "best conflicts so far", facet(fixed, styles.family),
+                          xscale="log", yscale="symlog", value_name="median best"))
     ylabel = "fraction of (run, target) pairs hit"
-    made.append(Chart(f"{slug}_ecdf",
-                      f"{problem} n={size} — ECDF over {len(targets)} targets: the share of "
-                      "(run, target) pairs reached within a budget of evaluations; higher and "
-                      "further left is better.", "evaluations", ylabel, facet(by_evals, styles.family),
-                      xscale="log", ylim=(-0.02, 1.02), value_name="share hit"))
-    made.append(Chart(f"{slug}_ecdf_time",
-                      f"{problem} n={size} — the same ECDF against seconds.", "seconds", ylabel,
-                      facet(by_time, styles.family), xscale="log", ylim=(-0.02, 1.02),
-                      value_name="share hit"))
+    for axis, suffix in (("evaluations", ""), ("seconds", "_time")):
+        seconds = axis == "seconds"
+        budgets = budgets_of(runs, seconds=seconds)
+        curves = []
+        for config in configs:
+            curve = ecdf([r for r in runs if r.config == config], targets, budgets, seconds=seconds)
+            curves.append(_series(config, budgets, curve if curve[-1] > 0 else curve * np.nan,
+                                  "never reached a target", step=True))
+        made.append(Chart(f"{slug}_ecdf{suffix}",
+                          f"{problem} n={size} — ECDF over {len(targets)} targets: the share of "
+                          f"(run, target) pairs reached within a budget of {AXES[axis]}; higher "
+                          "and further left is better.", axis, ylabel, facet(curves, styles.family),
+                          xscale="log", ylim=(-0.02, 1.02), value_name="share hit"))
     return made
 
 
@@ -123,14 +122,22 @@ def ert_display(table: pd.DataFrame, targets: list[int]) -> pd.DataFrame:
     return wide.reset_index()
 
 
-def headline(runs: list[RunTrace], problem: str, size: int) -> dict[str, Any]:
-    """One row of the anytime table: who reaches 0 conflicts with the fewest evaluations (an
-    ordering of ERTs, not a significance test), who comes next, and who stalls."""
-    table = ert_table(runs, [0])
-    finite = table[np.isfinite(table["ERT evaluations"])].sort_values("ERT evaluations")
+#: The headline's ranking columns: which axis each ranks on, in words.
+FEWEST = "fewest evaluations to 0 conflicts (ERT in the common unit)"
+FASTEST = "shortest time to 0 conflicts (ERT in seconds)"
 
-    def reach(r: Any) -> str:
-        return f"{r['solver']} (ERT {r['ERT evaluations']:,.0f}, {r['hits']}/{r['runs']} runs)"
+
+def headline(runs: list[RunTrace], problem: str, size: int, block: str = "") -> dict[str, Any]:
+    """One row of the anytime table: who reaches 0 conflicts with the fewest evaluations (the
+    common unit) and who in the shortest time (orderings of ERTs, not significance tests), who
+    comes next on each axis, and who stalls."""
+    table = ert_table(runs, [0])
+
+    def ranked(column: str, unit: str, fmt: str) -> tuple[str, str]:
+        finite = table[np.isfinite(table[column])].sort_values(column, kind="stable")
+        said = [f"{r['solver']} (ERT {r[column]:{fmt}} {unit}, {r['hits']}/{r['runs']} runs)"
+                for _, r in finite.head(2).iterrows()]
+        return (said[0] if said else "-"), (said[1] if len(said) > 1 else "-")
 
     stalled = []
     for _, r in table[table["hits"] == 0].iterrows():
@@ -139,42 +146,54 @@ def headline(runs: list[RunTrace], problem: str, size: int) -> dict[str, Any]:
         seen = (f"final best median {statistics.median(final):g}, range {final[0]}–{final[-1]}"
                 if final else "no intermediate values recorded")
         stalled.append(f"{r['solver']} ({seen})")
-    return {"problem": problem, "n": size,
-            "fewest evaluations to 0 conflicts": reach(finite.iloc[0]) if len(finite) else "-",
-            "next": reach(finite.iloc[1]) if len(finite) > 1 else "-",
-            "stalled (no run reached 0)": "; ".join(stalled) or "-"}
+    first_e, next_e = ranked("ERT evaluations", "evaluations", ",.0f")
+    first_s, next_s = ranked("ERT s", "s", ".3g")
+    row: dict[str, Any] = {"problem": problem, "n": size}
+    if block:
+        row["budget"] = block
+    row.update({FEWEST: first_e, "next (evaluations)": next_e, FASTEST: first_s,
+                "next (seconds)": next_s, "stalled (no run reached 0)": "; ".join(stalled) or "-"})
+    return row
 
 
 def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesStyles
                      ) -> tuple[list[dict], list[tuple[str, pd.DataFrame]], pd.DataFrame,
                                 list[str]]:
-    """Per (problem, size) with traced runs of ``frame``: (section data for the templates,
-    tables to write as CSV, the headline table — one row per group — and notes). Groups where
-    some configuration has fewer than MIN_SAMPLE runs get no headline row, only one note per
+    """Per (problem, size, budget) with traced runs of ``frame``: (section data for the
+    templates, tables to write as CSV, the headline table — one row per group — and notes).
+    Budgets split a group only when the runs were given more than one. Groups where some
+    configuration has fewer than MIN_SAMPLE runs get no headline row, only one note per
     problem saying so."""
     sections: list[dict] = []
     tables: list[tuple[str, pd.DataFrame]] = []
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     thin: dict[str, list[int]] = {}
-    for (problem, size), runs in sorted(group_runs(traces, frame).items()):
-        targets = targets_of(runs)
-        ert = ert_table(runs, targets)
-        scores = anytime_scores(runs, targets)
-        name = f"{problem.replace('-', '_')}_{size}"
-        tables += [(f"anytime_{name}_ert", ert), (f"anytime_{name}_scores", scores)]
-        sections.append({
-            "title": f"{problem}, n = {size}",
-            "targets": f"{len(targets)} targets from {targets[0]} down to 0 conflicts",
-            "ert": ert_display(ert, targets), "scores": scores,
-            "charts": charts(runs, targets, problem, size, styles)})
-        fewest = min(sum(r.config == c for r in runs) for c in {r.config for r in runs})
-        if fewest < MIN_SAMPLE:
-            thin.setdefault(problem, []).append(size)
-        else:
-            rows.append(headline(runs, problem, size))
+    grouped = group_runs(traces, frame)
+    blocks = sorted({r.block for runs in grouped.values() for r in runs})
+    split = len(blocks) > 1
+    for (problem, size), all_runs in sorted(grouped.items()):
+        for b, block in enumerate(blocks if split else [""]):
+            runs = [r for r in all_runs if r.block == block] if split else all_runs
+            if not runs:
+                continue
+            targets = targets_of(runs)
+            ert = ert_table(runs, targets)
+            scores = anytime_scores(runs, targets)
+            name = f"{problem.replace('-', '_')}_{size}" + (f"_b{b + 1}" if split else "")
+            tables += [(f"anytime_{name}_ert", ert), (f"anytime_{name}_scores", scores)]
+            sections.append({
+                "title": f"{problem}, n = {size}" + (f", budget {block}" if split else ""),
+                "targets": f"{len(targets)} targets from {targets[0]} down to 0 conflicts",
+                "ert": ert_display(ert, targets), "scores": scores,
+                "charts": charts(runs, targets, problem, size, styles, f"anytime_{name}")})
+            fewest = min(sum(r.config == c for r in runs) for c in {r.config for r in runs})
+            if fewest < MIN_SAMPLE:
+                thin.setdefault(problem, []).append(size)
+            else:
+                rows.append(headline(runs, problem, size, block if split else ""))
     for problem, sizes in thin.items():
-        notes.append(f"{problem} n = {', '.join(map(str, sizes))}: fewer than {MIN_SAMPLE} "
-                         "traced runs per configuration — not enough data to rank anytime "
-                         "performance; the ERT tables and figures list the runs as they are.")
+        notes.append(f"{problem} n = {', '.join(map(str, sorted(set(sizes))))}: fewer than "
+                     f"{MIN_SAMPLE} traced runs per configuration — not enough data to rank "
+                     "anytime performance; the ERT tables and figures list the runs as they are.")
     return sections, tables, pd.DataFrame(rows), notes

@@ -18,9 +18,16 @@ from puzzlebench.report.summary import with_labels
 MAX_TARGETS = 40
 
 
+#: The axes the anytime figures and rankings read effort on: the common unit
+#: (``contract.EFFORT_UNIT``: candidate states whose conflict count was computed) and seconds.
+AXES: dict[str, str] = {"evaluations": "evaluations (candidate states scored, the common unit)",
+                        "seconds": "seconds (the run's own time)"}
+
+
 @dataclass(frozen=True)
 class RunTrace:
-    """One run's improvements and its total effort."""
+    """One run's improvements and its total effort; ``block`` names its budget when a report
+    holds runs under different budgets (``budget_block``)."""
 
     config: str
     evals: np.ndarray
@@ -28,6 +35,7 @@ class RunTrace:
     times: np.ndarray
     total_evals: float
     total_time: float
+    block: str = ""
 
     def hit(self, target: float) -> tuple[float, float] | None:
         """(evaluations, seconds) at which the run first reached ``target``, or None."""
@@ -36,9 +44,49 @@ class RunTrace:
             return None
         return float(self.evals[idx[0]]), float(self.times[idx[0]])
 
-    def value_at(self, budget: float) -> float:
-        idx = np.flatnonzero(self.evals <= budget)
+    def value_at(self, budget: float, *, seconds: bool = False) -> float:
+        """The best-so-far value within ``budget`` evaluations (or seconds); NaN before the
+        run's first point."""
+        idx = np.flatnonzero((self.times if seconds else self.evals) <= budget)
         return float(self.best[idx[-1]]) if idx.size else math.nan
+
+
+def budget_block(budget: Any) -> str:
+    """A run's budget in words ('20,000 evaluations, 10 s'), naming the block it belongs to
+    when one study gives some runs a budget in evaluations and others one in time."""
+    if not isinstance(budget, dict):
+        return ""
+    parts = [f"{int(budget[k]):,} {word}" for k, word in (
+        ("max_evaluations", "evaluations"), ("max_iterations", "iterations"),
+        ("max_nodes", "nodes")) if budget.get(k) is not None]
+    if budget.get("time_limit") is not None:
+        parts.append(f"{float(budget['time_limit']):g} s")
+    return ", ".join(parts) or "no budget"
+
+
+def binding_budget(outcome: str, counters: Any, budget: Any, time_s: float) -> str:
+    """Which budget stopped a run: ``evaluations`` (its ``evaluations`` counter reached
+    ``max_evaluations``), ``iterations``, ``nodes``, ``time`` (its time reached the limit, or the
+    harness killed it), ``solver's own limit`` (a parameter such as ``max_iter`` or
+    ``max_kicks``), or ``-`` for a run that ended with an answer or a claim. Read from the
+    record alone, so any stored run can be asked."""
+    if outcome == "timeout":
+        return "time"
+    if outcome != "budget":
+        return "-"
+    counters, budget = dict(counters or {}), dict(budget or {})
+    for cap, counter, word in (("max_evaluations", "evaluations", "evaluations"),
+                               ("max_iterations", "iterations", "iterations"),
+                               ("max_iterations", "generations", "iterations"),
+                               ("max_nodes", "nodes", "nodes"),
+                               ("max_nodes", "nodes_expanded", "nodes")):
+        if budget.get(cap) is not None and counter in counters and \
+                counters[counter] >= budget[cap]:
+            return word
+    limit = budget.get("time_limit")
+    if limit is not None and time_s >= 0.95 * float(limit):
+        return "time"
+    return "solver's own limit"
 
 
 def _limit(value: Any) -> str:
@@ -77,7 +125,8 @@ def group_runs(traces: pd.DataFrame, frame: pd.DataFrame) -> dict[tuple[str, int
         total_e = (r["counters"] or {}).get("evaluations")
         run = RunTrace(r["label"], evals, best, times,
                        float(max(total_e or 0, evals[-1] if evals.size else 0, 1)),
-                       max(float(r["time_s"]), float(times[-1]) if times.size else 0.0))
+                       max(float(r["time_s"]), float(times[-1]) if times.size else 0.0),
+                       budget_block(r["budget"]))
         out.setdefault((r["problem"], int(r["size"])), []).append(run)
     return out
 
@@ -111,9 +160,14 @@ def ert_table(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def budgets_of(runs: list[RunTrace]) -> np.ndarray:
-    hi = max(max(r.total_evals, 1.0) for r in runs)
-    return np.unique(np.geomspace(1, hi, 60))
+def budgets_of(runs: list[RunTrace], *, seconds: bool = False) -> np.ndarray:
+    """60 log-spaced budgets up to the largest run's whole effort, in evaluations or seconds
+    (from the earliest trace point, at least 10 µs)."""
+    if not seconds:
+        hi = max(max(r.total_evals, 1.0) for r in runs)
+        return np.unique(np.geomspace(1, hi, 60))
+    lo = max(min((float(r.times[0]) for r in runs if r.times.size), default=1e-5), 1e-5)
+    return np.unique(np.geomspace(lo, max(max(r.total_time for r in runs), 2 * lo), 60))
 
 
 def ecdf(runs: list[RunTrace], targets: list[int], budgets: np.ndarray, *,
@@ -137,18 +191,25 @@ def auc(values: np.ndarray, budgets: np.ndarray) -> float:
     return float(np.sum(values[:-1] * np.diff(x)) / (x[-1] - x[0]))
 
 
+SCORE = "anytime score (ECDF area, evaluations)"
+SCORE_S = "anytime score (ECDF area, seconds)"
+
+
 def anytime_scores(runs: list[RunTrace], targets: list[int]) -> pd.DataFrame:
-    """Per configuration: the ECDF area (anytime score), its rank, and the share of
-    (run, target) pairs ever hit."""
-    budgets = budgets_of(runs)
+    """Per configuration: the ECDF area (anytime score) on the evaluations axis — the rank is
+    on it — and on the seconds axis with its own rank, and the share of (run, target) pairs
+    ever hit."""
+    budgets, seconds = budgets_of(runs), budgets_of(runs, seconds=True)
     rows = []
     for config in sorted({r.config for r in runs}, key=label_order):
         mine = [r for r in runs if r.config == config]
         curve = ecdf(mine, targets, budgets)
         rows.append({"solver": config, "runs": len(mine),
-                     "anytime score (ECDF area)": round(auc(curve, budgets), 4),
+                     SCORE: round(auc(curve, budgets), 4),
+                     SCORE_S: round(auc(ecdf(mine, targets, seconds, seconds=True), seconds), 4),
                      "pairs hit": round(float(curve[-1]), 4),
                      "solved": sum(bool(r.best.size) and r.best[-1] == 0 for r in mine)})
-    table = pd.DataFrame(rows).sort_values("anytime score (ECDF area)", ascending=False, kind="stable")
-    table.insert(0, "rank", range(1, len(table) + 1))
+    table = pd.DataFrame(rows).sort_values(SCORE, ascending=False, kind="stable")
+    table.insert(0, "rank (evaluations)", range(1, len(table) + 1))
+    table.insert(1, "rank (seconds)", table[SCORE_S].rank(ascending=False, method="min").astype(int))
     return table.reset_index(drop=True)

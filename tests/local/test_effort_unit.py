@@ -1,0 +1,164 @@
+"""The common effort unit (issue 27) in the local searches: each solver's ``evaluations``
+counter equals an independent count of the candidate states whose conflicts it computed —
+an instrumented run of the kernel (its Python body with counting wrappers around the compiled
+scoring functions it calls), or a count made outside the solver."""
+
+from __future__ import annotations
+
+import math
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+
+from puzzlebench.contract import EFFORT_UNIT, Budget
+from puzzlebench.local import hill_climbing, qs4
+from puzzlebench.local.compiled_random import new_state
+from puzzlebench.local.min_conflicts import Lines, MinConflicts
+from puzzlebench.local.neighbourhoods import code
+from puzzlebench.problems import get_problem
+from puzzlebench.registry import REGISTRY
+from puzzlebench.trace import buffers
+
+
+class Counter:
+    """Wraps a function and counts its calls (and, optionally, a weight per call)."""
+
+    def __init__(self, fn: Any, weight: Any = None) -> None:
+        self.fn, self.weight, self.calls, self.total = fn, weight, 0, 0
+
+    def __call__(self, *args: Any) -> Any:
+        self.calls += 1
+        self.total += 1 if self.weight is None else self.weight(*args)
+        return self.fn(*args)
+
+
+def instrumented(kernel: Any, module: Any, **wrappers: Any) -> Any:
+    """The Python body of a compiled ``kernel`` calling ``wrappers`` in place of the module's
+    functions of those names (the compiled functions themselves are left as they are)."""
+    return types.FunctionType(kernel.py_func.__code__, {**vars(module), **wrappers})
+
+
+def test_every_tracing_solver_declares_its_unit() -> None:
+    for spec in REGISTRY.all():
+        if spec.traces:
+            data = spec.to_json()
+            assert data["effort_unit"] == EFFORT_UNIT and data["evaluation"], spec.name
+            assert "max_evaluations" in spec.honours, spec.name
+    assert REGISTRY.load("constraint-minconflicts").to_json()["effort_approximate"] is True
+    assert REGISTRY.load("min-conflicts").to_json()["effort_approximate"] is False
+
+
+# --- min-conflicts -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("hood", ["row", "step"])
+@pytest.mark.parametrize(("problem", "n"), [("nqueens", 9), ("torus-queens", 7), ("nqueens", 30)])
+def test_min_conflicts_counts_every_square_it_scores(monkeypatch: pytest.MonkeyPatch, hood: str,
+                                                     problem: str, n: int) -> None:
+    """Instrumented: every array of candidate squares handed to ``Lines.conflicts_at`` (the
+    scalar call re-reads the queen's own square for the delta, no candidate) and every start."""
+    scored = Counter(Lines.conflicts_at, lambda self, r, cols: np.size(cols)
+                     if isinstance(cols, np.ndarray) else 0)
+    starts = Counter(MinConflicts._start)
+    monkeypatch.setattr(Lines, "conflicts_at", lambda self, r, cols: scored(self, r, cols))
+    monkeypatch.setattr(MinConflicts, "_start", staticmethod(starts))
+    solver = MinConflicts(neighbourhood=hood, restart_after=50)
+    for seed in range(4):
+        scored.total = starts.calls = 0
+        p = solver.solve(get_problem(problem).make(n), Budget(max_iterations=400),
+                         np.random.default_rng(seed))
+        assert p.counters["evaluations"] == scored.total + starts.calls > 0
+        if hood == "row":  # hand-worked: every repair scores the n squares of its row
+            assert scored.total == n * p.counters["repairs"]
+            assert starts.calls == 1 + p.counters["restarts"]
+
+
+def test_min_conflicts_swap_repair_scores_every_other_row() -> None:
+    n = 11
+    p = MinConflicts(neighbourhood="swap").solve(get_problem("nqueens").make(n),
+                                                 Budget(max_iterations=300),
+                                                 np.random.default_rng(5))
+    assert p.counters["evaluations"] == (1 + p.counters["restarts"]) + (n - 1) * p.counters["repairs"]
+
+
+def test_min_conflicts_cap_is_in_the_common_unit() -> None:
+    n, cap = 40, 1_000
+    p = MinConflicts().solve(get_problem("torus-queens").make(n), Budget(max_evaluations=cap),
+                             np.random.default_rng(0))
+    assert cap <= p.counters["evaluations"] < cap + n  # stopped within one repair of the cap
+    assert p.counters["repairs"] < cap / (n - 1)  # the old unit (one per repair) ran to 1,000
+
+
+# --- hill climbing (compiled) ----------------------------------------------------------------
+
+def _climb(kernel: Any, n: int, queens: int, stochastic: bool, hood: int, seed: int,
+           max_evals: int) -> tuple:
+    e, b, t = buffers(0)
+    attempts = 3 if max_evals >= 10**6 else 10**6  # capped runs: only the cap stops them
+    return kernel(n, queens, stochastic, hood, attempts, max_evals, math.inf,
+                  new_state(np.random.default_rng(seed)), queens == n, e, b, t)
+
+
+@pytest.mark.parametrize("stochastic", [False, True])
+@pytest.mark.parametrize("hood", ["any", "row", "step", "swap"])
+def test_hill_climbing_counts_every_candidate_it_scores(stochastic: bool, hood: str) -> None:
+    """The compiled kernel's counter against its Python body run with counters around the
+    scoring calls: ``score_move`` (one candidate), ``recount`` (a swap candidate is scored by a
+    recount and restored by another; a start placement is counted by one)."""
+    for n, queens, seed, cap in ((6, 6, 1, 10**6), (7, 3, 2, 10**6), (8, 8, 3, 500)):
+        compiled = _climb(hill_climbing.climb_kernel, n, queens, stochastic, code(hood), seed, cap)
+        moves = Counter(hill_climbing.score_move)
+        counts = Counter(hill_climbing.recount)
+        starts = Counter(hill_climbing.random_placement)
+        kernel = instrumented(hill_climbing.climb_kernel, hill_climbing, score_move=moves,
+                              recount=counts, random_placement=starts)
+        slow = _climb(kernel, n, queens, stochastic, code(hood), seed, cap)
+        assert slow[:1] + slow[4:] == compiled[:1] + compiled[4:]  # the same climb
+        swaps_scored = (counts.calls - starts.calls) // 2
+        evaluations = compiled[6]
+        assert evaluations == moves.calls + swaps_scored + starts.calls
+        assert (moves.calls == 0) == (hood == "swap")
+        if cap < 10**6 and compiled[0] != 0:
+            assert evaluations == cap
+
+
+def test_stochastic_hc_spends_n_cubed_before_its_first_step() -> None:
+    """The expected consequence of the unit: at n = 32 one step of stochastic-hc (every move
+    of every piece scored) costs about n·n² evaluations, so 20,000 end before its first step."""
+    e, b, t = buffers(0)
+    out = hill_climbing.climb_kernel(
+        32, 32, True, 0, 180, 20_000, math.inf, new_state(np.random.default_rng(0)), True, e, b, t)
+    moves, evals = out[5], out[6]
+    assert moves == 0 and evals == 20_000
+
+
+# --- qs4 (compiled) ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("n", "torus", "cap"), [(30, False, -1), (25, True, -1), (36, True, -1),
+                                                  (200, False, -1), (200, False, 300)])
+def test_qs4_counts_columns_tested_swaps_tried_and_full_counts(n: int, torus: bool, cap: int) -> None:
+    """Instrumented: the placement's diagonal look-ups (one per column tested, plus one per
+    row placed), ``_family_delta`` (two per swap tried: one per diagonal family) and
+    ``_collisions`` (the start's and each kicked state's full count)."""
+    e, b, t = buffers(0)
+    args = (n, torus, 8, None, math.inf, -1, 5, e, b, t, cap)
+
+    def run(kernel: Any) -> tuple:
+        return kernel(*args[:3], new_state(np.random.default_rng(n)), *args[4:])
+
+    compiled = run(qs4.qs4_kernel)
+    keys = Counter(qs4.diagonal_keys_jit)
+    placement = instrumented(qs4._place_greedily, qs4, diagonal_keys_jit=keys)
+    deltas = Counter(qs4._family_delta)
+    counts = Counter(qs4._collisions)
+    slow = run(instrumented(qs4.qs4_kernel, qs4, _place_greedily=placement,
+                            _family_delta=deltas, _collisions=counts))
+    assert np.array_equal(slow[0], compiled[0]) and slow[1:] == compiled[1:]
+    tested = keys.calls - n
+    evaluations = compiled[6]
+    assert compiled[8] == tested  # the placement's own counter
+    assert evaluations == tested + deltas.calls // 2 + counts.calls
+    assert compiled[4] == deltas.calls // 2  # tries (the old unit) leave out the rest
+    if cap > 0 and compiled[1] != 0:
+        assert cap <= evaluations < cap + 64
