@@ -4,12 +4,14 @@ settled only by agreement."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -35,14 +37,56 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def dispatches_on_problem_ids(source: str, ids: Iterable[str]) -> list[int]:
+    """Lines that branch on a problem id: compared (``==``, ``!=``, ``in``, ``not in``, on
+    either side or inside a literal tuple, list or set), used as a dict key, or matched in a
+    ``case``. Declaring the problems a solver handles (``problems = frozenset({...})``) is
+    not a dispatch; nor is any other use of an id as data (a default argument, a message)."""
+    known = set(ids)
+
+    def named(node: ast.AST | None) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in known
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(named(e) for e in node.elts)
+        return False
+
+    lines: list[int] = []
+    for node in ast.walk(ast.parse(source)):
+        compared = isinstance(node, ast.Compare) and any(
+            named(n) for n in [node.left, *node.comparators])
+        keyed = isinstance(node, ast.Dict) and any(named(k) for k in node.keys)
+        matched = isinstance(node, ast.MatchValue) and named(node.value)
+        if compared or keyed or matched:
+            lines.append(node.lineno)
+    return lines
+
+
 def test_no_problem_id_is_tested_outside_problems() -> None:
-    """The issue's grep: solvers and the harness read capability flags, never problem ids."""
-    pattern = re.compile(r'[!=]= "(nqueens|torus-queens|sliding|queens-knights|nqueens-completion)"')
-    found = [f"{path.relative_to(ROOT)}:{i}" for base in ("src",)
-             for path in (ROOT / base).rglob("*.py") if "problems" not in path.parts
-             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if pattern.search(line)]
+    """The issue's grep, made a syntax check (the grep for ``== "nqueens"`` missed dict
+    dispatches): solvers, the harness and the reports read what a family declares, never
+    its id."""
+    found = [f"{path.relative_to(ROOT)}:{line}" for base in ("src",)
+             for path in sorted((ROOT / base).rglob("*.py")) if "problems" not in path.parts
+             for line in dispatches_on_problem_ids(path.read_text(encoding="utf-8"), PROBLEMS)]
     assert not found, found
+
+
+@pytest.mark.parametrize("planted", [
+    'if instance.problem == "sliding":\n    pass',
+    'if "nqueens" != problem.id:\n    pass',
+    'if problem.id in ("nqueens", "torus-queens"):\n    pass',
+    'COLUMN = {"sliding": "answer_length"}[problem.id]',
+    'match problem.id:\n    case "queens-knights":\n        pass',
+])
+def test_the_problem_id_check_finds_planted_dispatches(planted: str) -> None:
+    assert dispatches_on_problem_ids(planted, PROBLEMS) == [2 if "case" in planted else 1]
+
+
+def test_the_problem_id_check_leaves_declarations_alone() -> None:
+    source = ('problems = frozenset({"nqueens", "torus-queens"})\n'
+              'def f(problem="nqueens"):\n    return f"{problem} is not sliding"\n')
+    assert dispatches_on_problem_ids(source, PROBLEMS) == []
 
 
 def test_every_declared_option_is_a_flag_of_every_instance_command(capsys) -> None:

@@ -27,8 +27,8 @@ from puzzlebench.registry import register
 MODELS = Path(__file__).with_name("minizinc")
 #: Seconds MiniZinc spends around the solve (driver start, flattening, output read-back).
 MZN_OVERHEAD_S = 0.2
-FILES = {"nqueens": "nqueens.mzn", "torus-queens": "torus_queens.mzn",
-         "queens-knights": "queens_knights.mzn"}
+#: The problems with a model here: ``minizinc/<id with _ for ->.mzn`` each.
+MODELLED = frozenset({"nqueens", "torus-queens", "queens-knights"})
 
 
 def minizinc_missing() -> str:
@@ -109,7 +109,7 @@ class MiniZincSolver(Solver):
     unavailable: ClassVar[str] = minizinc_missing()
 
     def model_for(self, instance: Any) -> Path:
-        return MODELS / FILES[instance.problem]
+        return MODELS / f"{instance.problem.replace('-', '_')}.mzn"
 
     def answer_array(self, instance: Any) -> str:
         """The output array the answer is read from (``q``; ``piece`` for queens-knights)."""
@@ -166,4 +166,4 @@ class MiniZincGecode(MiniZincSolver):
     """MiniZinc models (AllDifferent; placement for queens-knights) solved by Gecode."""
 
     name: ClassVar[str] = "mzn-gecode"
-    problems: ClassVar[frozenset[str]] = frozenset(FILES)
+    problems: ClassVar[frozenset[str]] = MODELLED

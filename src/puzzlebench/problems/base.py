@@ -89,6 +89,9 @@ class Problem(ABC):
     #: The IOHprofiler function number of the family's exports (stable across versions; a
     #: family without one is numbered from 100 by id).
     ioh_function: ClassVar[int | None] = None
+    #: The record column an optimisation family minimises (``answer_length``: fewer moves);
+    #: None for a satisfaction problem. Reports read it, never the family's id.
+    objective: ClassVar[str | None] = None
 
     # -- options, grids and generated instances --------------------------------------------
 

@@ -103,6 +103,7 @@ class Sliding(Problem):
     id: ClassVar[str] = "sliding"
     summary: ClassVar[str] = "rows×cols sliding-tile puzzle; answers are blank moves UDLR"
     ioh_function: ClassVar[int | None] = 3
+    objective: ClassVar[str | None] = "answer_length"
     options: ClassVar[tuple[ProblemOption, ...]] = (
         ProblemOption("start", "sliding: start state, e.g. 125408367 or korf:1 "
                       "(compare: several, ';'-separated)", text, study_key="starts",

@@ -20,7 +20,7 @@ How this suite applies them (the decisions where its problems differ from the ch
   claim, which beats a mere solution in the complete score. On one instance a correct solution and
   a correct infeasibility cannot both exist, so on these problems the two variants agree and
   differ only if the verification itself were wrong. ``sliding`` is the one optimisation problem
-  (the objective: fewer moves, :data:`OBJECTIVE`): a proof is a verified ``infeasible`` claim or an
+  (the objective: fewer moves, its family's ``objective``): a proof is a verified ``infeasible`` claim or an
   answer the judge checked as optimal — the record holds the known optimum (set only for exact
   solvers and answers flagged optimal) and the answer has that length. An exact solver's answer
   where no optimum is known is not counted as proved: nothing checked it.
@@ -43,15 +43,15 @@ score-based quantile plot (``figures.quantile_figure``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import pandas as pd
 
+from puzzlebench.problems import InvalidInstanceError, get_problem
 from puzzlebench.report.series_styles import label_order
 from puzzlebench.report.summary import with_labels
 
-#: Optimisation problems and the record column their objective minimises (fewer moves is
-#: better); every other problem is a satisfaction problem.
-OBJECTIVE: dict[str, str] = {"sliding": "answer_length"}
 #: Above this many runs of one instance, opponents are represented by order statistics.
 MAX_OPPONENT_RUNS = 2_000
 #: Pairs of runs scored at once (bounds the memory of one block).
@@ -59,6 +59,21 @@ BLOCK_PAIRS = 2_000_000
 VARIANTS = ("complete", "incomplete")
 TABLE_COLUMNS = ["problem", "configuration", "Borda (complete)", "Borda (incomplete)",
                  "instances", "rank"]
+
+
+def objectives(problem_ids: Iterable[object]) -> dict[str, str]:
+    """Problem id → the record column its family minimises, for the optimisation problems
+    among ``problem_ids`` (``Problem.objective``; every other problem is a satisfaction
+    problem, and so is a family not loaded here)."""
+    out: dict[str, str] = {}
+    for pid in problem_ids:
+        try:
+            column = get_problem(str(pid)).objective
+        except InvalidInstanceError:
+            continue
+        if column:
+            out[str(pid)] = column
+    return out
 
 
 def standing(frame: pd.DataFrame) -> pd.DataFrame:
@@ -74,7 +89,7 @@ def standing(frame: pd.DataFrame) -> pd.DataFrame:
     solved = frame["success"].fillna(False).astype(bool)
     proof = solved & (outcome == "infeasible")
     quality = pd.Series(0.0, index=idx)
-    for problem, column in OBJECTIVE.items():
+    for problem, column in objectives(frame["problem"].unique() if "problem" in frame else ()).items():
         if column not in frame:
             continue
         mine = solved & (frame["problem"] == problem)
