@@ -1,0 +1,78 @@
+"""Budgets in either currency (issue 27 §2): a study's solver entries may carry their own
+budget (a block with equal evaluations, one with equal time); the anytime analysis shows and
+ranks each block apart, on evaluations and on seconds, and every run says which budget
+stopped it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from puzzlebench.harness.frame import records_to_frame
+from puzzlebench.harness.runner import run_study
+from puzzlebench.harness.store import load_records, load_traces
+from puzzlebench.harness.study import StudyError
+from puzzlebench.harness.study_file import study_from_dict
+from puzzlebench.report import write_report
+from puzzlebench.report.anytime_statistics import binding_budget, budget_block
+from puzzlebench.studies.anytime import binding_table
+
+BLOCKS = {
+    "study": {"name": "blocks", "repeats": 5, "time_limit": 5.0, "master_seed": 3},
+    "problems": [{"problem": "torus-queens", "sizes": [11]}],
+    "solvers": [{"name": "min-conflicts", "max_evaluations": 400},
+                {"name": "min-conflicts", "time_limit": 0.2},
+                {"name": "qs4", "max_evaluations": 400},
+                {"name": "qs4", "time_limit": 0.2}],
+}
+
+
+def test_solver_entries_carry_their_own_budget() -> None:
+    study = study_from_dict(BLOCKS, "test")
+    runs = study.runs()
+    budgets = {(r.solver, r.budget["max_evaluations"], r.budget["time_limit"], r.hard_limit)
+               for r in runs}
+    assert budgets == {("min-conflicts", 400, 5.0, 6.0), ("min-conflicts", None, 0.2, 0.72),
+                       ("qs4", 400, 5.0, 6.0), ("qs4", None, 0.2, 0.72)}
+    assert len({r.key for r in runs}) == len(runs) == 20
+    # both blocks run the same seeds: the same search, stopped by another budget
+    seeds = {b: sorted(r.seed for r in runs if r.solver == "qs4" and
+                       (r.budget["max_evaluations"] is None) == b) for b in (True, False)}
+    assert seeds[True] == seeds[False]
+    with pytest.raises(StudyError, match="hard_limit"):
+        study_from_dict({**BLOCKS, "study": {**BLOCKS["study"], "hard_limit": 5.0},
+                         "solvers": [{"name": "qs4", "time_limit": 9.0}]}, "test")
+
+
+def test_binding_budget_reads_the_record() -> None:
+    cap = {"max_evaluations": 100, "time_limit": 5.0}
+    assert binding_budget("budget", {"evaluations": 100}, cap, 0.1) == "evaluations"
+    assert binding_budget("budget", {"evaluations": 40}, cap, 4.99) == "time"
+    assert binding_budget("budget", {"evaluations": 40}, cap, 0.1) == "solver's own limit"
+    assert binding_budget("timeout", {}, cap, 6.0) == "time"
+    assert binding_budget("solved", {"evaluations": 100}, cap, 0.1) == "-"
+    assert binding_budget("budget", {"generations": 7}, {"max_iterations": 7}, 0.0) == "iterations"
+    assert budget_block(cap) == "100 evaluations, 5 s"
+    assert budget_block({"time_limit": 0.2, "max_evaluations": None}) == "0.2 s"
+
+
+def test_blocks_are_ranked_apart_on_both_axes(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite"
+    run_study(study_from_dict(BLOCKS, "test"), db, workers=2, quiet=True)
+    frame = records_to_frame(load_records(db))
+    stops = binding_table(frame).set_index(["budget_block", "solver"])
+    capped = stops.loc[("400 evaluations, 5 s", "qs4")]
+    assert capped.get("evaluations", 0) + capped.get("-", 0) == 5
+    assert capped.get("evaluations", 0) > 0  # 400 evaluations do not solve torus n = 11 every time
+    write_report(frame, tmp_path / "r", traces=load_traces(db))
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert "torus-queens, n = 11, budget 400 evaluations, 5 s" in md
+    assert "torus-queens, n = 11, budget 0.2 s" in md
+    headline = pd.read_csv(tmp_path / "r" / "anytime_headline.csv")
+    assert sorted(headline["budget"]) == ["0.2 s", "400 evaluations, 5 s"]
+    assert {"fewest evaluations to 0 conflicts (ERT in the common unit)",
+            "shortest time to 0 conflicts (ERT in seconds)"} <= set(headline.columns)
+    for name in ("ert", "ert_time", "budget", "budget_time", "ecdf", "ecdf_time"):
+        assert (tmp_path / "r" / f"anytime_torus_queens_11_b1_{name}.png").exists()
