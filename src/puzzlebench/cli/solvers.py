@@ -28,7 +28,7 @@ def solvers_command(
         return 0
     table = Table()
     for col in ("name", "problems", "origin", "complete", "exact", "stochastic", "counts",
-                "params", "honours"):
+                "params", "honours", "effort unit"):
         table.add_column(col, overflow="fold")
     for s in specs:
         params = s.to_json()["params"]
@@ -37,9 +37,16 @@ def solvers_command(
             s.origin,
             *("yes" if f else "" for f in (s.complete, s.exact, s.stochastic, s.counts)),
             ", ".join(f"{k}={v}" for k, v in params.items()), ", ".join(sorted(s.honours)),
+            _unit(s.to_json()),
         )
     console().print(table)
     for s in specs:
         if s.unavailable:
             typer.echo(f"{s.name} is unavailable here: {s.unavailable}")
     return 0
+
+
+def _unit(data: dict) -> str:
+    """The effort unit column: the common unit, marked when the solver only approximates it."""
+    unit = data.get("effort_unit") or ""
+    return f"{unit} (approximate)" if unit and data.get("effort_approximate") else unit
