@@ -146,6 +146,11 @@ BUDGET_FIELDS: tuple[str, ...] = ("time_limit", "max_nodes", "max_evaluations", 
 class Solver(ABC):
     """The abstract base: declare capabilities as class data, implement ``solve``.
 
+    ``stochastic``: the answer depends on the seed (runs under different seeds are
+    independent draws); a solver that declares it False must give the same answer whatever
+    the seed (``certify``'s ``deterministic`` check). Under one seed every solver must give
+    the same record.
+
     Counting solvers (``counts = True``) also implement ``count``; ``counts_unique`` says it
     can count solutions distinct up to symmetry, ``count_max_n`` the largest n it can count
     (larger requests are refused as bad input before anything runs). ``honours`` names the

@@ -144,6 +144,9 @@ class CpSat(Solver):
     problems: ClassVar[frozenset[str]] = frozenset(
         {"nqueens", "torus-queens", "queens-knights", "nqueens-completion"})
     complete: ClassVar[bool] = True
+    #: The seed is CP-SAT's ``random_seed``: which solution it finds depends on it (certify's
+    #: ``deterministic`` check found seeds 1 and 2 answering queens-knights 6 × 6 apart).
+    stochastic: ClassVar[bool] = True
     counts: ClassVar[bool] = True
     compiled: ClassVar[bool] = True  # a native library loaded on first use: warmed, untimed
     params: ClassVar[dict[str, Any]] = {"num_workers": Param(1, 1, 64)}

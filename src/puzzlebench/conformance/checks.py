@@ -67,6 +67,9 @@ CAP_COUNTERS: dict[str, tuple[str, ...]] = {
 #: still have stopped on its budget.
 CAP_TIME_LIMIT = 3.0
 CAP_STEP_FACTOR, CAP_STEP_SLACK = 2, 100
+#: Each count's budget in the ``counts`` check: the check is of the count, not of speed (a
+#: python-constraint count of queens-knights 8 × 8 with 8 queens takes 28 s on a busy core).
+COUNT_TIME_LIMIT = 180.0
 #: What the harness notes when a run's process finds its copy of the instance changed.
 MUTATION_NOTE = "the solver changed its copy of the instance"
 #: The time limit of the ``time-limit`` check, and where the harness kills that run: far
@@ -338,7 +341,7 @@ def _counts(case: Case, log: _Log) -> str:
     if not known:
         return "SKIP no case of this problem has a known count"
     for inst, count in known:
-        record = log.count(case.spec, inst, budget=Budget(time_limit=60))
+        record = log.count(case.spec, inst, budget=Budget(time_limit=COUNT_TIME_LIMIT))
         if record.outcome is not Outcome.SOLVED or record.count != count:
             return f"{inst.instance_id}: counted {record.count} ({_what(record)}); known {count}"
     return ""
