@@ -17,7 +17,7 @@ from puzzlebench.harness.study import StudyError
 from puzzlebench.harness.study_file import study_from_dict
 from puzzlebench.report import write_report
 from puzzlebench.report.anytime_statistics import binding_budget, budget_block
-from puzzlebench.studies.anytime import binding_table
+from puzzlebench.studies.anytime import binding_table, narrative, success_rates
 
 BLOCKS = {
     "study": {"name": "blocks", "repeats": 5, "time_limit": 5.0, "master_seed": 3},
@@ -66,6 +66,11 @@ def test_blocks_are_ranked_apart_on_both_axes(tmp_path: Path) -> None:
     capped = stops.loc[("400 evaluations, 5 s", "qs4")]
     assert capped.get("evaluations", 0) + capped.get("-", 0) == 5
     assert capped.get("evaluations", 0) > 0  # 400 evaluations do not solve torus n = 11 every time
+    said = narrative(frame)
+    assert "candidate state whose conflict count was computed" in said[0]
+    assert any(line.startswith("Block '400 evaluations, 5 s': 10 runs") for line in said)
+    assert any(line.startswith("Block '0.2 s': 10 runs") for line in said)
+    assert sorted(success_rates(frame)["budget_block"]) == ["0.2 s", "400 evaluations, 5 s"]
     write_report(frame, tmp_path / "r", traces=load_traces(db))
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     assert "torus-queens, n = 11, budget 400 evaluations, 5 s" in md
