@@ -73,6 +73,8 @@ def test_the_api_pages_are_rendered_from_the_docstrings(site: Path) -> None:
         "references": ["puzzlebench.references.load_solver"],
         "problems": ["puzzlebench.problems.Instance", "puzzlebench.problems.get_problem"],
         "puzzlebench": ["puzzlebench.solve", "puzzlebench.load"],
+        "conformance": ["puzzlebench.conformance.card.certify", "puzzlebench.testing.check_solver",
+                        "puzzlebench.conformance.checks.cases_for"],
     }
     for page, objects in expected.items():
         html = (api / page / "index.html").read_text(encoding="utf-8")
