@@ -108,7 +108,9 @@ class Proposal:
     """A solver's result: an answer or none, its claim, and its native effort counters.
 
     ``optimal`` is an exact solver's claim that the answer is optimal (sliding); ``count``
-    and ``unique`` are filled by counting runs.
+    and ``unique`` are filled by counting runs. ``proof`` is a DRUP/DRAT proof (text) of an
+    ``infeasible`` claim and ``cnf`` the DIMACS formula it refutes (None: the judge's own
+    encoding, ``puzzlebench.problems.cnf``); the judge checks it (``harness.certificate``).
     """
 
     answer: Any = None
@@ -118,6 +120,8 @@ class Proposal:
     count: int | None = None
     unique: int | None = None
     note: str = ""
+    proof: str | None = None
+    cnf: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

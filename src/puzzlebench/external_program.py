@@ -18,8 +18,10 @@ Protocol (docs/how-to/external-program.md): the program is started in the run's 
 JSON object on stdin — ``problem``, ``size``, ``instance`` (the instance's fields), ``seed``,
 ``budget``, ``params``, ``task`` (``solve`` or ``count``) — and writes its result as the *last
 non-empty line* of stdout: ``{"claim": ..., "answer": ..., "counters": {...}, "count": ...,
-"unique": ...}``. Everything else it prints is kept as the run's log. A non-zero exit status, a
-death by signal, or a missing or malformed last line is a crash with the tail of stderr.
+"unique": ...}``; an ``infeasible`` claim may name a DRUP/DRAT ``proof`` file and the DIMACS
+``cnf`` file it refutes, which the judge checks (``harness.certificate``). Everything else it
+prints is kept as the run's log. A non-zero exit status, a death by signal, or a missing or
+malformed last line is a crash with the tail of stderr.
 
 The judge's process only reads the manifest (data); the program itself runs in the run's own
 process (``harness.child``), like any solver, so it is timed, limited and killed the same way.
@@ -193,7 +195,26 @@ def run_program(command: list[str], request: dict[str, Any], folder: str) -> Pro
     # The answer stays the program's JSON data: the judge validates exactly that.
     return Proposal(answer=result.get("answer"), claim=result.get("claim", Claim.UNKNOWN),
                     counters=result.get("counters") or {}, count=result.get("count"),
-                    unique=result.get("unique"), note=str(result.get("note", ""))[:500])
+                    unique=result.get("unique"), note=str(result.get("note", ""))[:500],
+                    proof=_handed_file(result, "proof", folder),
+                    cnf=_handed_file(result, "cnf", folder))
+
+
+def _handed_file(result: dict[str, Any], key: str, folder: str) -> str | None:
+    """The text of a file the result line names under ``key`` (``proof``: a DRUP/DRAT proof,
+    ``cnf``: the DIMACS formula it refutes; a path relative to the manifest's folder, e.g.
+    in ``$TMPDIR``), read here in the run's process: its text crosses to the judge."""
+    path = result.get(key)
+    if path is None:
+        return None
+    if not isinstance(path, str):
+        raise ExternalProgramError(f"the result's {key!r} must be a file path, got {path!r}")
+    try:
+        return (Path(folder) / path).read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExternalProgramError(f"cannot read the {key} file {path!r}: "
+                                   f"{getattr(exc, 'strerror', None) or exc} (text DRUP/DRAT "
+                                   "and DIMACS only)") from None
 
 
 def in_encoding(proposal: Proposal, instance: Any, base: int, answer_format: str,

@@ -50,8 +50,21 @@ FAILURE_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome if o.failure)
 VOLATILE_FIELDS: frozenset[str] = frozenset(
     {"time_s", "cpu_s", "peak_rss_mb", "timestamp", "machine", "versions", "host", "warmup_s",
      "startup_s", "rss_base_mb", "span_s", "time_min_s", "repeats", "repeats_agree",
-     "timed_by", "measured_by", "clock_resolution_s", "core", "sandbox"}
+     "timed_by", "measured_by", "clock_resolution_s", "core", "sandbox", "certificate",
+     "certify_s"}
 )
+
+#: The ladder of verification, strongest first (``RunRecord.verified_by``): the validator
+#: checked a solution; a rule or a published fact decided it (solvability rules, known counts,
+#: Korf's optima); a checked certificate (a proof of unsatisfiability accepted by an
+#: independent checker); agreement of independent complete solvers. A record names the
+#: strongest rung that verified it, and a stronger one replaces a weaker one.
+RUNGS: tuple[str, ...] = ("validator", "rule", "certificate", "agreement")
+
+
+def rung_rank(rung: str) -> int:
+    """Higher is stronger: validator 4 … agreement 1, unverified ("") 0."""
+    return len(RUNGS) - RUNGS.index(rung) if rung in RUNGS else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +77,10 @@ class RunRecord:
 
     ``verified`` is True for a success the harness checked (a valid answer, a count equal to
     the known value, an infeasibility the rule confirms), False for a success nothing could
-    check (reported apart), None for every other outcome. ``isolated`` says the solver ran in
+    check (reported apart), None for every other outcome; ``verified_by`` names the rung that
+    verified it (``RUNGS``; "" when unverified), ``certificate`` what certification of an
+    ``infeasible`` claim found (the checked proof, or why there is none) and ``certify_s`` the
+    proof checker's seconds. ``isolated`` says the solver ran in
     a process of its own; ``warmup_s``/``startup_s`` are the untimed set-up before ``time_s``;
     ``log`` is the tail of what the solver printed; ``notes`` what the harness noticed.
     """
@@ -104,6 +120,9 @@ class RunRecord:
     timestamp: str = ""
     error: str = ""
     verified: bool | None = None
+    verified_by: str = ""
+    certificate: str = ""
+    certify_s: float | None = None
     isolated: bool = True
     warmup_s: float = 0.0
     startup_s: float = 0.0
@@ -175,6 +194,8 @@ class RunRecord:
         d["outcome"] = Outcome(d["outcome"])
         if "verified" not in data and d["outcome"].success:  # records made before the field
             d["verified"] = d["outcome"] is Outcome.SOLVED or not d.get("reason")
+        if "verified_by" not in data:  # records made before the ladder: its rung, as judged then
+            d["verified_by"] = _old_rung(d)
         return cls(**d)
 
     def stable(self) -> dict[str, Any]:
@@ -188,6 +209,15 @@ class RunRecord:
     def with_(self, **changes: Any) -> RunRecord:
         """A copy with some fields changed (records themselves never change)."""
         return replace(self, **changes)
+
+
+def _old_rung(d: dict[str, Any]) -> str:
+    """The rung of a record stored before ``verified_by``: what verified it then."""
+    if not (d["outcome"].success and d.get("verified")):
+        return ""
+    if d["outcome"] is Outcome.SOLVED:
+        return "validator" if d.get("task", "solve") == "solve" else "rule"
+    return "agreement" if "agreed by complete solvers" in str(d.get("reason", "")) else "rule"
 
 
 def json_default(obj: Any) -> Any:

@@ -8,6 +8,11 @@ a queen beside any piece on its lines and a knight beside any piece a knight's m
 The encoding's size is reported as the counters ``variables`` and ``clauses``, beside
 CaDiCaL's own ``conflicts`` and ``decisions``.
 
+``--param proof=true`` solves the judge's own formula (``puzzlebench.problems.cnf``, pairwise
+at-most-one clauses, the same variables an outside program would use) with CaDiCaL's DRUP
+proof switched on and hands an ``infeasible`` claim over with its proof: the judge checks it
+and records the claim as certified, or ``wrong`` if the proof fails (``harness.certificate``).
+
 Time: CaDiCaL cannot be interrupted through PySAT, so ``solve`` reads no budget — the
 harness's hard limit stops it (``honours`` is empty). Counting and listing add one blocking
 clause per model and check the clock between models.
@@ -20,7 +25,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.contract import Budget, Claim, Enumeration, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
+from puzzlebench.problems.cnf import encode
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
 from puzzlebench.queens_keys import diagonal_squares
 from puzzlebench.registry import register
@@ -108,16 +114,37 @@ class SatCadical(Solver):
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True
     honours: ClassVar[frozenset[str]] = frozenset()  # CaDiCaL cannot be interrupted: hard kill
+    params: ClassVar[dict[str, Any]] = {"proof": Param(False)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         from pysat.solvers import Solver as SatSolver
 
+        if self.config["proof"]:
+            return self._solve_with_proof(instance)
         enc = Encoding(instance)
         with SatSolver(name=ENGINE, bootstrap_with=enc.clauses) as sat:
             if sat.solve():
                 return Proposal(answer=enc.answer(sat.get_model()), claim=Claim.SOLVED,
                                 counters=enc.counters(sat))
             return Proposal(claim=Claim.INFEASIBLE, counters=enc.counters(sat))
+
+    def _solve_with_proof(self, instance: Any) -> Proposal:
+        """Refute (or solve) the judge's formula with a DRUP proof, handed over as text."""
+        from pysat.solvers import Solver as SatSolver
+
+        cnf = encode(instance)
+        with SatSolver(name=ENGINE, bootstrap_with=[list(c) for c in cnf.clauses],
+                       with_proof=True) as sat:
+            satisfiable = sat.solve()
+            stats = sat.accum_stats() or {}
+            counters = {"variables": cnf.variables, "clauses": len(cnf.clauses),
+                        **{k: int(stats[k]) for k in ("conflicts", "decisions") if k in stats}}
+            if satisfiable:
+                return Proposal(answer=cnf.answer(sat.get_model()), claim=Claim.SOLVED,
+                                counters=counters)
+            proof = sat.get_proof() or []
+        return Proposal(claim=Claim.INFEASIBLE, counters={**counters, "proof_lemmas": len(proof)},
+                        proof="\n".join(proof) + "\n")
 
     def _models(self, instance: Any, budget: Budget, limit: int | None
                 ) -> tuple[list[Any], bool, dict[str, int]]:

@@ -1,5 +1,9 @@
 """``puzzlebench agree PROBLEM --sizes 1..12 [--solver NAME ...]``: the agreement matrix.
 
+Cells mark how an ``infeasible`` claim was verified: no mark by a rule, ``(certified)`` by a
+checked proof (the certificate lines under the table give the checker and its time),
+``(agreed)`` by agreement of complete solvers, ``?`` unverified.
+
 Exit status 0 when every solver agrees with the facts and with every other solver, 1 when
 any disagreement is found (each one is named), 2 for bad input.
 """
@@ -22,7 +26,7 @@ from puzzlebench.cli.options import (
 )
 from puzzlebench.cli.output import console, emit_json
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
-from puzzlebench.harness.agreement import check_agreement
+from puzzlebench.harness.agreement import AgreementReport, check_agreement
 from puzzlebench.problems import get_problem
 
 
@@ -79,6 +83,7 @@ def agree_command(
     if as_json:
         emit_json({"problem": problem, "agreed": report.agreed,
                    "matrix": report.cells, "skipped": report.skipped,
+                   "verified_by": verification(report), "certificates": report.certificates,
                    "disagreements": [vars_of(d) for d in report.disagreements]})
     else:
         table = Table(title=f"agreement: {problem}")
@@ -88,6 +93,8 @@ def agree_command(
         for name in sorted(report.cells):
             table.add_row(name, *(report.cells[name].get(i, "-") for i in report.instances))
         console().print(table)
+        for iid, text in report.certificates.items():
+            typer.echo(f"certificate {iid.replace(f'{problem}-', '')}: {text}")
         for name, why in report.skipped.items():
             typer.echo(f"skipped {name}: {why}")
         if report.agreed:
@@ -95,6 +102,15 @@ def agree_command(
         for d in report.disagreements:
             typer.echo(f"DISAGREEMENT: {d}")
     return 0 if report.agreed else 1
+
+
+def verification(report: AgreementReport) -> dict[str, dict[str, str]]:
+    """instance → solver → the rung that verified its solve run ("" unverified or failed)."""
+    out: dict[str, dict[str, str]] = {}
+    for r in report.records:
+        if r.task == "solve":
+            out.setdefault(r.instance_id, {})[r.solver] = r.verified_by
+    return out
 
 
 def vars_of(d: object) -> dict[str, str]:

@@ -1,20 +1,30 @@
-"""``puzzlebench check``: validate an answer made anywhere with the independent validator.
+"""``puzzlebench check``: validate an answer made anywhere with the independent validator, or
+certify that an instance has no solution (``--infeasible``).
 
-Exit status: 0 valid, 1 invalid (with the reason), 2 malformed input.
+``--infeasible`` encodes the instance as the judge's CNF, refutes it with CaDiCaL and checks the
+DRUP proof with an independent checker (``harness.certificate``); with ``--proof FILE`` it
+checks a DRUP/DRAT proof made anywhere instead (of the judge's formula, or of ``--cnf FILE``
+when every clause of that is one of the judge's).
+
+Exit status: 0 valid (certified), 1 invalid or not certified (with the reason), 2 malformed
+input.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.options import parse_int
+from puzzlebench.cli.options import CliInputError, check_limit, parse_int
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
+from puzzlebench.harness.certificate import CERTIFY_TIME_S, certify_infeasible
 from puzzlebench.problems import problem_of
-from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.problems.base import Instance, PuzzlebenchError
+from puzzlebench.problems.cnf import ENCODED, encodes
 
 
 @app.command("check")
@@ -22,13 +32,33 @@ from puzzlebench.problems.base import PuzzlebenchError
 def check_command(
     problem: ProblemArg,
     size: Annotated[str, typer.Argument(help="n, or 8/15 for sliding")],
-    answer: Annotated[str, typer.Option(help="0,4,7,5,2,6,1,3 · Q:0:1,N:2:3 · UDLR moves")],
+    answer: Annotated[str | None, typer.Option(
+        help="0,4,7,5,2,6,1,3 · Q:0:1,N:2:3 · UDLR moves")] = None,
+    infeasible: Annotated[bool, typer.Option(
+        "--infeasible", help="Certify that the instance has no solution (checked DRUP proof).")
+    ] = False,
+    proof: Annotated[str | None, typer.Option(
+        help="With --infeasible: a DRUP/DRAT proof file (text) to check instead of making one."
+    )] = None,
+    cnf: Annotated[str | None, typer.Option(
+        help="With --proof: the DIMACS formula it refutes (default: the judge's encoding).")
+    ] = None,
+    time_limit: Annotated[float, typer.Option(
+        help="With --infeasible: seconds the certification may take.")] = CERTIFY_TIME_S,
     show: Annotated[bool, typer.Option(help="Draw the answer.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
     problem_opts: dict[str, str] | None = None,
 ) -> int:
-    """Check one answer; say why it is invalid."""
+    """Check one answer and say why it is invalid; or certify an instance infeasible."""
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
+    if infeasible:
+        if answer is not None:
+            raise CliInputError("give either --answer or --infeasible, not both")
+        return _certify(instance, proof, cnf, check_limit(time_limit) or CERTIFY_TIME_S, as_json)
+    if proof is not None or cnf is not None:
+        raise CliInputError("--proof and --cnf go with --infeasible")
+    if answer is None:
+        raise CliInputError("give --answer ANSWER, or --infeasible")
     prob = problem_of(instance)
     parsed = prob.parse_answer(instance, answer)
     verdict = prob.validate(instance, parsed)
@@ -44,3 +74,36 @@ def check_command(
         if show:
             typer.echo(prob.render(instance, parsed))
     return 0 if verdict.valid else 1
+
+
+def _read(path: str | None, what: str) -> str | None:
+    if path is None:
+        return None
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliInputError(f"cannot read the {what} file {path!r}: "
+                            f"{getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _certify(instance: Instance, proof_file: str | None, cnf_file: str | None,
+             time_limit: float, as_json: bool) -> int:
+    """``check --infeasible``: certify, print the verdict, exit 0 when certified."""
+    if not encodes(instance.problem):
+        raise CliInputError(f"--infeasible certifies {', '.join(ENCODED)}; "
+                            f"{instance.problem} has no CNF encoding")
+    if cnf_file is not None and proof_file is None:
+        raise CliInputError("--cnf goes with --proof")
+    rule = problem_of(instance).is_solvable(instance)
+    cert = certify_infeasible(instance, proof=_read(proof_file, "proof"),
+                              cnf=_read(cnf_file, "CNF"), time_limit=time_limit)
+    ruled = {True: "solvable", False: "infeasible", None: "undecided"}[rule]
+    if as_json:
+        emit_json({"problem": instance.problem, "size": instance.size,
+                   "instance_id": instance.instance_id, "certified": cert.certified,
+                   "status": cert.status, "certificate": cert.text, "check_s": cert.check_s,
+                   "solve_s": cert.solve_s, "answer": cert.answer, "rule": ruled})
+    else:
+        head = "infeasible (certified)" if cert.certified else f"not certified ({cert.status})"
+        typer.echo(f"{instance.instance_id}: {head}: {cert.text}; rule: {ruled}")
+    return 0 if cert.certified else 1

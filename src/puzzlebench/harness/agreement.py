@@ -2,8 +2,9 @@
 against each other — how a user validates a solver against the baselines.
 
 For each instance: every answer goes through the validator (a ``wrong`` outcome, a crash or a
-timeout is a disagreement); an ``infeasible`` claim is checked against the solvability rule
-and against every valid answer any solver found (``harness.rejudge``); counts from every
+timeout is a disagreement); an ``infeasible`` claim is checked against the solvability rule,
+certified by a checked proof where no rule decides (``harness.certify_runs``), and checked
+against every valid answer any solver found (``harness.rejudge``); counts from every
 counting solver — totals and, where a solver can, unique counts — are compared with each other
 and with OEIS, and a counter that fails or returns something that is not a count is named;
 exact solvers' answer lengths must agree; and, for small boards, each answer must be a member
@@ -44,6 +45,9 @@ SYMBOL = {Outcome.SOLVED: "ok", Outcome.INFEASIBLE: "none", Outcome.WRONG: "WRON
           Outcome.BUDGET: "budget", Outcome.TIMEOUT: "TIMEOUT", Outcome.MEMOUT: "memout",
           Outcome.CRASH: "CRASH"}
 
+#: How a cell shows the rung that verified an ``infeasible`` claim (a rule: no mark).
+RUNG_MARK = {"certificate": " (certified)", "agreement": " (agreed)"}
+
 
 @dataclass(frozen=True, slots=True)
 class Disagreement:
@@ -67,6 +71,9 @@ class AgreementReport:
     disagreements: list[Disagreement] = field(default_factory=list)
     records: list[RunRecord] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)  # unavailable solver → why
+    #: instance → what certifying its ``infeasible`` claims found (the checked proof and the
+    #: checker's time, or why there is none).
+    certificates: dict[str, str] = field(default_factory=dict)
 
     @property
     def agreed(self) -> bool:
@@ -168,6 +175,9 @@ def check_agreement(
         report.instances.append(iid)
         mine = [r for r in records if r.instance_id == iid]
         _check_runs(report, iid, [r for r in mine if r.task == "solve"])
+        texts = [r.certificate for r in mine if r.certificate]
+        if texts:
+            report.certificates[iid] = texts[0]
         _check_counts(report, iid, [r for r in mine if r.task == "count"])
         if getattr(inst, "n", inst.size) <= enumerate_up_to:
             _check_membership(report, problem, inst, specs, mine, time_limit)
@@ -177,6 +187,7 @@ def check_agreement(
 def _check_runs(report: AgreementReport, iid: str, runs: list[RunRecord]) -> None:
     for rec in runs:
         text = SYMBOL[rec.outcome] + ("?" if rec.outcome.success and rec.verified is False else "")
+        text += RUNG_MARK.get(rec.verified_by, "") if rec.outcome is Outcome.INFEASIBLE else ""
         report.note(rec.solver, iid, text)
         if rec.outcome.failure:
             report.disagree(rec.solver, iid, _claim_text(rec), rec.reason or rec.error)

@@ -23,6 +23,7 @@ from typing import Any
 
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
+from puzzlebench.harness.certify_runs import certify_claim
 from puzzlebench.harness.child import Performed, Task, error_text, perform
 from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.isolation import run_task
@@ -149,6 +150,8 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
             judgement = Judgement(Outcome.TIMEOUT, judgement.valid,
                                   f"answered after {report.wall_s:.3f} s, past its time limit "
                                   f"of {limit:g} s", judgement.optimum, None, judgement.answer)
+        elif task.kind == "solve":
+            judgement = certify_claim(instance, judgement)
     elif report.status == "timeout":
         judgement = Judgement(Outcome.TIMEOUT, None, error)
     elif report.status == "error" and report.error_kind == "memout":
@@ -200,6 +203,9 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
         error=error if judgement.outcome in (Outcome.CRASH, Outcome.MEMOUT, Outcome.TIMEOUT) else "",
         verified=judgement.verified,
+        verified_by=judgement.verified_by,
+        certificate=judgement.certificate,
+        certify_s=judgement.certify_s,
         isolated=isolated,
         warmup_s=report.warmup_s,
         startup_s=report.startup_s,

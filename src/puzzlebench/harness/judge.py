@@ -15,6 +15,13 @@ Verified or not: a valid answer is verified (the validator checked it); a count 
 known value is verified; a count with no known value to compare, or an ``infeasible`` claim no
 rule decides, is accepted but *unverified* (``verified=False``) and reported apart. Agreement
 between solvers (``harness.rejudge``) can later turn an unverified claim ``wrong``.
+
+Each verification names its rung (``verified_by``, ``record.RUNGS``): ``validator``, ``rule``
+(solvability rules, known counts, known optima), ``certificate``. An ``infeasible`` claim that
+comes with a proof of unsatisfiability (``Proposal.proof``) has the proof checked here
+(``harness.certificate``): accepted, the claim is certified (unless a rule, a stronger rung,
+decides it already); rejected, the claim is ``wrong`` with the checker's reason, whatever a rule
+says — a wrong certificate is a wrong answer, as in the SAT Competition.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from typing import Any
 
 from puzzlebench.code_fingerprint import digest_of
 from puzzlebench.contract import Claim
+from puzzlebench.harness.certificate import REJECTED, certify_infeasible
 from puzzlebench.harness.payload import ProposalData
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance, Problem, PuzzlebenchError
@@ -44,6 +52,9 @@ class Judgement:
     optimum: int | None = None
     verified: bool | None = None
     answer: Any = None
+    verified_by: str = ""
+    certificate: str = ""
+    certify_s: float | None = None
 
 
 def judge_solution(
@@ -81,7 +92,8 @@ def judge_solution(
                 )
             if optimum is None:
                 reason = "optimality not verified (no known optimum; checked across exact solvers)"
-        return Judgement(Outcome.SOLVED, True, reason, optimum, verified=True, answer=answer)
+        return Judgement(Outcome.SOLVED, True, reason, optimum, verified=True, answer=answer,
+                         verified_by="validator")
     if claim is Claim.SOLVED:
         return Judgement(Outcome.WRONG, None, "claimed solved but returned no answer")
     if claim is Claim.INFEASIBLE:
@@ -90,11 +102,32 @@ def judge_solution(
             return Judgement(
                 Outcome.WRONG, None, f"claimed infeasible, but {instance.instance_id} is solvable"
             )
+        if proposal.proof is not None:
+            return _judge_proof(instance, proposal, ruled=solvable is False)
         if solvable is False:
-            return Judgement(Outcome.INFEASIBLE, None, "", verified=True)
+            return Judgement(Outcome.INFEASIBLE, None, "", verified=True, verified_by="rule")
         return Judgement(Outcome.INFEASIBLE, None, "infeasibility not verified by a rule",
                          verified=False)
     return Judgement(Outcome.BUDGET, None, proposal.note)
+
+
+def _judge_proof(instance: Instance, proposal: ProposalData, *, ruled: bool) -> Judgement:
+    """An ``infeasible`` claim with the solver's proof: the proof checked in a process of the
+    judge's own; rejected makes the claim ``wrong``, accepted certifies it (a rule, where one
+    decides, stays the rung), a check that could not finish leaves the claim where it was."""
+    cert = certify_infeasible(instance, proof=proposal.proof, cnf=proposal.cnf)
+    if cert.status == REJECTED:
+        return Judgement(Outcome.WRONG, None, f"claimed infeasible with a proof that fails the "
+                         f"check: {cert.text}", certificate=cert.text, certify_s=cert.check_s)
+    if ruled:
+        return Judgement(Outcome.INFEASIBLE, None, "", verified=True, verified_by="rule",
+                         certificate=cert.text, certify_s=cert.check_s)
+    if cert.certified:
+        return Judgement(Outcome.INFEASIBLE, None, "", verified=True, verified_by="certificate",
+                         certificate=cert.text, certify_s=cert.check_s)
+    return Judgement(Outcome.INFEASIBLE, None, "infeasibility not verified by a rule",
+                     verified=False, certificate=f"{cert.text}; left unverified",
+                     certify_s=cert.check_s)
 
 
 def judge_count(
@@ -133,7 +166,8 @@ def judge_count(
             )
         verified = verified and known_u is not None
     reason = "" if verified else "no known count to check against"
-    return Judgement(Outcome.SOLVED, True if verified else None, reason, verified=verified)
+    return Judgement(Outcome.SOLVED, True if verified else None, reason, verified=verified,
+                     verified_by="rule" if verified else "")
 
 
 def _as_data(answer: Any) -> Any:

@@ -46,6 +46,8 @@ class ProposalData:
     note: str = ""
     solutions: list[Any] | None = None
     complete: bool | None = None
+    proof: str | None = None
+    cnf: str | None = None
 
 
 def _plain(value: Any) -> Any:
@@ -100,6 +102,13 @@ def to_payload(problem: Problem, proposal: Any) -> tuple[dict[str, Any], bytes |
         "unique": _plain(proposal.unique),
         "note": "" if proposal.note is None else str(proposal.note)[:2000],
     }
+    for name in ("proof", "cnf"):
+        value = getattr(proposal, name)
+        if value is not None and not isinstance(value, str):
+            raise MalformedProposalError(f"malformed proposal: {name} is "
+                                         f"{type(value).__name__}, not text")
+        if value is not None:
+            data[name] = value
     for name, value in data.items():
         _dump(name, value)
     return data, raw
@@ -156,6 +165,11 @@ def from_payload(data: Any, raw: bytes | None = None) -> ProposalData:
     complete = data.get("complete")
     if complete is not None and not isinstance(complete, bool):
         raise MalformedProposalError("malformed proposal: complete must be a boolean")
+    texts = {name: data.get(name) for name in ("proof", "cnf")}
+    for name, value in texts.items():
+        if value is not None and not isinstance(value, str):
+            raise MalformedProposalError(f"malformed proposal: {name} must be text")
     return ProposalData(claim=claim, answer=answer, counters=dict(counters), optimal=optimal,
                         count=counts["count"], unique=counts["unique"],
-                        note=str(note)[:2000], solutions=solutions, complete=complete)
+                        note=str(note)[:2000], solutions=solutions, complete=complete,
+                        proof=texts["proof"], cnf=texts["cnf"])

@@ -9,7 +9,9 @@ report, ``compare``, ``agree``), so the verdict does not depend on the order run
   agreement is the only evidence there is where the problem has no rule (nqueens-completion
   above the sizes its validator enumerates). ``complete`` is self-declared: a plugin's claim
   (``origin`` plugin, as the harness recorded it) is never verified by agreement, its own or
-  with anyone else's — only by a rule (or, later, a checked certificate);
+  with anyone else's — only by a rule or a checked certificate (``harness.certify_runs``,
+  applied when each run is judged; a certified claim is verified already and agreement, a
+  weaker rung, never replaces it);
 * a count that differs from a verified count of the same instance is ``wrong``; two
   unverified counts that differ are both marked ``wrong`` (nothing decides between them);
   unique counts (solutions up to symmetry) likewise, on their own;
@@ -31,7 +33,7 @@ BUILT_IN = ("handwritten", "baseline")
 
 
 def _wrong(record: RunRecord, reason: str) -> RunRecord:
-    return record.with_(outcome=Outcome.WRONG, verified=None, reason=reason)
+    return record.with_(outcome=Outcome.WRONG, verified=None, verified_by="", reason=reason)
 
 
 def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = (),
@@ -60,8 +62,9 @@ def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = (),
         if not solved and len(agreeing) >= 2:
             for i in unproved:
                 out[i] = records[i].with_(
-                    verified=True, reason="infeasibility agreed by complete solvers "
-                                          f"{', '.join(agreeing)} (no rule decides it)")
+                    verified=True, verified_by="agreement",
+                    reason="infeasibility agreed by complete solvers "
+                           f"{', '.join(agreeing)} (no rule decides it)")
         counted = [(i, records[i]) for i in idx
                    if records[i].task == "count" and records[i].outcome is Outcome.SOLVED]
         verified = {r.count for _, r in counted if r.verified and r.count is not None}

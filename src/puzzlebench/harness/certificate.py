@@ -1,0 +1,232 @@
+"""Certified infeasibility: an ``infeasible`` claim proved by a checked proof of
+unsatisfiability, as the SAT Competition asks of an UNSAT answer.
+
+The judge encodes the instance as CNF with its own encoding (``problems.cnf``, tested against
+brute force), solves it with PySAT's CaDiCaL 1.9.5 asking for a DRUP proof, and checks the
+proof with an independent checker. A proof a solver hands over (``sat-cadical --param
+proof=true``, or an external program's proof file) is checked the same way, against the
+judge's formula or against the solver's own formula when every clause of that is one of the
+judge's (an unsatisfiable sub-formula makes the whole formula unsatisfiable).
+
+The checker is dratify's pure-Python engine (forward checking: every lemma is checked, not
+only those the refutation needs, so a corrupted step is caught where it stands), chosen by
+measurement over ``drup`` (a checker extracted from verified Why3 code): on the proofs
+CaDiCaL gives for generated nqueens-completion instances (``/work/notes/issue28.md``)
+dratify took 0.01-0.03 s at n = 12 and 0.04-0.09 s at n = 16 where drup took 1.2-1.4 s and
+9.6-11.3 s — drup ignores deletions (the proof's lemmas accumulate) and converts every clause
+through ctypes structures; it also reads proof text with a parser that runs a deletion line
+into the line before it. Two orders of magnitude decide it.
+
+Certification runs in a process of its own forked from the judge's (never the solver's), under
+its own wall-clock and memory limits: a certification that runs out of either leaves the claim
+at the rung it had and says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import os
+import resource
+import signal
+import time
+from dataclasses import dataclass
+from importlib.metadata import version
+from typing import Any
+
+from puzzlebench.problems import problem_of
+from puzzlebench.problems.base import Instance
+from puzzlebench.problems.cnf import Cnf, encode, encodes
+
+#: Wall-clock seconds a certification (solve and check) may take by default.
+CERTIFY_TIME_S = 60.0
+#: Address space (MB) a certification's process may use by default.
+CERTIFY_MEMORY_MB = 4096
+#: The SAT solver that makes the judge's own proofs (PySAT's name for CaDiCaL 1.9.5).
+ENGINE = "cadical195"
+
+#: Statuses of a certification.
+CERTIFIED, REFUTED, REJECTED, LIMIT, UNAVAILABLE = (
+    "certified", "refuted", "rejected", "limit", "unavailable")
+
+
+@dataclass(frozen=True, slots=True)
+class Certification:
+    """What certifying one claim found.
+
+    ``status``: ``certified`` (a proof of the judge's formula was checked), ``refuted`` (the
+    formula has a model and ``answer`` is the solution read from it — the claim is false),
+    ``rejected`` (a proof handed over failed the check: ``text`` has the checker's reason),
+    ``limit`` (time or memory ran out, or the formula could not be used: nothing is decided),
+    ``unavailable`` (no encoding of the problem). ``text`` is one line for records and output;
+    ``check_s`` the checker's seconds, ``solve_s`` the SAT solver's.
+    """
+
+    status: str
+    text: str
+    check_s: float | None = None
+    solve_s: float | None = None
+    answer: Any = None
+
+    @property
+    def certified(self) -> bool:
+        return self.status == CERTIFIED
+
+
+def checker_name() -> str:
+    """The proof checker and its version, as records name it."""
+    return f"dratify {version('dratify')}"
+
+
+def check_proof(cnf: Cnf, proof: str) -> tuple[bool, str, int]:
+    """(accepted, the checker's reason, lemmas) for DRUP/DRAT text ``proof`` of ``cnf``, checked
+    in this process by dratify's pure-Python engine; accepted only when every step checks and
+    the empty clause is derived."""
+    # the checker is loaded only where a proof is checked (start-up time)
+    import dratify
+
+    formula = dratify.parse_dimacs(cnf.dimacs())
+    try:
+        result = dratify.check_proof(formula, proof, engine="python")
+    except (ValueError, IndexError, KeyError) as exc:
+        return False, f"the proof is not DRUP/DRAT text: {exc}", 0
+    if result.ok and result.reached_empty:
+        return True, str(result.reason), int(result.steps)
+    where = f" at lemma {result.failed_step}" if result.failed_step >= 0 else ""
+    reason = str(result.reason) or "the empty clause is not derived"
+    return False, f"{reason}{where}", int(result.steps)
+
+
+def formula_from_dimacs(text: str, reference: Cnf) -> Cnf:
+    """A solver's DIMACS formula, accepted only when every clause of it is a clause of the
+    judge's ``reference`` formula (raises ValueError naming the first that is not)."""
+    clauses: list[tuple[int, ...]] = []
+    current: list[int] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("c", "p", "%")):
+            continue
+        for token in line.split():
+            lit = int(token)
+            if lit == 0:
+                clauses.append(tuple(current))
+                current = []
+            else:
+                current.append(lit)
+    if current:
+        clauses.append(tuple(current))
+    known = reference.clause_set()
+    for clause in clauses:
+        if tuple(sorted(set(clause))) not in known:
+            raise ValueError(f"clause {' '.join(map(str, clause))} 0 is not in the judge's "
+                             f"encoding of the instance")
+    variables = max((abs(x) for c in clauses for x in c), default=0)
+    return Cnf(reference.problem, reference.n, variables, tuple(clauses))
+
+
+def certify_infeasible(instance: Instance, *, proof: str | None = None, cnf: str | None = None,
+                       time_limit: float = CERTIFY_TIME_S,
+                       memory_mb: int | None = CERTIFY_MEMORY_MB) -> Certification:
+    """Certify that ``instance`` has no solution: check the ``proof`` handed over (against
+    ``cnf``, the solver's formula, or the judge's own), or, with none, make one with CaDiCaL
+    and check it — in a forked process under ``time_limit`` seconds and ``memory_mb``."""
+    if not encodes(instance.problem):
+        return Certification(UNAVAILABLE, f"no CNF encoding of {instance.problem}")
+    ctx = mp.get_context("fork")
+    reader, writer = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_child, args=(writer, instance, proof, cnf, memory_mb),
+                        daemon=True)
+    child.start()
+    writer.close()
+    try:
+        if reader.poll(time_limit):
+            try:
+                got: Certification = reader.recv()
+            except EOFError:
+                got = _died(child, memory_mb)
+        else:
+            got = Certification(LIMIT, f"certification ran out of time ({time_limit:g} s)")
+    finally:
+        if child.is_alive():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child.pid or 0, signal.SIGKILL)
+        child.join()
+        reader.close()
+    return got
+
+
+def _died(child: Any, memory_mb: int | None) -> Certification:
+    child.join()
+    code = child.exitcode
+    if memory_mb is not None and code is not None and code != 0:
+        return Certification(LIMIT, f"certification ran out of memory ({memory_mb} MB) or died "
+                                    f"(exit {code})")
+    return Certification(LIMIT, f"certification died (exit {code})")
+
+
+def _child(writer: Any, instance: Instance, proof: str | None, cnf_text: str | None,
+           memory_mb: int | None) -> None:
+    """The certification's own process: limits, then solve and/or check, then one reply."""
+    if memory_mb is not None:
+        limit = memory_mb * 1024 * 1024
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        result = _certify_here(instance, proof, cnf_text)
+    except MemoryError:
+        result = Certification(LIMIT, f"certification ran out of memory ({memory_mb} MB)")
+    writer.send(result)
+    writer.close()
+    os._exit(0)
+
+
+def _certify_here(instance: Instance, proof: str | None, cnf_text: str | None) -> Certification:
+    reference = encode(instance)
+    size = f"{reference.variables} variables, {len(reference.clauses)} clauses"
+    if proof is not None:
+        formula = reference
+        if cnf_text is not None:
+            try:
+                formula = formula_from_dimacs(cnf_text, reference)
+            except ValueError as exc:
+                return Certification(LIMIT, f"the proof's formula was not used: {exc}")
+        t = time.perf_counter()
+        ok, reason, lemmas = check_proof(formula, proof)
+        check_s = time.perf_counter() - t
+        if not ok:
+            return Certification(REJECTED, f"proof rejected by {checker_name()}: {reason}",
+                                 check_s)
+        whose = "the solver's formula" if cnf_text is not None else "the judge's formula"
+        return Certification(CERTIFIED, f"the solver's proof ({lemmas} lemmas) of {whose} "
+                                        f"checked by {checker_name()} in {check_s:.3f} s",
+                             check_s)
+    # PySAT is loaded only where the judge makes a proof of its own (start-up time)
+    from pysat.solvers import Solver
+
+    t = time.perf_counter()
+    with Solver(name=ENGINE, bootstrap_with=[list(c) for c in reference.clauses],
+                with_proof=True) as sat:
+        satisfiable = sat.solve()
+        model = sat.get_model() if satisfiable else None
+        lines = None if satisfiable else sat.get_proof()
+    solve_s = time.perf_counter() - t
+    if model is not None:
+        answer = reference.answer(model)
+        verdict = problem_of(instance).validate(instance, answer)
+        if not verdict.valid:  # the encoding is wrong: decide nothing
+            return Certification(LIMIT, f"the judge's formula has a model that is not a "
+                                        f"solution ({verdict.reason}); nothing certified",
+                                 None, solve_s)
+        shown = str(answer) if len(str(answer)) <= 200 else str(answer)[:200] + "…"
+        return Certification(REFUTED, f"the judge's CaDiCaL found a solution in {solve_s:.3f} s: "
+                                      f"{shown}", None, solve_s, answer)
+    t = time.perf_counter()
+    ok, reason, lemmas = check_proof(reference, "\n".join(lines or []))
+    check_s = time.perf_counter() - t
+    if not ok:  # the judge's own proof failed: a fault of the tools, not of the claim
+        return Certification(LIMIT, f"CaDiCaL's proof was rejected by {checker_name()} "
+                                    f"({reason}); nothing certified", check_s, solve_s)
+    steps = f"{lemmas} lemmas" if lemmas else "unit propagation alone refutes it"
+    return Certification(CERTIFIED, f"DRUP proof ({steps}; {size}) by CaDiCaL 1.9.5 in "
+                                    f"{solve_s:.3f} s, checked by {checker_name()} in "
+                                    f"{check_s:.3f} s", check_s, solve_s)

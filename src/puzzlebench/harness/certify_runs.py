@@ -1,0 +1,64 @@
+"""Certification where it matters: every judged ``infeasible`` claim that no rule verified is
+certified by the judge (``harness.certificate``) before its record is made — in ``agree``,
+``compare``, ``run`` and ``solve`` alike, since they all judge through ``execute.conclude``.
+
+One certification per instance per process (several solvers claiming the same instance
+infeasible cost one proof): the certified and refuted verdicts are kept, keyed by the instance
+id, which names an instance completely. A certification that ran out of its limits is not kept
+(a later one, with more time, may finish).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+
+from puzzlebench.harness.certificate import (
+    CERTIFIED,
+    CERTIFY_MEMORY_MB,
+    CERTIFY_TIME_S,
+    REFUTED,
+    Certification,
+    certify_infeasible,
+)
+from puzzlebench.harness.judge import Judgement
+from puzzlebench.problems.base import Instance
+from puzzlebench.problems.cnf import encodes
+from puzzlebench.record import Outcome, rung_rank
+
+_CACHE: dict[str, Certification] = {}
+_LOCK = threading.Lock()
+
+
+def certified(instance: Instance, *, time_limit: float = CERTIFY_TIME_S,
+              memory_mb: int | None = CERTIFY_MEMORY_MB) -> Certification:
+    """The judge's certification of ``instance`` having no solution (kept per instance id
+    once it decided something)."""
+    key = instance.instance_id
+    with _LOCK:
+        if key in _CACHE:
+            return _CACHE[key]
+        got = certify_infeasible(instance, time_limit=time_limit, memory_mb=memory_mb)
+        if got.status in (CERTIFIED, REFUTED):
+            _CACHE[key] = got
+        return got
+
+
+def certify_claim(instance: Instance, judgement: Judgement, *,
+                  time_limit: float = CERTIFY_TIME_S,
+                  memory_mb: int | None = CERTIFY_MEMORY_MB) -> Judgement:
+    """``judgement`` of a solve run with its ``infeasible`` claim certified when no stronger
+    rung verified it: certified, the rung becomes ``certificate``; refuted (the judge found a
+    solution), the claim is ``wrong``; out of limits, it stays where it was and says so."""
+    if judgement.outcome is not Outcome.INFEASIBLE or not encodes(instance.problem) \
+            or rung_rank(judgement.verified_by) >= rung_rank("certificate"):
+        return judgement
+    cert = certified(instance, time_limit=time_limit, memory_mb=memory_mb)
+    if cert.status == CERTIFIED:
+        return replace(judgement, verified=True, verified_by="certificate", reason="",
+                       certificate=cert.text, certify_s=cert.check_s)
+    if cert.status == REFUTED:
+        return Judgement(Outcome.WRONG, None, f"claimed infeasible, but {cert.text}",
+                         certificate=cert.text)
+    rung = judgement.verified_by or "unverified"
+    return replace(judgement, certificate=f"{cert.text}; left {rung}")
