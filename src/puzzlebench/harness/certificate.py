@@ -132,6 +132,10 @@ def certify_infeasible(instance: Instance, *, proof: str | None = None, cnf: str
     and check it — in a forked process under ``time_limit`` seconds and ``memory_mb``."""
     if not encodes(instance.problem):
         return Certification(UNAVAILABLE, f"no CNF encoding of {instance.problem}")
+    # loaded before the fork, so that the child's memory limit meets the work, not the import
+    import dratify  # noqa: F401
+    import pysat.solvers  # noqa: F401
+
     ctx = mp.get_context("fork")
     reader, writer = ctx.Pipe(duplex=False)
     child = ctx.Process(target=_child, args=(writer, instance, proof, cnf, memory_mb),
@@ -175,6 +179,8 @@ def _child(writer: Any, instance: Instance, proof: str | None, cnf_text: str | N
         result = _certify_here(instance, proof, cnf_text)
     except MemoryError:
         result = Certification(LIMIT, f"certification ran out of memory ({memory_mb} MB)")
+    except Exception as exc:  # e.g. a library that cannot load within the memory limit
+        result = Certification(LIMIT, f"certification failed: {type(exc).__name__}: {exc}")
     writer.send(result)
     writer.close()
     os._exit(0)

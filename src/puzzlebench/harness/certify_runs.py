@@ -55,8 +55,9 @@ def certify_claim(instance: Instance, judgement: Judgement, *,
         return judgement
     cert = certified(instance, time_limit=time_limit, memory_mb=memory_mb)
     if cert.status == CERTIFIED:
+        earlier = f" (before it: {judgement.certificate})" if judgement.certificate else ""
         return replace(judgement, verified=True, verified_by="certificate", reason="",
-                       certificate=cert.text, certify_s=cert.check_s)
+                       certificate=cert.text + earlier, certify_s=cert.check_s)
     if cert.status == REFUTED:
         return Judgement(Outcome.WRONG, None, f"claimed infeasible, but {cert.text}",
                          certificate=cert.text)
