@@ -216,6 +216,8 @@ def test_check_infeasible_certifies_refutes_and_rejects(capsys, tmp_path: Path) 
     ["check", "nqueens", "3", "--infeasible", "--proof", "/nonexistent/p.drup"],
     ["check", "sliding", "8", "--start", "123456780", "--infeasible"],
     ["check", "nqueens", "3", "--infeasible", "--time-limit", "-1"],
+    ["agree", "nqueens", "--generate", "3"],
+    ["agree", "nqueens-completion", "--generate", "0"],
 ])
 def test_check_infeasible_bad_input_is_one_line(capsys, args: list[str]) -> None:  # type: ignore[no-untyped-def]
     code, _, err = cli(capsys, *args)

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import numpy as np
 import typer
 from rich.table import Table
 
 from puzzlebench.cli.app import app
 from puzzlebench.cli.options import (
+    CliInputError,
     MinTimeOpt,
     SandboxOpt,
     StartupLimitOpt,
@@ -28,6 +30,9 @@ from puzzlebench.cli.output import console, emit_json
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.harness.agreement import AgreementReport, check_agreement
 from puzzlebench.problems import get_problem
+
+#: Most generated instances per size ``agree --generate`` takes.
+MAX_GENERATED = 1000
 
 
 @app.command("agree")
@@ -49,6 +54,9 @@ def agree_command(
     count_up_to: Annotated[int, typer.Option(help="Counts are compared up to this n.")] = 10,
     enumerate_up_to: Annotated[int, typer.Option(help="Answers checked against the enumerated "
                                                        "set up to this n.")] = 8,
+    generate: Annotated[int | None, typer.Option(
+        help="Check K generated instances per size (seeded by the size: the same everywhere) "
+             "instead of the problem's own.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     problem_opts: dict[str, str] | None = None,
 ) -> int:
@@ -65,12 +73,15 @@ def agree_command(
     check_workers(workers)
     check_limit(min_time, "--min-time")
     measurement = measurement_of(None, None, sandbox, startup_limit)
-    entry = grid_entry(problem, problem_opts or {}, purpose="agree")
+    if generate is not None and not 1 <= generate <= MAX_GENERATED:
+        raise CliInputError(f"--generate must be in 1..{MAX_GENERATED}, got {generate}")
+    entry = grid_entry(problem, problem_opts or {}, purpose="agree", generate=generate)
     problem = prob.id
     size_list = parse_sizes(sizes or prob.default_sizes(entry, "agree"))
     insts = []
     for n in size_list:
-        insts.extend(prob.agreement_instances(n, entry))
+        insts.extend(prob.agreement_instances(n, entry) if generate is None
+                     else prob.generate(n, generate, np.random.default_rng(n)))
     progress = StudyProgress(0, 0, quiet=as_json, unknown_total=True)
     try:
         report = check_agreement(problem, size_list, solver or None, time_limit=time_limit,

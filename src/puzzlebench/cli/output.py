@@ -14,7 +14,8 @@ from puzzlebench.record import RunRecord, json_default
 
 JSON_KEYS: tuple[str, ...] = (
     "problem", "size", "instance_id", "solver", "params", "seed", "outcome", "claim", "answer",
-    "valid", "verified", "reason", "counters", "time_s", "cpu_s", "warmup_s", "startup_s",
+    "valid", "verified", "verified_by", "certificate", "certify_s", "reason", "counters",
+    "time_s", "cpu_s", "warmup_s", "startup_s",
     "peak_rss_mb", "optimum", "answer_length", "isolated", "notes", "error",
     "span_s", "timed_by", "measured_by", "clock_resolution_s", "min_time", "repeats",
     "time_min_s", "repeats_agree", "core", "sandbox",
@@ -81,7 +82,7 @@ def runs_table(records: list[RunRecord], title: str = "") -> Table:
         table.add_column(col, overflow="fold")
     for r in records:
         outcome = r.outcome.value + (" (unverified)" if r.outcome.success and r.verified is False
-                                     else "")
+                                     else f" ({r.verified_by})" if r.outcome.success else "")
         table.add_row(r.solver, str(r.size), outcome, f"{r.time_s:.4f}",
                       counters_text(r.counters), (r.reason or r.error)[:80])
     return table

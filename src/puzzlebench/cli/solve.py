@@ -81,7 +81,8 @@ def solve_command(
         emit_json(record_json(record))
     else:
         validity = {True: "valid", False: "INVALID", None: "no answer"}[record.valid]
-        unverified = " unverified" if record.outcome.success and record.verified is False else ""
+        unverified = (" unverified" if record.verified is False
+                      else f" verified_by={record.verified_by}") if record.outcome.success else ""
         line = (f"{record.instance_id} solver={record.solver} outcome={record.outcome.value}"
                 f"{unverified} ({validity}) time={time_text(record)} "
                 f"(start-up {record.startup_s:.2f}s, warm-up {record.warmup_s:.2f}s, untimed) "
@@ -92,7 +93,7 @@ def solve_command(
         for text in details:
             typer.echo(f"  {text}")
         for label, text in (("reason", record.reason), ("error", record.error),
-                            ("note", record.notes)):
+                            ("note", record.notes), ("certificate", record.certificate)):
             if text and (label != "error" or text != record.reason):
                 typer.echo(f"  {label}: {text}")
         typer.echo(f"  measured: {measurement_text(record)}")

@@ -18,6 +18,9 @@ from puzzlebench.record import SUCCESS_VALUES
 
 #: Outcomes that carry no answer to compare (not disagreements).
 NO_ANSWER = ("timeout", "memout", "crash", "budget")
+#: How a cell marks an ``infeasible`` claim verified by a proof or by agreement (a rule: no
+#: mark), the stronger rung first.
+RUNG_MARKS = (("certificate", " (certified)"), ("agreement", " (agreed)"))
 
 
 def natural_key(text: str) -> list[int | str]:
@@ -39,7 +42,9 @@ def agreement_matrix(frame: pd.DataFrame) -> pd.DataFrame:
         else:
             top = g["outcome"].value_counts().index[0]
             shy = "unverified" in g and bool(g.loc[g["outcome"] == top, "unverified"].any())
-            cells[(iid, solver)] = top + (" (unverified)" if shy else "")
+            rungs = set(g.loc[g["outcome"] == top, "verified_by"]) if "verified_by" in g else set()
+            mark = next((m for r, m in RUNG_MARKS if r in rungs), "") if top == "infeasible" else ""
+            cells[(iid, solver)] = top + (" (unverified)" if shy else mark)
     table = pd.Series(cells).unstack().fillna("")
     table = table.loc[sorted(table.index, key=natural_key)].sort_index(axis=1)
     agree, no_answer = [], []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from puzzlebench.record import FAILURE_VALUES, NOISE_FLOOR_S, Outcome
+from puzzlebench.record import FAILURE_VALUES, NOISE_FLOOR_S, RUNGS, Outcome
 from puzzlebench.report.bootstrap import median_ci
 from puzzlebench.report.series_styles import SeriesStyles, label_order
 
@@ -50,12 +50,22 @@ def below_floor(frame: pd.DataFrame) -> pd.Series:
     return (frame["time_s"] < NOISE_FLOOR_S) & (repeats.fillna(1) <= 1)
 
 
+def rung_counts(group: pd.DataFrame) -> str:
+    """How a group's verified successes were verified, strongest rung first (``record.RUNGS``):
+    e.g. ``validator 40 · certificate 5``; empty where nothing was verified or the frame holds
+    no ``verified_by`` (records made before the ladder)."""
+    if "verified_by" not in group:
+        return ""
+    rungs = group.loc[group["success"], "verified_by"].value_counts()
+    return " · ".join(f"{r} {int(rungs[r])}" for r in RUNGS if r in rungs)
+
+
 def summary_table(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
     """One row per (problem, label): runs, success % (verified successes only), unverified
-    successes apart, outcome counts, median [IQR] of time and CPU time and each counter over
-    all runs, and a bootstrap 95% CI of the median time (``seed`` seeds its generator). A
-    median time marked † lies below the noise floor of single-shot runs (``NOISE_FLOOR_S``);
-    ``below floor`` counts such runs."""
+    successes apart, the rungs that verified the successes (``verified by``), outcome counts,
+    median [IQR] of time and CPU time and each counter over all runs, and a bootstrap 95% CI of
+    the median time (``seed`` seeds its generator). A median time marked † lies below the
+    noise floor of single-shot runs (``NOISE_FLOOR_S``); ``below floor`` counts such runs."""
     rng = np.random.default_rng(seed)
     frame = with_labels(frame)
     rows = []
@@ -64,6 +74,7 @@ def summary_table(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
         counts = group["outcome"].value_counts()
         row["success %"] = round(100.0 * int(group["success"].sum()) / len(group), 1)
         row["unverified"] = int(group["unverified"].sum())
+        row["verified by"] = rung_counts(group)
         for outcome in OUTCOMES:
             row[outcome] = int(counts.get(outcome, 0))
         low = below_floor(group)

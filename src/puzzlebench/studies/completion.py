@@ -32,19 +32,35 @@ def _grid(sizes: list[int], generate: int, limit: float) -> dict:
 
 def per_size(frame: pd.DataFrame) -> pd.DataFrame:
     """Per size: instances, how many some run solved, how many were proved infeasible (and
-    whether by rule or by agreement), and each solver's verified successes."""
+    how many of those by a checked certificate — with the longest proof check — or, failing
+    one, by agreement), and each solver's verified successes."""
     rows = []
     for n, sub in frame.groupby("size"):
         solved = sub[(sub["outcome"] == "solved") & sub["success"]]["instance_id"].nunique()
         infeasible = sub[(sub["outcome"] == "infeasible") & sub["success"]]
+        rung = _rungs(infeasible)
+        certified = infeasible[rung == "certificate"]
         row = {"n": int(n), "instances": sub["instance_id"].nunique(), "solvable": solved,
                "infeasible (verified)": infeasible["instance_id"].nunique(),
-               "of which by agreement": infeasible[infeasible["reason"].str.contains(
-                   "agreed", na=False)]["instance_id"].nunique()}
+               "of which certified": certified["instance_id"].nunique(),
+               "of which by agreement": infeasible[
+                   (rung == "agreement") & ~infeasible["instance_id"].isin(
+                       certified["instance_id"])]["instance_id"].nunique()}
+        if "certify_s" in certified and certified["certify_s"].notna().any():
+            row["proof check s (max)"] = round(float(certified["certify_s"].max()), 3)
         for solver, runs in sub.groupby("solver"):
             row[f"{solver}: successes"] = f"{int(runs['success'].sum())}/{len(runs)}"
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _rungs(runs: pd.DataFrame) -> pd.Series:
+    """Each run's rung (``verified_by``); for records made before the ladder, agreement when
+    the reason says so."""
+    if "verified_by" in runs:
+        return runs["verified_by"].fillna("")
+    agreed = runs["reason"].str.contains("agreed", na=False)
+    return agreed.map({True: "agreement", False: ""})
 
 
 def _count(k: int, noun: str) -> str:
@@ -60,8 +76,9 @@ def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     open_ = instances - solvable - proved
     lines = [f"{_count(instances, 'generated instance')}, {len(frame)} runs: "
              f"{_count(solvable, 'instance')} solved by some run, {proved} proved infeasible (by "
-             "the validator's own enumeration for n ≤ 10, by the attacking-placement rule, or "
-             f"by two complete solvers agreeing), {open_} undecided within the limit; "
+             "the validator's own enumeration for n ≤ 10, by the attacking-placement rule, by a "
+             "DRUP proof the judge checked, or by two complete solvers agreeing), "
+             f"{open_} undecided within the limit; "
              f"{_count(unverified, 'success claim')} stayed unverified."]
     tests = []
     cp = frame[frame["solver"] == "cpsat"]
