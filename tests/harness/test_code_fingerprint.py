@@ -287,9 +287,31 @@ def test_records_made_before_judge_versions_are_judged_again() -> None:
 
     old = RunRecord(problem="nqueens", size=4, instance_id="nqueens-4", solver="old",
                     params={}, seed=0, outcome=Outcome.SOLVED, claim="solved", valid=True,
-                    answer=[0, 1, 2, 3], answer_length=4, instance={"n": 4}, verified=True)
+                    answer=[0, 1, 2, 3], answer_length=4, instance={"n": 4}, verified=True,
+                    verified_by="validator")
     assert old.judge_version == ""
     judged = judge_stored(old)
     assert judged.outcome is Outcome.WRONG and judged.judge_version
     fine = judge_stored(old.with_(answer=[1, 3, 0, 2]))
     assert fine.outcome is Outcome.SOLVED and fine.notes == "" and fine.judge_version
+
+
+def test_a_certified_or_refuted_claim_keeps_its_verdict_when_judged_again() -> None:
+    """A proof check is not redone on reading (its proof is not stored): a claim the judge
+    certified, or refuted, stays so; a claim with no certificate is judged again."""
+    from puzzlebench.harness.judge import judge_stored
+    from puzzlebench.record import Outcome, RunRecord
+
+    claim = RunRecord(problem="queens-knights", size=3, instance_id="queens-knights-3-A2",
+                      solver="old", params={}, seed=0, outcome=Outcome.INFEASIBLE,
+                      claim="infeasible", valid=None, instance={"n": 3, "queens": 2},
+                      verified=True, verified_by="certificate", certificate="certified (DRUP)")
+    kept = judge_stored(claim)
+    assert kept.outcome is Outcome.INFEASIBLE and kept.verified_by == "certificate"
+    assert kept.judge_version and "judged again" not in kept.notes
+    refuted = claim.with_(outcome=Outcome.WRONG, verified=None, verified_by="",
+                          certificate="refuted: a solution", reason="claimed infeasible, but …")
+    assert judge_stored(refuted).outcome is Outcome.WRONG
+    bare = judge_stored(claim.with_(certificate=""))  # verified by nothing the record holds
+    assert bare.outcome is Outcome.INFEASIBLE and bare.verified is False
+    assert "judged again" in bare.notes

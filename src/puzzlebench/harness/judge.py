@@ -188,7 +188,9 @@ def judge_stored(record: RunRecord) -> RunRecord:
     """A stored record judged again when another judge version decided it, from its stored
     proposal; the record itself when its version is current, when no proposal of it was
     judged (a crash, a kill), or when its problem or instance cannot be rebuilt here (a
-    family loaded by reference elsewhere). A changed verdict is said in ``notes``."""
+    family loaded by reference elsewhere). An ``infeasible`` claim certified or refuted by a
+    checked proof keeps its verdict (proofs are not stored, and checking one takes seconds).
+    A changed verdict is said in ``notes``."""
     try:
         problem = get_problem(record.problem)
         version = judge_version(problem)
@@ -208,6 +210,10 @@ def judge_stored(record: RunRecord) -> RunRecord:
             judgement = judge_solution(problem, instance, proposal, exact=record.exact)
     except (PuzzlebenchError, ValueError, TypeError, KeyError):
         return record
+    if judgement.outcome is Outcome.INFEASIBLE and record.certificate:
+        # a claim the judge certified or refuted by a checked proof keeps that verdict: a
+        # proof check takes seconds and its proof is not stored, so reading does not redo it
+        return record.with_(judge_version=version)
     limit = record.budget.get("time_limit")
     outcome, reason = judgement.outcome, judgement.reason
     if outcome.success and limit is not None and record.time_s > limit:  # as ``conclude``
@@ -220,6 +226,7 @@ def judge_stored(record: RunRecord) -> RunRecord:
         "outcome": outcome, "valid": judgement.valid, "reason": reason,
         "optimum": judgement.optimum, "answer": answer,
         "verified": judgement.verified if outcome is not Outcome.TIMEOUT else None,
+        "verified_by": judgement.verified_by if outcome is not Outcome.TIMEOUT else "",
         "answer_length": len(answer) if isinstance(answer, str | list) else None}
     old = {name: getattr(record, name) for name in changes}
     if old == changes:
