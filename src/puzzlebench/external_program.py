@@ -223,7 +223,7 @@ def in_encoding(proposal: Proposal, instance: Any, base: int, answer_format: str
     declares (``base``, ``answer_format``). An undeclared 1-based or drawn answer is refused
     (ExternalProgramError, a crash) with what to change, never judged ``wrong`` for it."""
     answer, problem, n = proposal.answer, instance.problem, getattr(instance, "n", 0)
-    if answer is None or problem == "sliding":
+    if answer is None or not n:  # no board of n: moves (sliding) have no base or drawing
         return proposal
     if answer_format == "board":
         try:
