@@ -7,7 +7,10 @@ machine; the script prints, per run, the spread of the recorded times (max/min, 
 by their own stamps. Issue 24's targets: max/min ≤ 1.5 for a run of about 5 ms and ≤ 1.2 for
 one of about 100 ms.
 
-    python benchmarks/timing_stability.py [--repeats 30] [--burners 2] [--pin]
+    python benchmarks/timing_stability.py [--repeats 30] [--burners 2] [--pin] [--nice off|N]
+
+``--nice off`` leaves the runs at the priority they inherit (``$PUZZLEBENCH_NICE``); by default
+the harness raises each run to ``harness.measure.RUN_NICE`` where it may (root).
 """
 
 from __future__ import annotations
@@ -49,13 +52,15 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--pin", action="store_true")
     ap.add_argument("--min-time", type=float, default=None)
+    ap.add_argument("--nice", default=None, help="off, or the runs' nice value")
     args = ap.parse_args()
     burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(args.burners)]
     for b in burners:
         b.start()
     print(f"{os.cpu_count()} cores, {args.burners} CPU burners, --workers {args.workers}"
           f"{' --pin' if args.pin else ''}"
-          f"{f' --min-time {args.min_time}' if args.min_time else ''}, {args.repeats} runs each")
+          f"{f' --min-time {args.min_time}' if args.min_time else ''}"
+          f"{f' --nice {args.nice}' if args.nice else ''}, {args.repeats} runs each")
     try:
         for label, solver, start in CASES:
             with tempfile.TemporaryDirectory() as tmp:
@@ -67,7 +72,9 @@ def main() -> None:
                     cmd.append("--pin")
                 if args.min_time:
                     cmd += ["--min-time", str(args.min_time)]
-                out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+                env = {**os.environ, **({"PUZZLEBENCH_NICE": args.nice} if args.nice else {})}
+                out = subprocess.run(cmd, capture_output=True, text=True, check=True,
+                                     env=env).stdout
             runs = [json.loads(line) for line in out.splitlines()]
             nodes = {r["counters"]["nodes_expanded"] for r in runs}
             print(f"\n{label}: {solver} on {start} ({len(runs)} runs, nodes expanded {nodes}; "

@@ -9,6 +9,7 @@ runs are repeated to a minimum time, and a solver whose answer drifts is named.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from puzzlebench.harness import cgroups, isolation
 from puzzlebench.harness.execute import make_task, resolve, run_solve
 from puzzlebench.harness.isolation import run_task
-from puzzlebench.harness.measure import Measurement, check_stamps, repeat_more
+from puzzlebench.harness.measure import RUN_NICE, Measurement, check_stamps, repeat_more
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
 
@@ -160,6 +161,40 @@ def test_no_run_cgroup_is_left_behind() -> None:
 def test_pinned_runs_keep_to_their_core() -> None:
     record = solve("Spins", measurement=Measurement(pin=True))
     assert record.core == isolation.pinned_cores(1)[0]
+
+
+# -- priority --------------------------------------------------------------------------------
+
+may_raise = pytest.mark.skipif(os.geteuid() != 0, reason="raising a priority needs root here")
+
+
+@may_raise
+@pytest.mark.parametrize("sandbox", ["auto", "off"])
+def test_a_runs_timed_phase_is_raised_with_its_session(sandbox: str) -> None:
+    """The harness gives the run's processes and their session (autogroup) the priority of
+    ``Measurement.nice`` before ``go``, sealed or not, and the record says so."""
+    record = solve("ReportsPriority", measurement=Measurement(nice=-7, sandbox=sandbox))
+    assert record.outcome is Outcome.SOLVED, (record.reason, record.error)
+    assert record.counters["nice"] == -7 and record.machine["nice"] == -7
+    if record.counters["autogroup_nice"] != -100:  # the kernel groups sessions
+        assert record.counters["autogroup_nice"] == -7
+
+
+def test_nice_none_leaves_the_runs_priority_alone() -> None:
+    record = solve("ReportsPriority", measurement=Measurement(nice=None))
+    assert record.counters["nice"] == os.getpriority(os.PRIO_PROCESS, 0)
+    assert "nice" not in record.machine
+
+
+def test_the_default_priority_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PUZZLEBENCH_NICE", "off")
+    assert Measurement().nice is None
+    monkeypatch.setenv("PUZZLEBENCH_NICE", "-3")
+    assert Measurement().nice == -3
+    monkeypatch.delenv("PUZZLEBENCH_NICE")
+    assert Measurement().nice == RUN_NICE
+    with pytest.raises(ValueError, match=r"nice must be in -20\.\.19"):
+        Measurement(nice=-21)
 
 
 # -- repeats to a minimum time --------------------------------------------------------------

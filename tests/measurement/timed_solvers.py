@@ -149,3 +149,20 @@ class DeepFrame(_Q):
             except OSError:
                 continue
         os._exit(0)
+
+
+class ReportsPriority(_Q):
+    """Reports its own nice value and its session's (autogroup) nice, as the timed phase sees
+    them (a counter of -100 where the kernel does not show an autogroup)."""
+
+    name = "reports-priority"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        nice = os.getpriority(os.PRIO_PROCESS, 0)
+        try:
+            with open("/proc/self/autogroup", encoding="ascii") as fh:
+                group = int(fh.read().split()[-1])
+        except (OSError, ValueError, IndexError):
+            group = -100
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED,
+                        counters={"nice": nice, "autogroup_nice": group})

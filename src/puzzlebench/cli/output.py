@@ -65,6 +65,8 @@ def measurement_text(record: RunRecord) -> str:
              f"{record.measured_by or 'unknown'}"]
     if record.core is not None:
         parts.append(f"pinned to core {record.core}")
+    if record.machine.get("nice") is not None:
+        parts.append(f"at nice {record.machine['nice']} from go on")
     if record.isolated:
         parts.append("sealed in namespaces of its own" if record.sandbox == "namespaces"
                      else "not sealed (sandbox: none)")

@@ -46,6 +46,9 @@ class ChildReport:
     #: How the run was sealed (``harness.sandbox``): ``namespaces`` as the harness saw it
     #: from outside, else ``none``.
     sandbox: str = "none"
+    #: The nice value the harness gave the run's processes for their timed phase (None: the
+    #: run kept the priority it inherited).
+    nice: int | None = None
 
 
 def describe_status(code: int | None) -> str:

@@ -25,7 +25,7 @@ import os
 import resource
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: The clock every stamp reads: shared by all processes of the machine, never set back.
 CLOCK = time.CLOCK_MONOTONIC
@@ -74,6 +74,28 @@ STARTUP_LIMIT = 30.0
 PROJECT_STARTUP_LIMIT = 300.0
 
 
+#: The nice value a run's processes get when its timed phase starts, where the harness may
+#: raise a priority (as root): a CPU-bound process of the machine at the default priority then
+#: takes a few per cent of the run's core instead of half, so a run's time stays the run's own
+#: (``benchmarks/timing_stability.py`` measures it beside two CPU burners). The harness's own
+#: loop keeps its priority; its deadlines do not depend on it. Where the harness may not, the
+#: run keeps the priority it inherited and its record says so (``machine["nice"]``).
+RUN_NICE = -10
+NICE_ENV = "PUZZLEBENCH_NICE"
+
+
+def default_nice() -> int | None:
+    """``$PUZZLEBENCH_NICE`` (a nice value, or ``off``: runs keep their priority), else
+    :data:`RUN_NICE`."""
+    raw = os.environ.get(NICE_ENV, "").strip().lower()
+    if raw in ("off", "none"):
+        return None
+    try:
+        return int(raw) if raw else RUN_NICE
+    except ValueError:
+        return RUN_NICE
+
+
 @dataclass(frozen=True, slots=True)
 class Measurement:
     """How the runs of one command or study are measured and confined.
@@ -83,7 +105,9 @@ class Measurement:
     ``cgroups``: use a cgroup per run where the machine allows (False: always the rusage
     fallback). ``startup_limit``: seconds a run may take to be ready (start-up and warm-up).
     ``sandbox``: how runs are sealed off from the machine (``harness.sandbox``: ``auto``,
-    ``required``, ``off``; None: ``$PUZZLEBENCH_SANDBOX`` or ``auto``).
+    ``required``, ``off``; None: ``$PUZZLEBENCH_SANDBOX`` or ``auto``). ``nice``: the
+    scheduling priority each run's processes get for their timed phase where the harness may
+    raise it (root or CAP_SYS_NICE; None: left as inherited) — see :data:`RUN_NICE`.
     """
 
     min_time: float | None = None
@@ -91,8 +115,11 @@ class Measurement:
     cgroups: bool = True
     startup_limit: float = STARTUP_LIMIT
     sandbox: str | None = None
+    nice: int | None = field(default_factory=lambda: default_nice())
 
     def __post_init__(self) -> None:
+        if self.nice is not None and not -20 <= self.nice <= 19:
+            raise ValueError(f"nice must be in -20..19, got {self.nice}")
         if self.min_time is not None and not self.min_time > 0:
             raise ValueError(f"min_time must be positive, got {self.min_time}")
         if not 0 < self.startup_limit < float("inf"):

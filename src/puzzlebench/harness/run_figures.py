@@ -42,6 +42,7 @@ class RunWindow:
     done_meta: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     sandbox: str = "none"  # as the harness verified it at ``ready``
+    nice: int | None = None  # the run's priority from ``go`` on, as the harness set it
 
 
 def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
@@ -93,6 +94,7 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
         "measured_by": run.measured_by,
         "core": run.core,
         "sandbox": run.sandbox,
+        "nice": run.nice,
         "notes": tuple(notes),
         "log": log,
     }

@@ -199,6 +199,7 @@ class RunProcess:
                 return
             self.w.ready = message
             self._sandbox(message)
+            self._prioritise()
             self._go()
         elif event == "stopped" and self.w.go_ns and not self.w.stop_ns and self.w.t_done is None:
             self.w.stop_ns = stamp_ns()  # the solves are over: read the counters, then let the
@@ -234,6 +235,25 @@ class RunProcess:
         elif isinstance(why, str) and why and self.measurement.sandbox != "off" and \
                 "off" not in why:
             self.w.notes.append(f"not sealed: {why[:300]}")
+
+    def _prioritise(self) -> None:
+        """Raise the priority of the run's process group (every process it has made) for its
+        timed phase, where this process may (``Measurement.nice``); a run cannot undo it but
+        by lowering its own priority."""
+        nice = self.measurement.nice
+        if nice is None or self.pid <= 0:
+            return
+        try:
+            os.setpriority(os.PRIO_PGRP, self.pid, nice)
+            self.w.nice = nice
+        except OSError:  # not root, or the run has gone: its record says nice is not known
+            return
+        # A run leads a session of its own, and where the kernel groups sessions for
+        # scheduling (autogroup), a process's nice counts only inside its session: the
+        # session's own weight is what a neighbour competes with.
+        with contextlib.suppress(OSError), open(f"/proc/{self.pid}/autogroup", "w",
+                                                encoding="ascii") as fh:
+            fh.write(str(nice))
 
     def _go(self) -> None:
         """Send the instance: the timed phase starts now, its CPU and memory counted from here."""
