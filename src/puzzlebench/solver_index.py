@@ -2,8 +2,9 @@
 name imports one module instead of all of them.
 
 The index file is keyed by a fingerprint of every solver module's path, size and modification
-time, the interpreter and the solver entry points; any change makes a new fingerprint, hence a
-full discovery (which writes a new index).
+time — the handwritten solver packages' and the top-level packages the solver entry points
+name (the reference solvers of ``baselines/`` among them) — the interpreter and the entry points;
+any change makes a new fingerprint, hence a full discovery (which writes a new index).
 """
 
 from __future__ import annotations
@@ -65,19 +66,34 @@ def write_index(index: dict[str, str], packages: Iterable[str], group: str) -> N
 
 
 def modules_fingerprint(packages: Iterable[str], group: str) -> str | None:
-    """A digest of every solver module (path, size, mtime), the interpreter and the entry
-    points; None when a solver package cannot be found."""
+    """A digest of every solver module (path, size, mtime) of ``packages`` and of the top-level
+    packages the entry points of ``group`` name, the interpreter and the entry points; None
+    when a core solver package cannot be found."""
     parts = [sys.prefix, sys.version]
-    for package in packages:
-        spec = importlib.util.find_spec(package)
-        if spec is None or not spec.submodule_search_locations:
+    eps = sorted(f"{ep.name}={ep.value}" for ep in entry_points(group=group))
+    tops = sorted({ep.partition("=")[2].split(":")[0].split(".")[0] for ep in eps} - set(packages))
+    for package in [*packages, *tops]:
+        spec = importlib.util.find_spec(package)  # a top-level name or a core package: no plugin runs
+        if spec is None and package in tops:  # a plugin not installed: discovery will say so
+            parts.append(f"{package}:absent")
+            continue
+        if spec is None:
             return None
+        if not spec.submodule_search_locations:  # a plugin module of one file
+            parts.append(_stat(spec.origin or package))
+            continue
         for root in spec.submodule_search_locations:
             for dirpath, dirnames, filenames in os.walk(root):
                 dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-                for fname in sorted(filenames):
-                    if fname.endswith(".py"):
-                        st = os.stat(os.path.join(dirpath, fname))
-                        parts.append(f"{dirpath}/{fname}:{st.st_size}:{st.st_mtime_ns}")
-    parts.extend(sorted(f"{ep.name}={ep.value}" for ep in entry_points(group=group)))
+                parts.extend(_stat(os.path.join(dirpath, fname))
+                             for fname in sorted(filenames) if fname.endswith(".py"))
+    parts.extend(eps)
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
+
+
+def _stat(path: str) -> str:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return f"{path}:absent"
+    return f"{path}:{st.st_size}:{st.st_mtime_ns}"

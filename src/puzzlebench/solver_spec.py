@@ -184,13 +184,8 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
             f"solver {name!r} must declare problems among {sorted(PROBLEMS)} (got {sorted(problems)})"
         )
     module = cls.__module__
-    if origin is None:
-        if module.startswith("puzzlebench.baselines."):
-            origin = "baseline"
-        elif module.startswith("puzzlebench."):
-            origin = "handwritten"
-        else:
-            origin = "plugin"
+    if origin is None:  # a reference solver's origin comes with its entry point (registry)
+        origin = "handwritten" if module.startswith("puzzlebench.") else "plugin"
     doc = (cls.summary or (cls.__doc__ or "").strip().split("\n")[0]).strip()
     honours = frozenset(getattr(cls, "honours", frozenset({"time_limit"})))
     if honours - set(BUDGET_FIELDS):

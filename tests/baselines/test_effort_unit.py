@@ -12,9 +12,9 @@ import constraint
 import numpy as np
 import pytest
 
-from puzzlebench.baselines import constraint_minconflicts, deap_ga
 from puzzlebench.contract import Budget
 from puzzlebench.problems import get_problem
+from puzzlebench_baselines import constraint_minconflicts, deap_ga
 
 
 @pytest.mark.parametrize(("problem", "n"), [("nqueens", 10), ("torus-queens", 11)])

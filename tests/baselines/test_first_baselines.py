@@ -5,10 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from puzzlebench.baselines.backtracking import queens_first_solution
-from puzzlebench.baselines.bitboard import count_queens
-from puzzlebench.baselines.bitboard_symmetric import count_symmetric
-from puzzlebench.baselines.mod12 import mod12_columns
 from puzzlebench.contract import Budget, SolverConfigError
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.problems import get_problem
@@ -16,6 +12,10 @@ from puzzlebench.problems.base import InvalidInstanceError
 from puzzlebench.problems.nqueens import A000170, A002562
 from puzzlebench.problems.torus_queens import A007705
 from puzzlebench.record import Outcome
+from puzzlebench_baselines.backtracking import queens_first_solution
+from puzzlebench_baselines.bitboard import count_queens
+from puzzlebench_baselines.bitboard_symmetric import count_symmetric
+from puzzlebench_baselines.mod12 import mod12_columns
 from tests.conformance.cases import make
 
 NQ = get_problem("nqueens")
@@ -120,7 +120,7 @@ def test_bitboard_count_stops_at_the_time_budget(symmetry: str) -> None:
 
 
 def test_task_runner_reraises_a_task_error_and_keeps_order() -> None:
-    from puzzlebench.baselines.bitboard_tasks import run_tasks
+    from puzzlebench_baselines.bitboard_tasks import run_tasks
 
     assert run_tasks(lambda x: x * x, list(range(50)), workers=2) == [x * x for x in range(50)]
 

@@ -7,10 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from puzzlebench.baselines.bitboard import tree_nodes
 from puzzlebench.cli import main
 from puzzlebench.harness.agreement import check_agreement
-from puzzlebench.harness.knuth_estimate import estimate_tree
+from puzzlebench.harness.knuth_estimate import estimate_tree, tree_nodes
 
 WRONG_PLUGIN = '''
 from puzzlebench.contract import Claim, Proposal, Solver

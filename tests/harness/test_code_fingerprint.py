@@ -113,7 +113,7 @@ def test_a_module_named_otherwise_than_its_distribution_is_versioned() -> None:
     """``constraint`` is python-constraint2's module: found through the dist-info listing,
     not taken for an absent library."""
     pytest.importorskip("constraint")
-    versions = library_versions(closure("puzzlebench.baselines.constraint_backtracking"))
+    versions = library_versions(closure("puzzlebench_baselines.constraint_backtracking"))
     names = {n.replace("-", "_").lower() for n in versions}
     assert "python_constraint2" in names and "constraint" not in names
 

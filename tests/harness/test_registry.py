@@ -123,7 +123,7 @@ def _fresh_python(code: str, cache: Path) -> str:
 
 LOOKUP = ("import sys; from puzzlebench.registry import REGISTRY; "
           "spec = REGISTRY.load('mod12'); "
-          "print(spec.name, 'puzzlebench.baselines.deap_ga' in sys.modules, len(REGISTRY.all()))")
+          "print(spec.name, 'puzzlebench_baselines.deap_ga' in sys.modules, len(REGISTRY.all()))")
 
 
 def test_index_lets_one_lookup_import_one_module(tmp_path: Path) -> None:
@@ -131,14 +131,14 @@ def test_index_lets_one_lookup_import_one_module(tmp_path: Path) -> None:
     assert first[:2] == ["mod12", "True"]  # no index yet: a full discovery, which writes one
     assert len(list((tmp_path / "registry").glob("*.json"))) == 1
     second = _fresh_python(LOOKUP, tmp_path).split()
-    assert second[:2] == ["mod12", "False"]  # only puzzlebench.baselines.mod12 was imported for the lookup
+    assert second[:2] == ["mod12", "False"]  # only puzzlebench_baselines.mod12 was imported for the lookup
     assert second[2] == first[2]  # listing still discovers every solver
 
 
 def test_broken_or_wrong_index_falls_back_to_discovery(tmp_path: Path) -> None:
     _fresh_python(LOOKUP, tmp_path)
     (index,) = (tmp_path / "registry").glob("*.json")
-    index.write_text('{"mod12": "puzzlebench.baselines.backtracking"}')  # names the wrong module
+    index.write_text('{"mod12": "puzzlebench_baselines.backtracking"}')  # names the wrong module
     assert _fresh_python(LOOKUP, tmp_path).split()[:2] == ["mod12", "True"]
     index.write_text("not json")
     assert _fresh_python(LOOKUP, tmp_path).split()[:2] == ["mod12", "True"]

@@ -1,4 +1,5 @@
-"""The package's import graph, read from its source with ``ast`` (no code is imported)."""
+"""The project's import graph — the core package and the reference solvers' package — read
+from their source with ``ast`` (no code is imported)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,12 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
 PACKAGE = "puzzlebench"
+#: The reference solvers' package (a plugin package of the project's own) and its folder.
+BASELINES = "puzzlebench_baselines"
+BASELINES_ROOT = ROOT / "baselines"
 
 
 @dataclass(frozen=True)
@@ -21,14 +26,15 @@ class Edge:
     deferred: bool
 
 
-def modules(src: Path = SRC) -> dict[str, Path]:
-    """Module name → file, for every module of the package."""
+def modules(src: Path = SRC, baselines: Path = BASELINES_ROOT) -> dict[str, Path]:
+    """Module name → file, for every module of the core package and the baselines package."""
     found = {}
-    for path in sorted((src / PACKAGE).rglob("*.py")):
-        parts = list(path.relative_to(src).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        found[".".join(parts)] = path
+    for root, package in ((src, PACKAGE), (baselines, BASELINES)):
+        for path in sorted((root / package).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
     return found
 
 
@@ -49,10 +55,10 @@ def _deferred_nodes(tree: ast.AST) -> set[int]:
     return inside
 
 
-def edges(src: Path = SRC) -> list[Edge]:
+def edges(src: Path = SRC, baselines: Path = BASELINES_ROOT) -> list[Edge]:
     """Every import of one project module by another (``from a import b`` where ``a.b`` is a
     module counts as importing ``a.b``, not the package ``a``)."""
-    known = modules(src)
+    known = modules(src, baselines)
     found: list[Edge] = []
     for name, path in known.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -72,7 +78,7 @@ def edges(src: Path = SRC) -> list[Edge]:
                     sub = f"{origin}.{alias.name}"
                     targets.append(sub if sub in known else origin)
             for target in targets:
-                hit = _target(target, known) if target.startswith(PACKAGE) else None
+                hit = _target(target, known) if target.startswith((PACKAGE, BASELINES)) else None
                 if hit and hit != name:
                     found.append(Edge(name, hit, node.lineno, id(node) in deferred))
     return found

@@ -3,11 +3,13 @@ deferred into a function says why (so none is there to dodge a cycle).
 
 The layers, top first; a module may import its own layer and the layers below it:
 
+    the reference solvers (baselines/puzzlebench_baselines: a plugin package on top of the
+        core, which never imports it; it uses the plugin API, nothing above the solvers)
     cli, the package's API (puzzlebench/__init__), __main__
     studies
     harness | report          (siblings: neither imports the other)
     references                (solver references resolved above the registry)
-    solvers: baselines, search, local, evolution, external_program
+    solvers: search, local, evolution, external_program
     registry, solver_spec, solver_index, code_fingerprint
     contract and the solver-side helpers (trace, queens_keys, compiled_clock)
     problems
@@ -21,11 +23,12 @@ import pytest
 from tests.house.import_graph import Edge, cycles, edges, modules
 
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("puzzlebench_baselines",),
     ("puzzlebench", "puzzlebench.__main__", "puzzlebench.cli", "puzzlebench.testing"),
     ("puzzlebench.studies", "puzzlebench.conformance"),
     ("puzzlebench.harness", "puzzlebench.report"),
     ("puzzlebench.references",),
-    ("puzzlebench.baselines", "puzzlebench.search", "puzzlebench.local", "puzzlebench.evolution",
+    ("puzzlebench.search", "puzzlebench.local", "puzzlebench.evolution",
      "puzzlebench.external_program"),
     ("puzzlebench.registry", "puzzlebench.solver_spec", "puzzlebench.solver_index",
      "puzzlebench.code_fingerprint"),
@@ -36,6 +39,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 #: Pairs of the same layer that must not import each other.
 SIBLINGS = (("puzzlebench.harness", "puzzlebench.report"),)
+#: The plugin packages and the highest core layer they may import (the solvers' layer: a
+#: reference solver is written against the same API as a user's).
+PLUGINS = {"puzzlebench_baselines": "puzzlebench.search"}
 
 
 def group_of(module: str) -> str:
@@ -53,11 +59,16 @@ def layer_of(module: str) -> int:
 
 
 def upward(graph_edges: list[Edge]) -> list[str]:
-    """Imports that run upward or sideways between siblings, as readable lines."""
+    """Imports that run upward (the core importing a reference solver among them), sideways
+    between siblings, or from a plugin package above the solvers' layer, as readable lines."""
     bad = []
     for e in graph_edges:
         if layer_of(e.imported) < layer_of(e.importer):
             bad.append(f"{e.importer}:{e.line} imports {e.imported}, a layer above it")
+        plugin = group_of(e.importer)
+        if (plugin in PLUGINS and group_of(e.imported) not in PLUGINS
+                and layer_of(e.imported) < layer_of(PLUGINS[plugin])):
+            bad.append(f"{e.importer}:{e.line} imports {e.imported}, above the plugin API")
         pair = (group_of(e.importer), group_of(e.imported))
         if pair in SIBLINGS or pair[::-1] in SIBLINGS:
             bad.append(f"{e.importer}:{e.line} imports its sibling {e.imported}")
@@ -117,6 +128,9 @@ def test_deferred_imports_say_why() -> None:
     ("puzzlebench.report.summary", "puzzlebench.harness.store"),  # report → harness
     ("puzzlebench.registry", "puzzlebench.harness.resolve"),  # the old registry → harness
     ("puzzlebench.record", "puzzlebench.contract"),  # the bottom floor importing up
+    ("puzzlebench.studies.backtracking", "puzzlebench_baselines.bitboard"),  # core → a reference
+    ("puzzlebench.registry", "puzzlebench_baselines.minizinc_user"),  # core → a reference
+    ("puzzlebench_baselines.cpsat", "puzzlebench.harness.store"),  # a reference above the API
 ])
 def test_checks_catch_a_planted_upward_import(importer: str, imported: str) -> None:
     planted = [*GRAPH, Edge(importer, imported, 1, False)]
@@ -140,4 +154,6 @@ def test_graph_reads_real_imports() -> None:
     pairs = {(e.importer, e.imported) for e in GRAPH}
     assert ("puzzlebench.report.summary", "puzzlebench.record") in pairs
     assert ("puzzlebench.harness.resolve", "puzzlebench.references") in pairs
+    assert ("puzzlebench_baselines.bitboard", "puzzlebench_baselines.bitboard_tasks") in pairs
+    assert ("puzzlebench_baselines.cpsat", "puzzlebench.contract") in pairs
     assert len(GRAPH) > 300

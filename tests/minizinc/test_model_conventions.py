@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.baselines.minizinc_user import ModelFileError, declared_base
 from puzzlebench.cli import main
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
+from puzzlebench_baselines.minizinc_user import ModelFileError, declared_base
 
 MODELS = Path(__file__).resolve().parent / "models"
 needs_minizinc = pytest.mark.skipif(shutil.which("minizinc") is None,

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzlebench.baselines.mod12 import mod12_columns
 from puzzlebench.contract import Claim, Proposal, Solver
+from puzzlebench_baselines.mod12 import mod12_columns
 
 
 def board(n: int) -> list[int]:

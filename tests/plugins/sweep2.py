@@ -13,8 +13,8 @@ import sys
 
 import numpy as np
 
-from puzzlebench.baselines.mod12 import mod12_columns
 from puzzlebench.contract import Claim, Proposal, Solver
+from puzzlebench_baselines.mod12 import mod12_columns
 
 EIGHT = [0, 4, 7, 5, 2, 6, 1, 3]  # a valid 8-queens board
 

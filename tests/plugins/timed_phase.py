@@ -16,10 +16,10 @@ import sys
 import time
 from typing import Any
 
-from puzzlebench.baselines.mod12 import mod12_columns
 from puzzlebench.contract import Claim, Proposal, Solver
 from puzzlebench.harness import child
 from puzzlebench.problems.base import Instance
+from puzzlebench_baselines.mod12 import mod12_columns
 
 WORK_S = 0.3
 #: Answers worked out before the timed phase, by board size.

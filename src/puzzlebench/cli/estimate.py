@@ -41,7 +41,7 @@ def estimate_command(
     exact = None
     if n <= EXACT_UP_TO:
         # imported on use: a command loads only the code it runs (CLI start-up time)
-        from puzzlebench.baselines.bitboard import tree_nodes
+        from puzzlebench.harness.knuth_estimate import tree_nodes
 
         exact = tree_nodes(n)
     if as_json:

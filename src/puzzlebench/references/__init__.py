@@ -1,11 +1,12 @@
 """Solver references: everything ``--solver`` accepts besides a registered name.
 
-A *kind* of reference (a TOML manifest, a MiniZinc model, a Python ``module:attr`` or
-``file.py:attr``) is one module of this package that defines ``KIND``, an object with
-``claims(ref)``, ``load(ref)`` and, for kinds whose loading runs no code of the reference
-(``runs_code`` False), ``describe(ref)``. Kinds are found by scanning this package, so a new
-kind of reference is one new file here and no edit to the registry, which stays a plain
-name → spec map.
+A *kind* of reference (a TOML manifest, a Python ``module:attr`` or ``file.py:attr``, a
+MiniZinc model) is an object with ``claims(ref)``, ``load(ref)`` and, for kinds whose loading
+runs no code of the reference (``runs_code`` False), ``describe(ref)``. The core's kinds are
+the modules of this package that define ``KIND`` (found by scanning it); a package brings its
+own through an entry point of the ``puzzlebench.references`` group naming such an object — the
+MiniZinc model kind arrives that way, with the MiniZinc adapter in ``baselines/``. Either way a
+new kind is no edit to the registry, which stays a plain name → spec map.
 
 ``load_solver`` is for a process that may run the solver's code (a run's own process, or an
 unisolated run); the judge's process resolves references through
@@ -18,12 +19,16 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from importlib.metadata import entry_points
 from typing import Protocol
 
 from puzzlebench.registry import REGISTRY
 from puzzlebench.solver_spec import SolverSpec
 
-__all__ = ["ReferenceKind", "kind_of", "kinds", "load_solver"]
+__all__ = ["ENTRY_POINT_GROUP", "ReferenceKind", "kind_of", "kinds", "load_solver"]
+
+#: The entry-point group through which a package brings a kind of reference.
+ENTRY_POINT_GROUP = "puzzlebench.references"
 
 
 class ReferenceKind(Protocol):
@@ -47,13 +52,16 @@ class ReferenceKind(Protocol):
 
 @cache
 def kinds() -> tuple[ReferenceKind, ...]:
-    """Every kind of reference in this package, in module-name order."""
+    """Every kind of reference: this package's in module-name order, then the entry points'
+    in name order (the first kind that claims a reference takes it)."""
     found: list[ReferenceKind] = []
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
         kind = getattr(module, "KIND", None)
         if kind is not None:
             found.append(kind)
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        found.append(ep.load())
     return tuple(found)
 
 

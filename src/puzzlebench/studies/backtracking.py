@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from puzzlebench.baselines.bitboard import count_queens, tree_nodes
-from puzzlebench.harness.knuth_estimate import estimate_tree
-from puzzlebench.problems.nqueens import A000170, A002562
+from puzzlebench.contract import Budget
+from puzzlebench.harness.knuth_estimate import estimate_tree, tree_nodes
+from puzzlebench.problems.nqueens import A000170, A002562, QueensInstance
+from puzzlebench.registry import REGISTRY, RegistryError
 from puzzlebench.studies import BuiltinStudy
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
@@ -24,10 +25,21 @@ def _grid(max_n: int, mod12_max: int) -> dict:
     }
 
 
+def unique_counter() -> str:
+    """The registered solver the counts table asks: the first (by name) complete, available
+    one that counts nqueens solutions up to symmetry — the study names no solver."""
+    for spec in REGISTRY.all("nqueens"):
+        if spec.counts and spec.counts_unique and spec.complete and not spec.unavailable:
+            return spec.name
+    raise RegistryError("no registered solver counts nqueens solutions up to symmetry")
+
+
 def counts_table(frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
+    counter = REGISTRY.load(unique_counter()).create()
     for n in range(1, min(int(frame["size"].max()), 14) + 1):
-        total, unique, _ = count_queens(n, unique=True)
+        found = counter.count(QueensInstance(n), Budget(), unique=True)
+        total, unique = found.count, found.unique
         rows.append({"n": n, "solutions": total, "OEIS A000170": A000170[n],
                      "unique": unique, "OEIS A002562": A002562[n],
                      "match": total == A000170[n] and unique == A002562[n]})

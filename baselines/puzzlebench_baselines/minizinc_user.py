@@ -20,10 +20,10 @@ import re
 from pathlib import Path
 from typing import Any, ClassVar
 
-from puzzlebench.baselines.minizinc_gecode import MiniZincSolver
 from puzzlebench.contract import Param, Solver
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.problems.conventions import BASES
+from puzzlebench_baselines.minizinc_gecode import MiniZincSolver
 
 
 class ModelFileError(PuzzlebenchError, ValueError):

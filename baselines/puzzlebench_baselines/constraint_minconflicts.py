@@ -32,10 +32,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import constraint
 import numpy as np
 
-from puzzlebench.baselines.constraint_models import build, declined, decode
 from puzzlebench.contract import Budget, Claim, Deadline, Param, Proposal, Solver
-from puzzlebench.registry import register
 from puzzlebench.trace import Trace
+from puzzlebench_baselines.constraint_models import build, declined, decode
 
 if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
@@ -99,7 +98,6 @@ class CountingRandom(random.Random):
         return super().choice(seq)
 
 
-@register
 class ConstraintMinConflicts(Solver):
     """python-constraint2 MinConflictsSolver with seeded restarts (incomplete)."""
 

@@ -1,5 +1,5 @@
 """References of the kind ``path/to/model.mzn``: a user's MiniZinc model as a solver (see
-``puzzlebench.baselines.minizinc_user``). Described by reading the file: MiniZinc runs only in
+``puzzlebench_baselines.minizinc_user``). Described by reading the file: MiniZinc runs only in
 a run's own process."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from puzzlebench.baselines.minizinc_user import is_model, model_class, model_fingerprint
 from puzzlebench.solver_spec import SolverSpec, spec_of
+from puzzlebench_baselines.minizinc_user import is_model, model_class, model_fingerprint
 
 
 class MiniZincModelKind:

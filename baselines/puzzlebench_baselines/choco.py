@@ -17,7 +17,6 @@ import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Enumeration, Proposal, Solver
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
-from puzzlebench.registry import register
 
 
 class ChocoModel:
@@ -81,7 +80,6 @@ def _counters(solver: Any) -> dict[str, int]:
     return {"backtracks": int(solver.get_backtrack_count()), "fails": int(solver.get_fail_count())}
 
 
-@register
 class Choco(Solver):
     """Choco solver (pychoco): AllDifferent models; a Boolean placement model for knights."""
 

@@ -28,7 +28,6 @@ from puzzlebench.contract import Budget, Claim, Deadline, Enumeration, Param, Pr
 from puzzlebench.problems.nqueens import QueensInstance
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
 from puzzlebench.queens_keys import diagonal_squares
-from puzzlebench.registry import register
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -136,7 +135,6 @@ def collector_class() -> type:
     return Collector
 
 
-@register
 class CpSat(Solver):
     """OR-Tools CP-SAT on the canonical / Boolean placement models (complete)."""
 

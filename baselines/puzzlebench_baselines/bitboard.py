@@ -3,14 +3,14 @@
 Two enumerations, chosen by the ``symmetry`` parameter:
 
 * ``full`` (the default for nqueens): all eight symmetries of the square, in
-  ``puzzlebench.baselines.bitboard_symmetric`` — each orbit is reached through its lexicographic minimum,
+  ``puzzlebench_baselines.bitboard_symmetric`` — each orbit is reached through its lexicographic minimum,
   so totals and unique counts come from one search several times smaller than the mirror one.
 * ``mirror`` (always used for torus boards and for ``tree_nodes``): the textbook halving.
 
 Mirror enumeration: work is split into tasks, one per (first-row, second-row) column pair with
 the first-row queen in the left half (mirror symmetry: each left-half solution stands for its
 mirror image; the middle column of an odd board counts once). Both enumerations run their
-tasks on every core as GIL-free kernels on threads (``puzzlebench.baselines.bitboard_tasks``), which stop
+tasks on every core as GIL-free kernels on threads (``puzzlebench_baselines.bitboard_tasks``), which stop
 starting tasks at the time budget. Unique solutions up to rotation and reflection (OEIS
 A002562) are counted by keeping each solution that is the lexicographic minimum of its eight
 images; every such minimum has its first queen in the left half, so the half enumeration sees
@@ -32,17 +32,16 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from puzzlebench.baselines.bitboard_symmetric import (
+from puzzlebench.compiled_clock import now
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
+from puzzlebench.problems.base import InvalidInstanceError
+from puzzlebench_baselines.bitboard_symmetric import (
     CLOCK_MASK,
     bit_index,
     count_symmetric,
     orbit_if_canonical,
 )
-from puzzlebench.baselines.bitboard_tasks import run_tasks
-from puzzlebench.compiled_clock import now
-from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
-from puzzlebench.problems.base import InvalidInstanceError
-from puzzlebench.registry import register
+from puzzlebench_baselines.bitboard_tasks import run_tasks
 
 MAX_N = 32
 
@@ -243,7 +242,6 @@ def first_solution(n: int, torus: bool, budget: Budget, fixed: dict[int, int] | 
     return None, True, nodes, solutions
 
 
-@register
 class BitboardCounter(Solver):
     """Bitboard backtracking on both cores: counts (and unique counts) and first solutions."""
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from puzzlebench.baselines.bitboard_tasks import run_tasks
 from puzzlebench.compiled_clock import now
+from puzzlebench_baselines.bitboard_tasks import run_tasks
 
 _DEBRUIJN = np.array([0, 1, 2, 53, 3, 7, 54, 27, 4, 38, 41, 8, 34, 55, 48, 28, 62, 5, 39, 46,
                       44, 42, 22, 9, 24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6, 26, 37, 40,

@@ -23,7 +23,6 @@ from deap import base, creator, tools
 
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.queens_keys import diagonal_keys
-from puzzlebench.registry import register
 from puzzlebench.trace import Trace
 
 if not hasattr(creator, "PuzzlebenchFitnessMin"):
@@ -88,7 +87,6 @@ def sel_tournament(individuals: list, k: int, tournsize: int, rng: random.Random
     return chosen
 
 
-@register
 class DeapGA(Solver):
     """DEAP's n-queens GA: permutations, PMX, shuffle mutation, tournament selection."""
 

@@ -16,13 +16,11 @@ from typing import Any, ClassVar
 import constraint
 import numpy as np
 
-from puzzlebench.baselines.constraint_models import build, declined, decode
 from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
 from puzzlebench.queens_keys import clashing
-from puzzlebench.registry import register
+from puzzlebench_baselines.constraint_models import build, declined, decode
 
 
-@register
 class ConstraintBacktracking(Solver):
     """python-constraint2 backtracking with forward checking (built-in sum constraints)."""
 

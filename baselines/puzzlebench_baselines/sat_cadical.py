@@ -29,7 +29,6 @@ from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, So
 from puzzlebench.problems.cnf import encode
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
 from puzzlebench.queens_keys import diagonal_squares
-from puzzlebench.registry import register
 
 ENGINE = "cadical195"
 
@@ -105,7 +104,6 @@ class Encoding:
                 **{k: int(stats[k]) for k in ("conflicts", "decisions") if k in stats}}
 
 
-@register
 class SatCadical(Solver):
     """SAT encoding (cardinality constraints, binary conflict clauses) solved by CaDiCaL."""
 

@@ -17,7 +17,6 @@ import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.problems.nqueens import QueensInstance
-from puzzlebench.registry import register
 
 
 def mod12_columns(n: int) -> np.ndarray:
@@ -38,7 +37,6 @@ def mod12_columns(n: int) -> np.ndarray:
     return cols
 
 
-@register
 class Mod12(Solver):
     """Closed-form mod-12 construction (seed 003): one solution for every solvable n."""
 

@@ -21,7 +21,6 @@ import numpy as np
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.problems.queens_knights import QueensKnightsInstance
 from puzzlebench.queens_keys import diagonal_keys, diagonal_lines
-from puzzlebench.registry import register
 
 CHECK_EVERY = 1024
 
@@ -134,7 +133,6 @@ def queens_knights_first_solution(
     return answer, False, counters
 
 
-@register
 class Backtracking(Solver):
     """Seed 003's row-by-row backtracking: the first solution, or a proof there is none."""
 

@@ -1,9 +1,9 @@
 """MiniZinc models solved by Gecode (Debian's ``minizinc`` package brings both).
 
-``mzn-gecode`` runs the models in ``puzzlebench/baselines/minizinc/`` — AllDifferent on q, q + i, q − i for
+``mzn-gecode`` runs the models in ``minizinc/`` beside this module — AllDifferent on q, q + i, q − i for
 nqueens (modular for the torus), a placement model for queens and knights — through the
 ``minizinc`` Python package. A user's own model is a solver too: ``--solver path/model.mzn``
-(see ``puzzlebench.baselines.minizinc_user``). The time limit is MiniZinc's own ``--time-limit``; the seed
+(see ``puzzlebench_baselines.minizinc_user``). The time limit is MiniZinc's own ``--time-limit``; the seed
 is MiniZinc's ``random_seed``. Counting and listing use all-solutions search.
 
 Where the ``minizinc`` executable (or the Python package) is missing, the solver is still
@@ -22,7 +22,6 @@ import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
 from puzzlebench.problems.queens_knights import QueensKnightsInstance
-from puzzlebench.registry import register
 
 MODELS = Path(__file__).with_name("minizinc")
 #: Seconds MiniZinc spends around the solve (driver start, flattening, output read-back).
@@ -161,7 +160,6 @@ class MiniZincSolver(Solver):
         return Enumeration(sols, complete=complete)
 
 
-@register
 class MiniZincGecode(MiniZincSolver):
     """MiniZinc models (AllDifferent; placement for queens-knights) solved by Gecode."""
 

@@ -1,1 +1,0 @@
-"""Reference solvers: thin adapters over libraries and textbook algorithms."""
