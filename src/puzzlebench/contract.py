@@ -46,6 +46,9 @@ class Claim(StrEnum):
     SOLVED = "solved"
     INFEASIBLE = "infeasible"
     UNKNOWN = "unknown"
+    #: The solver refuses the instance without trying (beyond a size it handles, a
+    #: combination it cannot express); ``note`` says why. Neither a success nor a failure.
+    DECLINED = "declined"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,8 @@ class Proposal:
     and ``unique`` are filled by counting runs. ``proof`` is a DRUP/DRAT proof (text) of an
     ``infeasible`` claim and ``cnf`` the DIMACS formula it refutes (None: the judge's own
     encoding, ``puzzlebench.problems.cnf``); the judge checks it (``harness.certificate``).
+    ``stopped_by`` says what ended a run without an answer (``STOPPED_BY``; '' when the solver
+    does not say): the iterative framework (``puzzlebench.iterative``) always fills it.
     """
 
     answer: Any = None
@@ -122,6 +127,14 @@ class Proposal:
     note: str = ""
     proof: str | None = None
     cnf: str | None = None
+    stopped_by: str = ""
+
+
+#: What may end a run (``Proposal.stopped_by``, ``RunRecord.stopped_by``): an answer or claim,
+#: a budget field, ``param:<name>`` (a solver parameter such as ``max_repairs``), a decline,
+#: ``exhausted`` (the solver had nothing left to try) or the harness's hard limit (``killed``).
+STOPPED_BY: tuple[str, ...] = ("answer", "time_limit", "max_evaluations", "max_iterations",
+                               "max_nodes", "declined", "exhausted", "killed")
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ Protocol (docs/how-to/external-program.md): the program is started in the run's 
 JSON object on stdin — ``problem``, ``size``, ``instance`` (the instance's fields), ``seed``,
 ``budget``, ``params``, ``task`` (``solve`` or ``count``) — and writes its result as the *last
 non-empty line* of stdout: ``{"claim": ..., "answer": ..., "counters": {...}, "count": ...,
-"unique": ...}``; an ``infeasible`` claim may name a DRUP/DRAT ``proof`` file and the DIMACS
+"unique": ...}`` (a claim among ``solved``, ``infeasible``, ``unknown``, ``declined``); an
+``infeasible`` claim may name a DRUP/DRAT ``proof`` file and the DIMACS
 ``cnf`` file it refutes, which the judge checks (``harness.certificate``). Everything else it
 prints is kept as the run's log. A non-zero exit status, a death by signal, or a missing or
 malformed last line is a crash with the tail of stderr.

@@ -19,6 +19,9 @@ class Outcome(StrEnum):
     INFEASIBLE = "infeasible"
     WRONG = "wrong"
     BUDGET = "budget"
+    #: The solver refused the instance without trying (``Claim.DECLINED``): neither a success
+    #: nor a failure, and not a run out of budget either.
+    DECLINED = "declined"
     TIMEOUT = "timeout"
     MEMOUT = "memout"
     CRASH = "crash"
@@ -135,6 +138,11 @@ class RunRecord:
     judge_version: str = ""
     log: str = ""
     notes: str = ""
+    #: What ended the run (``contract.STOPPED_BY``): ``answer`` (a solved or infeasible claim),
+    #: ``time_limit``, ``max_evaluations``, ``max_iterations``, ``max_nodes``, ``param:<name>``
+    #: (a solver parameter), ``declined``, ``killed`` (the hard limit) — or '' where nothing
+    #: said (a plain solver that stopped without an answer; a crash; records made before).
+    stopped_by: str = ""
     #: The anytime trace ``[[evaluations, best, seconds], ...]`` of a tracing solver's run, as
     #: the harness accepted it (``puzzlebench.trace``); stored in the ``traces`` table, not in
     #: the record's JSON.
@@ -209,6 +217,27 @@ class RunRecord:
     def with_(self, **changes: Any) -> RunRecord:
         """A copy with some fields changed (records themselves never change)."""
         return replace(self, **changes)
+
+
+#: Budget caps and the counters that measure them, in the order a stop is attributed.
+CAP_COUNTER_NAMES: tuple[tuple[str, str], ...] = (
+    ("max_evaluations", "evaluations"), ("max_iterations", "iterations"),
+    ("max_iterations", "generations"), ("max_nodes", "nodes"), ("max_nodes", "nodes_expanded"),
+    ("max_nodes", "nodes_generated"))
+
+
+def infer_stopped_by(counters: Any, budget: Any, time_s: float) -> str:
+    """What stopped a run that ended without an answer, read from its counters and budget
+    (for solvers that do not say, and records made before ``stopped_by``): the first cap its
+    counter reached, else ``time_limit`` when its time came within 5 % of the limit, else ''."""
+    counters, budget = dict(counters or {}), dict(budget or {})
+    for cap, counter in CAP_COUNTER_NAMES:
+        if budget.get(cap) is not None and counter in counters and counters[counter] >= budget[cap]:
+            return cap
+    limit = budget.get("time_limit")
+    if limit is not None and time_s >= 0.95 * float(limit):
+        return "time_limit"
+    return ""
 
 
 def _old_rung(d: dict[str, Any]) -> str:

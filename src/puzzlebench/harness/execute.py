@@ -23,7 +23,7 @@ from typing import Any
 
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
-from puzzlebench.harness.certify_runs import certify_claim
+from puzzlebench.harness.certify_runs import certify_claim, certify_zero_count
 from puzzlebench.harness.child import Performed, Task, error_text, perform
 from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.isolation import run_task
@@ -34,7 +34,7 @@ from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.problems.sliding_distances import take_rejections
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.record import Outcome, RunRecord, infer_stopped_by
 from puzzlebench.registry import RegistryError, SolverSpec
 from puzzlebench.trace import check_points
 
@@ -152,6 +152,8 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
                                   f"of {limit:g} s", judgement.optimum, None, judgement.answer)
         elif task.kind == "solve":
             judgement = certify_claim(instance, judgement)
+        elif task.kind == "count" and proposal.count == 0:
+            judgement = certify_zero_count(instance, judgement)
     elif report.status == "timeout":
         judgement = Judgement(Outcome.TIMEOUT, None, error)
     elif report.status == "error" and report.error_kind == "memout":
@@ -229,8 +231,26 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         repeats_agree=report.repeats_agree,
         core=report.core,
         sandbox=report.sandbox if isolated else "none",
+        stopped_by=stopped_by(judgement.outcome, report, proposal, task),
         **meta,
     )
+
+
+def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: Task) -> str:
+    """What ended the run (``RunRecord.stopped_by``): the harness's own view (killed, an
+    answer, a decline), else what the solver (the iterative framework) reported, else what
+    its counters and time say against the budget; '' for a crash or where nothing says."""
+    if report.status == "timeout":
+        return "killed"
+    if outcome is Outcome.DECLINED:
+        return "declined"
+    if outcome in (Outcome.CRASH, Outcome.MEMOUT):
+        return ""
+    if proposal.claim in (Claim.SOLVED, Claim.INFEASIBLE) or proposal.answer is not None \
+            or proposal.count is not None:
+        return "answer"
+    return proposal.stopped_by or infer_stopped_by(proposal.counters, task.budget.to_dict(),
+                                                   report.wall_s)
 
 
 def run_solve(

@@ -108,6 +108,8 @@ def judge_solution(
             return Judgement(Outcome.INFEASIBLE, None, "", verified=True, verified_by="rule")
         return Judgement(Outcome.INFEASIBLE, None, "infeasibility not verified by a rule",
                          verified=False)
+    if claim is Claim.DECLINED:
+        return Judgement(Outcome.DECLINED, None, proposal.note or "declined")
     return Judgement(Outcome.BUDGET, None, proposal.note)
 
 
@@ -219,7 +221,7 @@ def judge_stored(record: RunRecord) -> RunRecord:
     if outcome.success and limit is not None and record.time_s > limit:  # as ``conclude``
         outcome, reason = Outcome.TIMEOUT, (f"answered after {record.time_s:.3f} s, past its "
                                             f"time limit of {limit:g} s")
-    if outcome is Outcome.BUDGET and record.outcome is Outcome.BUDGET:
+    if outcome in (Outcome.BUDGET, Outcome.DECLINED) and record.outcome is outcome:
         reason = record.reason  # the solver's own note, which the record keeps as its reason
     answer = record.answer if judgement.answer is None else judgement.answer
     changes: dict[str, Any] = {

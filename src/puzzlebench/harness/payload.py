@@ -48,6 +48,7 @@ class ProposalData:
     complete: bool | None = None
     proof: str | None = None
     cnf: str | None = None
+    stopped_by: str = ""
 
 
 def _plain(value: Any) -> Any:
@@ -102,6 +103,8 @@ def to_payload(problem: Problem, proposal: Any) -> tuple[dict[str, Any], bytes |
         "unique": _plain(proposal.unique),
         "note": "" if proposal.note is None else str(proposal.note)[:2000],
     }
+    if proposal.stopped_by:
+        data["stopped_by"] = str(proposal.stopped_by)[:200]
     for name in ("proof", "cnf"):
         value = getattr(proposal, name)
         if value is not None and not isinstance(value, str):
@@ -169,7 +172,10 @@ def from_payload(data: Any, raw: bytes | None = None) -> ProposalData:
     for name, value in texts.items():
         if value is not None and not isinstance(value, str):
             raise MalformedProposalError(f"malformed proposal: {name} must be text")
+    stopped_by = data.get("stopped_by", "")
+    if not isinstance(stopped_by, str):
+        raise MalformedProposalError("malformed proposal: stopped_by must be text")
     return ProposalData(claim=claim, answer=answer, counters=dict(counters), optimal=optimal,
                         count=counts["count"], unique=counts["unique"],
                         note=str(note)[:2000], solutions=solutions, complete=complete,
-                        proof=texts["proof"], cnf=texts["cnf"])
+                        proof=texts["proof"], cnf=texts["cnf"], stopped_by=stopped_by[:200])

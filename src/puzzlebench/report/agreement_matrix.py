@@ -17,7 +17,7 @@ import pandas as pd
 from puzzlebench.record import SUCCESS_VALUES
 
 #: Outcomes that carry no answer to compare (not disagreements).
-NO_ANSWER = ("timeout", "memout", "crash", "budget")
+NO_ANSWER = ("timeout", "memout", "crash", "budget", "declined")
 #: How a cell marks an ``infeasible`` claim verified by a proof or by agreement (a rule: no
 #: mark), the stronger rung first.
 RUNG_MARKS = (("certificate", " (certified)"), ("agreement", " (agreed)"))

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from puzzlebench.record import infer_stopped_by
 from puzzlebench.report.series_styles import label_order
 from puzzlebench.report.summary import with_labels
 
@@ -64,29 +65,25 @@ def budget_block(budget: Any) -> str:
     return ", ".join(parts) or "no budget"
 
 
-def binding_budget(outcome: str, counters: Any, budget: Any, time_s: float) -> str:
+def binding_budget(outcome: str, counters: Any, budget: Any, time_s: float,
+                   stopped_by: Any = "") -> str:
     """Which budget stopped a run: ``evaluations`` (its ``evaluations`` counter reached
     ``max_evaluations``), ``iterations``, ``nodes``, ``time`` (its time reached the limit, or the
     harness killed it), ``solver's own limit`` (a parameter such as ``max_iter`` or
-    ``max_kicks``), or ``-`` for a run that ended with an answer or a claim. Read from the
-    record alone, so any stored run can be asked."""
+    ``max_kicks``), or ``-`` for a run that ended with an answer or a claim. The record's
+    ``stopped_by`` (what the harness recorded) decides where it is set; otherwise it is read
+    from the record's counters and budget, so any stored run can be asked."""
     if outcome == "timeout":
         return "time"
     if outcome != "budget":
         return "-"
-    counters, budget = dict(counters or {}), dict(budget or {})
-    for cap, counter, word in (("max_evaluations", "evaluations", "evaluations"),
-                               ("max_iterations", "iterations", "iterations"),
-                               ("max_iterations", "generations", "iterations"),
-                               ("max_nodes", "nodes", "nodes"),
-                               ("max_nodes", "nodes_expanded", "nodes")):
-        if budget.get(cap) is not None and counter in counters and \
-                counters[counter] >= budget[cap]:
-            return word
-    limit = budget.get("time_limit")
-    if limit is not None and time_s >= 0.95 * float(limit):
-        return "time"
-    return "solver's own limit"
+    said = stopped_by if isinstance(stopped_by, str) else ""
+    if not said:
+        said = infer_stopped_by(counters, budget, time_s) or "param:"
+    if said.startswith("param:"):
+        return "solver's own limit"
+    return {"max_evaluations": "evaluations", "max_iterations": "iterations", "max_nodes": "nodes",
+            "time_limit": "time", "killed": "time"}.get(said, "solver's own limit")
 
 
 def _limit(value: Any) -> str:

@@ -155,8 +155,8 @@ class IDAStarLinearConflict(Solver):
     def solve(self, instance: SlidingInstance, budget: Budget, rng: np.random.Generator) -> Proposal:
         if not solvable(instance):
             return Proposal(claim=Claim.INFEASIBLE, counters={"nodes_generated": 0})
-        if instance.rows * instance.cols > MAX_CELLS:  # declined, like other bounded solvers
-            return Proposal(claim=Claim.UNKNOWN, counters={"nodes_generated": 0},
+        if instance.rows * instance.cols > MAX_CELLS:  # refused without trying
+            return Proposal(claim=Claim.DECLINED, counters={"nodes_generated": 0},
                             note=f"declined: idastar-linear-conflict handles boards of at most "
                                  f"{MAX_CELLS} cells")
         clock = budget.clock()

@@ -145,8 +145,8 @@ class IDAStarPDB(Solver):
     def solve(self, instance: SlidingInstance, budget: Budget, rng: np.random.Generator) -> Proposal:
         if not solvable(instance):
             return Proposal(claim=Claim.INFEASIBLE, counters={"nodes_generated": 0})
-        if instance.rows * instance.cols > MAX_CELLS:  # declined, like other bounded solvers
-            return Proposal(claim=Claim.UNKNOWN, counters={"nodes_generated": 0},
+        if instance.rows * instance.cols > MAX_CELLS:  # refused without trying
+            return Proposal(claim=Claim.DECLINED, counters={"nodes_generated": 0},
                             note=f"declined: idastar-pdb handles boards of at most {MAX_CELLS} cells")
         rel = relabel(instance)
         blank_aware = bool(self.config["blank_aware"])

@@ -54,7 +54,8 @@ def _blocks(frame: pd.DataFrame) -> pd.Series:
 
 def _bindings(frame: pd.DataFrame) -> pd.Series:
     return frame.apply(lambda r: binding_budget(str(r["outcome"]), r["counters"], r["budget"],
-                                                float(r["time_s"])), axis=1)
+                                                float(r["time_s"]), r.get("stopped_by", "")),
+                       axis=1)
 
 
 def narrative(frame: pd.DataFrame) -> list[str]:

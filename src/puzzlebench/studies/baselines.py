@@ -34,7 +34,9 @@ def narrative(frame: pd.DataFrame) -> list[str]:
     missed = []
     for solver in best[best < 1.0].index:
         sub = small[(small["solver"] == solver) & ~small["success"]]
-        declined = sub["reason"].astype(str).str.contains("declined")
+        declined = (sub["outcome"].astype(str) == "declined") | (  # records made before the
+            (sub["outcome"].astype(str) == "budget")                # outcome: the note said so
+            & sub["reason"].astype(str).str.startswith("declined"))
         kinds = sub.loc[~declined, "outcome"].value_counts()
         words = {"budget": "out of budget", "timeout": "killed at the hard limit"}
         parts = [f"{v} {words.get(str(k), str(k))}" for k, v in kinds.items()]
