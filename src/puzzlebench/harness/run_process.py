@@ -474,9 +474,9 @@ def forks_in_server(task: Task) -> bool:
 
 def _project_module(task: Task) -> str | None:
     """The project module that defines the task's solver, for the server to import before
-    forking so that runs inherit it (never a plugin's module: plugin code runs only in its
-    run's process)."""
-    module = task.project_module
-    return module if module.startswith("puzzlebench.") else None
+    forking so that runs inherit it: a handwritten or a reference solver's (``execute`` sets
+    it by origin, since the references live in their own package), never a plugin's — plugin
+    code runs only in its run's process."""
+    return task.project_module or None
 
 
