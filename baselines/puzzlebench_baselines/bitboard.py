@@ -5,7 +5,7 @@ Two enumerations, chosen by the ``symmetry`` parameter:
 * ``full`` (the default for nqueens): all eight symmetries of the square, in
   ``puzzlebench_baselines.bitboard_symmetric`` — each orbit is reached through its lexicographic minimum,
   so totals and unique counts come from one search several times smaller than the mirror one.
-* ``mirror`` (always used for torus boards and for ``tree_nodes``): the textbook halving.
+* ``mirror`` (always used for torus boards): the textbook halving.
 
 Mirror enumeration: work is split into tasks, one per (first-row, second-row) column pair with
 the first-row queen in the left half (mirror symmetry: each left-half solution stands for its
@@ -183,17 +183,6 @@ def count_queens_until(
     if out is None:
         return None
     return int(out[:, 0].sum()), int(out[:, 1].sum()), int(out[:, 2].sum())
-
-
-def tree_nodes(n: int) -> int:
-    """Exact size of the classic row-by-row backtracking tree for nqueens, root included
-    (every partial placement with no attacking pair), from the same symmetric enumeration."""
-    if n == 1:
-        return 2
-    tasks = _tasks(n, False)
-    out = _count_all(n, tasks, False, False)
-    assert out is not None  # no deadline, so every task ran
-    return 1 + n + int(tasks[:, 2].sum()) + int((out[:, 2] * tasks[:, 2]).sum())
 
 
 def first_solution(n: int, torus: bool, budget: Budget, fixed: dict[int, int] | None = None,
