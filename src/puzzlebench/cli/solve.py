@@ -65,7 +65,7 @@ def solve_command(
 ) -> int:
     """Solve one instance with one solver; the harness validates and judges the answer."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.execute import conclude, execute
+    from puzzlebench.harness import scheduler
 
     check_seed(seed)
     check_limit(min_time, "--min-time")
@@ -76,7 +76,7 @@ def solve_command(
     task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget,
                      min_time=min_time)
     warn_ignored_caps(spec, budget)
-    record = conclude(spec, task, execute(task, measurement=measurement))
+    record = scheduler.judged(spec, task, measurement=measurement)
     if as_json:
         emit_json(record_json(record))
     else:

@@ -11,11 +11,14 @@ exact solvers' answer lengths must agree; and, for small boards, each answer mus
 of the solution set listed by a complete enumerating solver — only when that listing says it
 is complete (a listing cut short by its budget is shown as truncated, never used as the set).
 
-Every run executes in its own process (``harness.isolation``), several at once.
+Every run executes in its own process (``harness.isolation``), several at once, through the
+one scheduler (``harness.scheduler``): runs are judged in its judging thread, in the order
+they end, while the loop goes on reading the others.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -23,13 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzlebench.contract import Budget
+from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.child import Task
 from puzzlebench.harness.child_report import ChildReport
-from puzzlebench.harness.execute import conclude, make_task, run_enumerate
-from puzzlebench.harness.isolation import run_tasks
+from puzzlebench.harness.execute import conclude, make_task
 from puzzlebench.harness.measure import Measurement
+from puzzlebench.harness.payload import MalformedProposalError, from_payload
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.scheduler import Job
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
 from puzzlebench.record import Outcome, RunRecord
@@ -153,17 +158,10 @@ def check_agreement(
                 unique = s.counts_unique and get_problem(problem).known_count(inst, True) is not None
                 jobs.append((s, make_task(s, inst, "count", unique=unique,
                                           budget=Budget(time_limit=count_time_limit or time_limit))))
-    spec_of_task = {id(t): s for s, t in jobs}
-    records: list[RunRecord] = []
-
-    def finished(task: Task, child: ChildReport) -> None:
-        record = conclude(spec_of_task[id(task)], task, child)
-        records.append(record)
-        if progress is not None:
-            progress(record)
-
-    run_tasks([t for _, t in jobs], workers=workers or os.cpu_count() or 1, on_report=finished,
-              measurement=measurement)
+    records: list[RunRecord] = schedules.schedule(
+        [Job(t, functools.partial(conclude, s, t)) for s, t in jobs],
+        workers=workers or os.cpu_count() or 1, measurement=measurement,
+        deliver=(lambda _job, record: progress(record)) if progress is not None else None)
     records = rejudge(records, exact_solvers=[s.name for s in specs if s.exact],
                       complete_solvers=[s.name for s in specs if s.complete])
     position = {inst.instance_id: i for i, inst in enumerate(insts)}
@@ -216,8 +214,9 @@ def _check_membership(report: AgreementReport, problem: str, inst: Instance,
     if not enumerators:
         return
     lister = enumerators[0]
-    solutions, complete, error = run_enumerate(lister, inst, budget=Budget(time_limit=time_limit),
-                                               limit=LISTING_CAP)
+    task = make_task(lister, inst, "enumerate", budget=Budget(time_limit=time_limit),
+                     limit=LISTING_CAP)
+    solutions, complete, error = schedules.schedule([Job(task, _listing)], workers=1)[0]
     if error.startswith("killed"):  # no reference set within the limit: nothing to compare
         report.note(lister.name, iid, "list:timeout")
         return
@@ -242,6 +241,18 @@ def _check_membership(report: AgreementReport, problem: str, inst: Instance,
                 and answer_key(rec.answer) not in solution_set:
             report.disagree(rec.solver, iid, "an answer outside the listed set",
                             f"{lister.name} listed all {len(solution_set)} solutions")
+
+
+def _listing(report: ChildReport) -> tuple[list[Any], bool, str]:
+    """(solutions as canonical data, whether the set is complete, error text) from an
+    enumeration's report."""
+    if report.status != "done" or report.data is None:
+        return [], False, report.error or f"enumeration ended: {report.status}"
+    try:
+        data = from_payload(report.data)
+    except MalformedProposalError as exc:
+        return [], False, str(exc)
+    return list(data.solutions or []), bool(data.complete), ""
 
 
 def _claim_text(rec: RunRecord) -> str:

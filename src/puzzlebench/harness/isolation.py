@@ -28,16 +28,18 @@ propose an answer, which is judged like any other, at a time the harness bounds.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import selectors
 import time
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 
 from puzzlebench.harness.child import Task
 from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.forkserver import ForkServer, ForkServerError
 from puzzlebench.harness.measure import Measurement
-from puzzlebench.harness.run_process import RunProcess, reap
+from puzzlebench.harness.run_process import RunProcess, forks_in_server, reap
 
 __all__ = ["fork_server", "pinned_cores", "run_task", "run_tasks"]
 
@@ -68,12 +70,18 @@ def _drain(selector: selectors.BaseSelector, running: dict[int, tuple[RunProcess
 
 
 def _start(task: Task, spawn: bool, measurement: Measurement, core: int | None,
-           server: ForkServer | None) -> RunProcess:
-    """A run forked by the fork server (forked from here if the server is gone)."""
-    try:
-        return RunProcess(task, spawn, measurement, core, server)
-    except ForkServerError:
-        _SERVER.clear()
+           server: ForkServer | None,
+           fork_guard: AbstractContextManager[object] | None = None) -> RunProcess:
+    """A run forked by the fork server (forked from here if the server is gone). A run forked
+    from this process is forked under ``fork_guard`` (the scheduler's judging thread holds it
+    while it works, so no lock of that thread's is copied held into the run)."""
+    guard = fork_guard or contextlib.nullcontext()
+    if spawn or (server is not None and forks_in_server(task)):
+        try:
+            return RunProcess(task, spawn, measurement, core, server)
+        except ForkServerError:
+            _SERVER.clear()
+    with guard:
         return RunProcess(task, spawn, measurement, core, None)
 
 
@@ -98,14 +106,19 @@ def pinned_cores(workers: int) -> list[int]:
 
 def run_tasks(tasks: Iterable[Task], *, workers: int,
               on_report: Callable[[Task, ChildReport], None], spawn: bool = False,
-              measurement: Measurement | None = None) -> None:
+              measurement: Measurement | None = None,
+              check: Callable[[], None] | None = None,
+              fork_guard: AbstractContextManager[object] | None = None) -> None:
     """Run tasks in fresh processes, at most ``workers`` at once, reporting each as it ends.
 
     Single-threaded: one selector over the result pipes, deadlines checked between events.
     Nothing the loop does between reading two messages can change a run's time: the run
-    stamps its own, and CPU time does not accrue while a run waits. With
-    ``measurement.pin`` each worker slot keeps to its own core. Ctrl-C (or any error) kills
-    every running process group before it propagates.
+    stamps its own, and CPU time does not accrue while a run waits. ``on_report`` should
+    return at once (the scheduler, ``harness.scheduler``, only queues the report: judging
+    and storing happen in another thread); ``check`` is called at every turn (at least once
+    a second) and may raise to stop the loop. With ``measurement.pin`` each worker slot
+    keeps to its own core. Ctrl-C (or any error) kills every running process group before
+    it propagates.
     """
     measurement = measurement or Measurement()
     queue = list(tasks)
@@ -124,13 +137,15 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
         while queue or running:
             while queue and free:
                 slot = free.pop(0)
-                run = _start(queue.pop(), spawn, measurement, slots[slot], server)
+                run = _start(queue.pop(), spawn, measurement, slots[slot], server, fork_guard)
                 running[run.fd] = (run, slot)
                 selector.register(run.fd, selectors.EVENT_READ)
                 _drain(selector, running, 0.0)
             now = time.monotonic()
             timeout = max(0.0, min(r.deadline() for r, _ in running.values()) - now)
             _drain(selector, running, min(timeout, 1.0))
+            if check is not None:
+                check()
             now = time.monotonic()
             reap()
             for fd, (run, slot) in list(running.items()):

@@ -12,20 +12,23 @@ result, so a study run again under other limits or other code makes new runs.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from puzzlebench.contract import Budget
+from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.child import Task
 from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.execute import conclude, make_task
-from puzzlebench.harness.isolation import run_task, run_tasks
+from puzzlebench.harness.isolation import run_task
 from puzzlebench.harness.measure import STARTUP_LIMIT, Measurement
 from puzzlebench.harness.progress import StudyProgress
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.scheduler import Backend, Job, Judged, Put
 from puzzlebench.harness.store import Store
 from puzzlebench.harness.study import RunSpec, Study
 from puzzlebench.record import RunRecord
@@ -65,28 +68,40 @@ def run_specs(
     on_record: Callable[[RunRecord], None] | None = None,
 ) -> StudyResult:
     """Run every not-yet-stored run of a list made outside a study file (``certify``'s
-    ranking grid), stored under the study ``name`` as a study's runs are."""
+    ranking grid), stored under the study ``name`` as a study's runs are.
+
+    The runs go through the one scheduler (``harness.scheduler``); the store is opened, read
+    and written in its judging thread, never on the loop that reads the runs' pipes."""
     db = Path(db)
-    with Store(db) as store:
-        stored = store.keys(name)
-        todo = [s for s in specs if s.key not in stored]
-        progress = StudyProgress(len(todo), len(specs) - len(todo), quiet=quiet)
-        new: list[RunRecord] = []
+    new: list[RunRecord] = []
+    todo: list[RunSpec] = []
 
-        def finish(spec: RunSpec, record: RunRecord) -> None:
-            store.add(spec.key, record)
-            new.append(record)
-            progress.update(record)
-            if on_record is not None:
-                on_record(record)
+    @contextlib.contextmanager
+    def storing() -> Iterator[Callable[[Job, RunRecord], None]]:
+        with Store(db) as store:
+            stored = store.keys(name)
+            todo.extend(s for s in specs if s.key not in stored)
+            progress = StudyProgress(len(todo), len(specs) - len(todo), quiet=quiet)
 
-        try:
-            if scheduler:
-                _run_dask(todo, scheduler, finish)
-            else:
-                _run_local(todo, workers or os.cpu_count() or 1, finish)
-        finally:
-            progress.close()
+            def finish(job: Job, record: RunRecord) -> None:
+                store.add(job.tag.key, record)
+                new.append(record)
+                progress.update(record)
+                if on_record is not None:
+                    on_record(record)
+
+            try:
+                yield finish
+            finally:
+                progress.close()
+
+    if scheduler:
+        schedules.schedule(lambda: [Job(None, _judge_remote, spec) for spec in todo],
+                           sink=storing, backend=_dask_backend(scheduler))
+    else:
+        count = workers or os.cpu_count() or 1
+        schedules.schedule(lambda: [_job(spec, count) for spec in todo], workers=count,
+                           measurement=measurement_of(specs), sink=storing)
     return StudyResult(new, len(specs) - len(todo), db)
 
 
@@ -102,16 +117,14 @@ def _record(spec: RunSpec, task: Task, report: ChildReport, workers: int) -> Run
     return record.with_(machine={**record.machine, "workers": workers})
 
 
-def _run_local(todo: list[RunSpec], workers: int,
-               finish: Callable[[RunSpec, RunRecord], None]) -> None:
-    by_task = {id(task): (spec, task) for spec in todo for task in [_task(spec)]}
+def _job(spec: RunSpec, workers: int) -> Job:
+    """A study's run for the scheduler: its task, judged into its record."""
+    task = _task(spec)
+    return Job(task, lambda report: _record(spec, task, report, workers), spec)
 
-    def report(task: Task, child: ChildReport) -> None:
-        spec, _ = by_task[id(task)]
-        finish(spec, _record(spec, task, child, workers))
 
-    run_tasks([task for _, task in by_task.values()], workers=workers, on_report=report,
-              measurement=measurement_of(todo))
+def _judge_remote(report: ChildReport) -> RunRecord:
+    raise AssertionError("a Dask run is judged where it ran")  # pragma: no cover
 
 
 def measurement_of(todo: list[RunSpec]) -> Measurement:
@@ -134,25 +147,31 @@ def run_on_dask_worker(spec_json: str, workers: int) -> dict[str, Any]:
     return {**record.to_dict(), "trace": record.trace}  # the trace travels beside the record
 
 
-def _run_dask(todo: list[RunSpec], scheduler: str,
-              finish: Callable[[RunSpec, RunRecord], None]) -> None:
-    from distributed import Client, as_completed
+def _dask_backend(address: str) -> Backend:
+    """The scheduler's backend for a Dask cluster: each run judged on the worker that made
+    it; a task that failed there (a lost worker) is judged here, in the judging thread."""
 
-    if not todo:
-        return
-    with Client(scheduler, timeout=30) as client:
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
-        futures = {
-            client.submit(run_on_dask_worker, spec.to_json(), workers, pure=False,
-                          key=f"run-{i}-{spec.seed}"): spec
-            for i, spec in enumerate(todo)
-        }
-        for fut in as_completed(futures):
-            spec = futures[fut]
-            try:
-                record = RunRecord.from_dict(fut.result())
-            except Exception as exc:  # a lost worker or a failed task
-                task = _task(spec)
-                record = _record(spec, task, ChildReport(
-                    "died", error=f"Dask task failed: {type(exc).__name__}: {exc}"), workers)
-            finish(spec, record)
+    def backend(jobs: Sequence[Job], put: Put, check: Callable[[], None]) -> None:
+        # imported on use: Dask loads only for a study sent to a cluster
+        from distributed import Client, as_completed
+
+        if not jobs:
+            return
+        with Client(address, timeout=30) as client:
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+            futures = {
+                client.submit(run_on_dask_worker, job.tag.to_json(), workers, pure=False,
+                              key=f"run-{i}-{job.tag.seed}"): job
+                for i, job in enumerate(jobs)
+            }
+            for fut in as_completed(futures):
+                check()
+                job = futures[fut]
+                try:
+                    put(job, Judged(RunRecord.from_dict(fut.result())))
+                except Exception as exc:  # a lost worker or a failed task
+                    failed = _job(job.tag, workers) if job.task is None else job
+                    put(failed, ChildReport(
+                        "died", error=f"Dask task failed: {type(exc).__name__}: {exc}"))
+
+    return backend
