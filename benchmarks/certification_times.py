@@ -2,7 +2,7 @@
 CNF and dratify's check of it (``harness.certificate``), per generated nqueens-completion
 instance (seeded by the size, as ``agree --generate`` draws them), and on the other families'
 instances no rule decides (queens-knights) or a rule does (nqueens n = 2, 3; torus sizes without
-solutions). Each certification runs exactly as the judge runs it: in a forked process under its
+solutions). Each certification runs exactly as the judge runs it: in a process of its own under its
 time limit. Instances the judge's CaDiCaL solves are counted apart (refuted, not certified).
 
     python benchmarks/certification_times.py --sizes 16..28 --generate 5

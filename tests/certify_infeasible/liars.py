@@ -44,3 +44,18 @@ class ForeignFormula(Solver):
 
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
         return Proposal(claim=Claim.INFEASIBLE, proof="0\n", cnf="p cnf 1 2\n1 0\n-1 0\n")
+
+
+class ZeroCounter(Solver):
+    """Counts zero solutions of every instance."""
+
+    name = "cert-zero-counter"
+    problems = FAMILIES
+    complete = True
+    counts = True
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        return Proposal(claim=Claim.INFEASIBLE)
+
+    def count(self, instance, budget, *, unique=False):  # type: ignore[no-untyped-def]
+        return Proposal(claim=Claim.INFEASIBLE, count=0)

@@ -21,7 +21,7 @@ from puzzlebench.harness.certificate import (
     formula_from_dimacs,
 )
 from puzzlebench.harness.certify_runs import certify_claim
-from puzzlebench.harness.execute import run_solve
+from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.judge import Judgement
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.harness.store import Store, load_records
@@ -81,6 +81,16 @@ def test_a_liar_on_a_solvable_completion_instance_is_caught() -> None:
     rec = run_solve(ref("BareLiar"), INFEASIBLE_12, budget=Budget(time_limit=5))
     assert rec.outcome is Outcome.INFEASIBLE and rec.verified_by == "certificate"
     assert "CaDiCaL" in rec.certificate and rec.certify_s is not None
+
+
+def test_a_count_of_zero_is_certified_or_caught() -> None:
+    rec = run_count(ref("ZeroCounter"), SOLVABLE_12, budget=Budget(time_limit=5))
+    assert rec.outcome is Outcome.WRONG and "counted 0 solutions, but" in rec.reason
+    rec = run_count(ref("ZeroCounter"), INFEASIBLE_12, budget=Budget(time_limit=5))
+    assert rec.outcome is Outcome.SOLVED and rec.count == 0 and rec.verified is True
+    assert rec.verified_by == "certificate" and "checked by dratify" in rec.certificate
+    known = run_count(ref("ZeroCounter"), get_problem("nqueens").make(3))
+    assert known.verified_by == "rule" and known.certificate == ""  # OEIS decides it
 
 
 @pytest.mark.parametrize("instance", [SOLVABLE_12, INFEASIBLE_12],

@@ -17,7 +17,7 @@ dratify took 0.01-0.03 s at n = 12 and 0.04-0.09 s at n = 16 where drup took 1.2
 through ctypes structures; it also reads proof text with a parser that runs a deletion line
 into the line before it. Two orders of magnitude decide it.
 
-Certification runs in a process of its own forked from the judge's (never the solver's), under
+Certification runs in a process of its own started by the judge's (never the solver's), under
 its own wall-clock and memory limits: a certification that runs out of either leaves the claim
 at the rung it had and says so.
 """
@@ -25,10 +25,10 @@ at the rung it had and says so.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing as mp
-import os
+import pickle
 import resource
-import signal
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -129,61 +129,58 @@ def certify_infeasible(instance: Instance, *, proof: str | None = None, cnf: str
                        memory_mb: int | None = CERTIFY_MEMORY_MB) -> Certification:
     """Certify that ``instance`` has no solution: check the ``proof`` handed over (against
     ``cnf``, the solver's formula, or the judge's own), or, with none, make one with CaDiCaL
-    and check it — in a forked process under ``time_limit`` seconds and ``memory_mb``."""
+    and check it — in a fresh process of the judge's under ``time_limit`` seconds and
+    ``memory_mb`` of address space.
+
+    A fresh interpreter (``python -m puzzlebench.harness.certificate``), not a fork: the judge's
+    process runs threads (the scheduler's reading loop, a Dask worker's), and a forked child can
+    deadlock on a lock one of them held; ``subprocess`` forks and executes at once."""
     if not encodes(instance.problem):
         return Certification(UNAVAILABLE, f"no CNF encoding of {instance.problem}")
-    # loaded before the fork, so that the child's memory limit meets the work, not the import
-    import dratify  # noqa: F401
-    import pysat.solvers  # noqa: F401
-
-    ctx = mp.get_context("fork")
-    reader, writer = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child, args=(writer, instance, proof, cnf, memory_mb),
-                        daemon=True)
-    child.start()
-    writer.close()
+    request = pickle.dumps((instance, proof, cnf, memory_mb))
     try:
-        if reader.poll(time_limit):
-            try:
-                got: Certification = reader.recv()
-            except EOFError:
-                got = _died(child, memory_mb)
-        else:
-            got = Certification(LIMIT, f"certification ran out of time ({time_limit:g} s)")
-    finally:
-        if child.is_alive():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(child.pid or 0, signal.SIGKILL)
-        child.join()
-        reader.close()
-    return got
+        done = subprocess.run([sys.executable, "-m", "puzzlebench.harness.certificate"],
+                              input=request, capture_output=True, timeout=time_limit,
+                              check=False)
+    except subprocess.TimeoutExpired:  # the child is killed and waited for
+        return Certification(LIMIT, f"certification ran out of time ({time_limit:g} s)")
+    except OSError as exc:
+        return Certification(LIMIT, f"certification could not start: {exc}")
+    if done.returncode == 0:
+        try:
+            got = pickle.loads(done.stdout)
+        except (pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+            got = None
+        if isinstance(got, Certification):
+            return got
+    tail = " | ".join(done.stderr.decode(errors="replace").strip().splitlines()[-2:])[-300:]
+    what = (f"ran out of memory ({memory_mb} MB) or died" if memory_mb is not None
+            else "died")
+    return Certification(LIMIT, f"certification {what} (exit {done.returncode})"
+                                + (f": {tail}" if tail else ""))
 
 
-def _died(child: Any, memory_mb: int | None) -> Certification:
-    child.join()
-    code = child.exitcode
-    if memory_mb is not None and code is not None and code != 0:
-        return Certification(LIMIT, f"certification ran out of memory ({memory_mb} MB) or died "
-                                    f"(exit {code})")
-    return Certification(LIMIT, f"certification died (exit {code})")
+def _main() -> None:
+    """The certification's own process: the request on stdin (pickled by the judge), its
+    memory limit, the work, one pickled Certification on stdout."""
+    # the module by its own name, so that what is pickled names puzzlebench's classes
+    from puzzlebench.harness import certificate
 
-
-def _child(writer: Any, instance: Instance, proof: str | None, cnf_text: str | None,
-           memory_mb: int | None) -> None:
-    """The certification's own process: limits, then solve and/or check, then one reply."""
+    instance, proof, cnf_text, memory_mb = pickle.loads(sys.stdin.buffer.read())
     if memory_mb is not None:
         limit = memory_mb * 1024 * 1024
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
-        result = _certify_here(instance, proof, cnf_text)
+        result = certificate._certify_here(instance, proof, cnf_text)
     except MemoryError:
-        result = Certification(LIMIT, f"certification ran out of memory ({memory_mb} MB)")
+        result = certificate.Certification(
+            LIMIT, f"certification ran out of memory ({memory_mb} MB)")
     except Exception as exc:  # e.g. a library that cannot load within the memory limit
-        result = Certification(LIMIT, f"certification failed: {type(exc).__name__}: {exc}")
-    writer.send(result)
-    writer.close()
-    os._exit(0)
+        result = certificate.Certification(
+            LIMIT, f"certification failed: {type(exc).__name__}: {exc}")
+    sys.stdout.buffer.write(pickle.dumps(result))
+    sys.stdout.flush()
 
 
 def _certify_here(instance: Instance, proof: str | None, cnf_text: str | None) -> Certification:
@@ -236,3 +233,7 @@ def _certify_here(instance: Instance, proof: str | None, cnf_text: str | None) -
     return Certification(CERTIFIED, f"DRUP proof ({steps}; {size}) by CaDiCaL 1.9.5 in "
                                     f"{solve_s:.3f} s, checked by {checker_name()} in "
                                     f"{check_s:.3f} s", check_s, solve_s)
+
+
+if __name__ == "__main__":
+    _main()

@@ -1,6 +1,7 @@
 """Certification where it matters: every judged ``infeasible`` claim that no rule verified is
 certified by the judge (``harness.certificate``) before its record is made — in ``agree``,
-``compare``, ``run`` and ``solve`` alike, since they all judge through ``execute.conclude``.
+``compare``, ``run`` and ``solve`` alike, since they all judge through ``execute.conclude``. A
+count of zero no known count checks is the same claim and is certified the same way.
 
 One certification per instance per process (several solvers claiming the same instance
 infeasible cost one proof): the certified and refuted verdicts are kept, keyed by the instance
@@ -63,3 +64,22 @@ def certify_claim(instance: Instance, judgement: Judgement, *,
                          certificate=cert.text)
     rung = judgement.verified_by or "unverified"
     return replace(judgement, certificate=f"{cert.text}; left {rung}")
+
+
+def certify_zero_count(instance: Instance, judgement: Judgement, *,
+                       time_limit: float = CERTIFY_TIME_S,
+                       memory_mb: int | None = CERTIFY_MEMORY_MB) -> Judgement:
+    """``judgement`` of a count of zero solutions that no known count verified, certified like
+    an ``infeasible`` claim: certified, verified by ``certificate``; refuted, ``wrong``; out of
+    limits, unchanged but for the note."""
+    if judgement.outcome is not Outcome.SOLVED or judgement.verified is not False \
+            or not encodes(instance.problem):
+        return judgement
+    cert = certified(instance, time_limit=time_limit, memory_mb=memory_mb)
+    if cert.status == CERTIFIED:
+        return replace(judgement, valid=True, verified=True, verified_by="certificate",
+                       reason="", certificate=cert.text, certify_s=cert.check_s)
+    if cert.status == REFUTED:
+        return Judgement(Outcome.WRONG, False, f"counted 0 solutions, but {cert.text}",
+                         certificate=cert.text)
+    return replace(judgement, certificate=f"{cert.text}; left unverified")
