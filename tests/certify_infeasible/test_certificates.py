@@ -89,6 +89,10 @@ def test_a_count_of_zero_is_certified_or_caught() -> None:
     rec = run_count(ref("ZeroCounter"), INFEASIBLE_12, budget=Budget(time_limit=5))
     assert rec.outcome is Outcome.SOLVED and rec.count == 0 and rec.verified is True
     assert rec.verified_by == "certificate" and "checked by dratify" in rec.certificate
+    from puzzlebench.harness.judge import judge_stored
+
+    again = judge_stored(rec.with_(judge_version="an older judge"))  # its proof is not stored
+    assert again.verified_by == "certificate" and again.verified is True
     known = run_count(ref("ZeroCounter"), get_problem("nqueens").make(3))
     assert known.verified_by == "rule" and known.certificate == ""  # OEIS decides it
 

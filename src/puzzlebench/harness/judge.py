@@ -212,7 +212,8 @@ def judge_stored(record: RunRecord) -> RunRecord:
             judgement = judge_solution(problem, instance, proposal, exact=record.exact)
     except (PuzzlebenchError, ValueError, TypeError, KeyError):
         return record
-    if judgement.outcome is Outcome.INFEASIBLE and record.certificate:
+    if record.certificate and (judgement.outcome is Outcome.INFEASIBLE
+                               or (record.task == "count" and record.count == 0)):
         # a claim the judge certified or refuted by a checked proof keeps that verdict: a
         # proof check takes seconds and its proof is not stored, so reading does not redo it
         return record.with_(judge_version=version)
