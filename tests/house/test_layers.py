@@ -11,7 +11,7 @@ The layers, top first; a module may import its own layer and the layers below it
     references                (solver references resolved above the registry)
     solvers: search, local, evolution, external_program
     registry, solver_spec, solver_index, code_fingerprint
-    contract and the solver-side helpers (trace, queens_keys, compiled_clock)
+    contract and the solver-side helpers (trace, queens_keys, compiled_clock, iterative)
     problems
     record, plugin_loader, cache_dir    (the bottom floor: import nothing of the project)
 """
@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("puzzlebench.registry", "puzzlebench.solver_spec", "puzzlebench.solver_index",
      "puzzlebench.code_fingerprint"),
     ("puzzlebench.contract", "puzzlebench.trace", "puzzlebench.queens_keys",
-     "puzzlebench.compiled_clock"),
+     "puzzlebench.compiled_clock", "puzzlebench.iterative"),
     ("puzzlebench.problems",),
     ("puzzlebench.record", "puzzlebench.plugin_loader", "puzzlebench.cache_dir"),
 )

@@ -5,6 +5,8 @@ order crossover (OX1: a slice from one parent, the rest in the other parent's or
 mutation, with the best individuals carried over (elitism). A generation is a handful of array
 operations: selection and mutation are vectorised with numpy; OX runs in a compiled kernel on
 cut points drawn beforehand from the run's generator, so every random draw comes from it.
+A step of the framework (``puzzlebench.iterative``) is one generation; ``max_iterations`` and
+the parameter ``max_generations`` cap generations (the record's ``stopped_by`` says which).
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
+from puzzlebench.contract import Param
 from puzzlebench.evolution.population_fitness import attacking_pairs
+from puzzlebench.iterative import IterativeSolver, Run
 from puzzlebench.registry import register
-from puzzlebench.trace import Trace
 
 
 @numba.njit(cache=True)
@@ -45,8 +47,20 @@ def order_crossover(parents_a: np.ndarray, parents_b: np.ndarray, cuts: np.ndarr
     return out
 
 
+class _State:
+    """A population between generations."""
+
+    n: int
+    torus: bool
+    rng: np.random.Generator
+    pop: np.ndarray
+    cost: np.ndarray
+    generations: int
+    evaluations: int
+
+
 @register
-class PermutationGA(Solver):
+class PermutationGA(IterativeSolver):
     """Permutation GA: tournament selection, order crossover, swap mutation, elitism."""
 
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
@@ -62,47 +76,52 @@ class PermutationGA(Solver):
         "population_size": Param(100, 2, 10**6), "tournament": Param(3, 1, 10**4),
         "crossover_rate": Param(0.7, 0.0, 1.0), "mutation_rate": Param(0.9, 0.0, 1.0),
         "elite": Param(2, 0, 10**6), "max_generations": Param(1_000_000, 0, 10**12)}
+    iteration_counter: ClassVar[str] = "generations"
+    param_caps: ClassVar[dict[str, str]] = {"max_generations": "generations"}
 
-    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
-              trace: Trace | None = None) -> Proposal:
-        n, torus = instance.n, instance.wraps
-        cfg = self.config
+    def init(self, instance: Any, rng: np.random.Generator, run: Run) -> _State:
+        st = _State()
+        st.n, st.torus, st.rng = instance.n, instance.wraps, rng
+        m = int(self.config["population_size"])
+        st.pop = np.argsort(rng.random((m, st.n)), axis=1).astype(np.int64)
+        st.cost = attacking_pairs(st.pop, st.torus, columns=False)
+        st.generations, st.evaluations = 0, m
+        return st
+
+    def conflicts(self, state: _State) -> int:
+        return int(state.cost.min())
+
+    def best(self, state: _State) -> list[int]:
+        return state.pop[int(np.argmin(state.cost))].tolist()
+
+    def counters(self, state: _State) -> dict[str, int]:
+        return {"generations": state.generations, "evaluations": state.evaluations,
+                "best_conflicts": int(state.cost.min())}
+
+    def step(self, state: _State) -> str:
+        """One generation."""
+        st, cfg, rng, n = state, self.config, state.rng, state.n
         m, k, elite = int(cfg["population_size"]), int(cfg["tournament"]), int(cfg["elite"])
-        clock = budget.clock()
-        pop = np.argsort(rng.random((m, n)), axis=1).astype(np.int64)
-        cost = attacking_pairs(pop, torus, columns=False)
-        generations, evaluations = 0, m
+        pop, cost = st.pop, st.cost
         rows = np.arange(m)
-        while True:
-            best = int(np.argmin(cost))
-            if trace is not None:
-                trace.improve(evaluations, int(cost[best]))
-            counters = {"generations": generations, "evaluations": evaluations,
-                        "best_conflicts": int(cost[best])}
-            if cost[best] == 0:
-                return Proposal(answer=pop[best].tolist(), claim=Claim.SOLVED, counters=counters)
-            if (clock.expired() or generations >= int(cfg["max_generations"]) or
-                    (budget.max_iterations is not None and generations >= budget.max_iterations)
-                    or (budget.max_evaluations is not None
-                        and evaluations >= budget.max_evaluations)):
-                return Proposal(counters=counters, note="budget exhausted")
-            generations += 1
-            contenders = rng.integers(0, m, size=(2, m, k))
-            winners = contenders[np.arange(2)[:, None], rows[None, :],
-                                 np.argmin(cost[contenders], axis=2)]
-            cuts = rng.integers(0, n, size=(m, 2))
-            apply = rng.random(m) < float(cfg["crossover_rate"])
-            children = order_crossover(pop[winners[0]], pop[winners[1]], cuts, apply)
-            mutate = rng.random(m) < float(cfg["mutation_rate"])
-            i = rng.integers(0, n, size=m)
-            j = rng.integers(0, n, size=m)
-            sel = rows[mutate]
-            a, b = children[sel, i[mutate]].copy(), children[sel, j[mutate]].copy()
-            children[sel, i[mutate]], children[sel, j[mutate]] = b, a
-            child_cost = attacking_pairs(children, torus, columns=False)
-            evaluations += m
-            if elite:
-                keep = np.argsort(cost, kind="stable")[:elite]
-                worst = np.argsort(-child_cost, kind="stable")[:elite]
-                children[worst], child_cost[worst] = pop[keep], cost[keep]
-            pop, cost = children, child_cost
+        st.generations += 1
+        contenders = rng.integers(0, m, size=(2, m, k))
+        winners = contenders[np.arange(2)[:, None], rows[None, :],
+                             np.argmin(cost[contenders], axis=2)]
+        cuts = rng.integers(0, n, size=(m, 2))
+        apply = rng.random(m) < float(cfg["crossover_rate"])
+        children = order_crossover(pop[winners[0]], pop[winners[1]], cuts, apply)
+        mutate = rng.random(m) < float(cfg["mutation_rate"])
+        i = rng.integers(0, n, size=m)
+        j = rng.integers(0, n, size=m)
+        sel = rows[mutate]
+        a, b = children[sel, i[mutate]].copy(), children[sel, j[mutate]].copy()
+        children[sel, i[mutate]], children[sel, j[mutate]] = b, a
+        child_cost = attacking_pairs(children, st.torus, columns=False)
+        st.evaluations += m
+        if elite:
+            keep = np.argsort(cost, kind="stable")[:elite]
+            worst = np.argsort(-child_cost, kind="stable")[:elite]
+            children[worst], child_cost[worst] = pop[keep], cost[keep]
+        st.pop, st.cost = children, child_cost
+        return ""

@@ -13,7 +13,9 @@ one vectorised expression (O(n) per repair). Counters: ``repairs``, ``iterations
 placement counted is one, and a repair adds one per candidate it scores — n for the ``row``
 neighbourhood (every square of the row, its own included), the one or two neighbouring
 squares for ``step``, one per other movable row for ``swap``. ``max_iterations`` caps repairs,
-``max_evaluations`` evaluations (checked before each repair, so passed by less than one repair).
+``max_evaluations`` evaluations, the parameter ``max_repairs`` repairs too: the framework
+(``puzzlebench.iterative``; a step is one repair or one restart) checks them before each step,
+so a cap is passed by less than one repair.
 
 Pre-placed queens (nqueens-completion) start on their squares and never move: only the other
 rows' queens are repaired or swapped. Being incomplete, it never claims ``infeasible``.
@@ -25,11 +27,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
+from puzzlebench.contract import Param
+from puzzlebench.iterative import IterativeSolver, Run
 from puzzlebench.local.neighbourhoods import code
 from puzzlebench.queens_keys import anti_key, diag_key, diagonal_lines, shares_both_diagonals
 from puzzlebench.registry import register
-from puzzlebench.trace import Trace
 
 
 class Lines:
@@ -80,8 +82,31 @@ class Lines:
                 | (self.d2[self.k2(self.rows, cols)] > 1))
 
 
+class _State:
+    """A min-conflicts run between repairs."""
+
+    n: int
+    torus: bool
+    fixed: tuple[tuple[int, int], ...]
+    movable: np.ndarray
+    hood: int
+    restart_after: int
+    rng: np.random.Generator
+    traced: bool
+    repairs: int
+    restarts: int
+    since_restart: int
+    all_cols: np.ndarray
+    cols: np.ndarray
+    lines: Lines
+    evaluations: int
+    exact_pairs: bool
+    pairs: int
+    bad: np.ndarray
+
+
 @register
-class MinConflicts(Solver):
+class MinConflicts(IterativeSolver):
     """Minton et al.'s min-conflicts: a random conflicted queen to its least-conflicted place."""
 
     name: ClassVar[str] = "min-conflicts"
@@ -95,74 +120,85 @@ class MinConflicts(Solver):
         "max_repairs": Param(100_000, 0, 10**12),
         "neighbourhood": Param("row", choices=("row", "step", "swap")),
         "restart_after": Param(2_000, 1, 10**12)}
+    param_caps: ClassVar[dict[str, str]] = {"max_repairs": "iterations"}
 
-    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
-              trace: Trace | None = None) -> Proposal:
-        n, torus, fixed = instance.n, instance.wraps, tuple(instance.fixed)
-        movable = np.ones(n, dtype=bool)
-        movable[[r for r, _ in fixed]] = False
-        hood = code(str(self.config["neighbourhood"]))
-        clock = budget.clock()
-        cap = int(self.config["max_repairs"])
-        if budget.max_iterations is not None:
-            cap = min(cap, budget.max_iterations)
-        restart_after = max(1, int(self.config["restart_after"]))
-        max_evals = budget.max_evaluations
-        repairs = restarts = since_restart = 0
-        all_cols = np.arange(n)
-        cols, lines = self._start(n, torus, hood, rng, fixed)
-        evaluations = 1  # the start placement's conflicts counted
-        exact_pairs = shares_both_diagonals(n, torus)  # a per-line count double-counts there
-        pairs = lines.pairs(cols) if trace is not None else 0
-        while True:
-            bad = np.flatnonzero(lines.attacked(cols))
-            if trace is not None:
-                trace.improve(evaluations, 0 if bad.size == 0 else
-                              lines.pairs(cols) if exact_pairs else pairs)
-            counters = {"repairs": repairs, "iterations": repairs, "restarts": restarts,
-                        "evaluations": evaluations}
-            if bad.size == 0:
-                return Proposal(answer=cols.tolist(), claim=Claim.SOLVED, counters=counters)
-            if max_evals is not None and evaluations >= max_evals:
-                return Proposal(counters=counters, note=f"evaluation budget spent; {bad.size} "
-                                "queens still attacked")
-            if repairs >= cap or (repairs % 64 == 0 and clock.expired()):
-                return Proposal(counters=counters, note=f"{bad.size} queens still attacked")
-            if since_restart >= restart_after:
-                cols, lines = self._start(n, torus, hood, rng, fixed)
-                evaluations += 1
-                pairs = lines.pairs(cols) if trace is not None else 0
-                restarts += 1
-                since_restart = 0
-                continue
-            pick = bad[movable[bad]]
-            if pick.size == 0:  # only pre-placed queens clash: move any other queen
-                pick = np.flatnonzero(movable)
-                if pick.size == 0:
-                    return Proposal(counters=counters, note="every queen is pre-placed")
-            r = int(pick[rng.integers(pick.size)])
-            old = int(cols[r])
-            if hood == 1:  # swap with another row: choose the exchange of least conflict
-                delta, scored = self._swap(cols, lines, r, rng, movable)
-                pairs += delta
-                evaluations += scored
-            else:
-                lines.col[old] -= 1  # take the queen off its square
-                lines.d1[lines.k1(r, old)] -= 1
-                lines.d2[lines.k2(r, old)] -= 1
-                choices = all_cols if hood == 2 else np.array(
-                    [c for c in (old - 1, old + 1) if 0 <= c < n] or [old])
-                scores = lines.conflicts_at(r, choices)
-                evaluations += int(choices.size)
-                best = np.flatnonzero(scores == scores.min())
-                new = int(choices[best[rng.integers(best.size)]])
-                pairs += int(scores[best[0]]) - int(lines.conflicts_at(r, old))
-                cols[r] = new
-                lines.col[new] += 1
-                lines.d1[lines.k1(r, new)] += 1
-                lines.d2[lines.k2(r, new)] += 1
-            repairs += 1
-            since_restart += 1
+    def init(self, instance: Any, rng: np.random.Generator, run: Run) -> _State:
+        st = _State()
+        st.n, st.torus, st.fixed = instance.n, instance.wraps, tuple(instance.fixed)
+        st.movable = np.ones(st.n, dtype=bool)
+        st.movable[[r for r, _ in st.fixed]] = False
+        st.hood = code(str(self.config["neighbourhood"]))
+        st.restart_after = max(1, int(self.config["restart_after"]))
+        st.rng, st.traced = rng, run.traced
+        st.repairs = st.restarts = st.since_restart = 0
+        st.all_cols = np.arange(st.n)
+        st.cols, st.lines = self._start(st.n, st.torus, st.hood, rng, st.fixed)
+        st.evaluations = 1  # the start placement's conflicts counted
+        st.exact_pairs = shares_both_diagonals(st.n, st.torus)  # a per-line count double-counts
+        st.pairs = st.lines.pairs(st.cols) if st.traced else 0
+        st.bad = np.flatnonzero(st.lines.attacked(st.cols))
+        return st
+
+    def solved(self, state: _State) -> bool:
+        return state.bad.size == 0
+
+    def conflicts(self, state: _State) -> int:
+        if state.bad.size == 0:
+            return 0
+        return state.lines.pairs(state.cols) if state.exact_pairs else state.pairs
+
+    def best(self, state: _State) -> list[int]:
+        return state.cols.tolist()
+
+    def counters(self, state: _State) -> dict[str, int]:
+        return {"repairs": state.repairs, "iterations": state.repairs,
+                "restarts": state.restarts, "evaluations": state.evaluations}
+
+    def describe(self, state: _State) -> str:
+        return f"{state.bad.size} queens still attacked"
+
+    def step(self, state: _State) -> str:
+        """A restart (after ``restart_after`` repairs without a solution) or one repair."""
+        st, n, rng = state, state.n, state.rng
+        if st.since_restart >= st.restart_after:
+            st.cols, st.lines = self._start(n, st.torus, st.hood, rng, st.fixed)
+            st.evaluations += 1
+            st.pairs = st.lines.pairs(st.cols) if st.traced else 0
+            st.restarts += 1
+            st.since_restart = 0
+            st.bad = np.flatnonzero(st.lines.attacked(st.cols))
+            return ""
+        cols, lines, bad, movable = st.cols, st.lines, st.bad, st.movable
+        pick = bad[movable[bad]]
+        if pick.size == 0:  # only pre-placed queens clash: move any other queen
+            pick = np.flatnonzero(movable)
+            if pick.size == 0:
+                return "exhausted"  # every queen is pre-placed
+        r = int(pick[rng.integers(pick.size)])
+        old = int(cols[r])
+        if st.hood == 1:  # swap with another row: choose the exchange of least conflict
+            delta, scored = self._swap(cols, lines, r, rng, movable)
+            st.pairs += delta
+            st.evaluations += scored
+        else:
+            lines.col[old] -= 1  # take the queen off its square
+            lines.d1[lines.k1(r, old)] -= 1
+            lines.d2[lines.k2(r, old)] -= 1
+            choices = st.all_cols if st.hood == 2 else np.array(
+                [c for c in (old - 1, old + 1) if 0 <= c < n] or [old])
+            scores = lines.conflicts_at(r, choices)
+            st.evaluations += int(choices.size)
+            best = np.flatnonzero(scores == scores.min())
+            new = int(choices[best[rng.integers(best.size)]])
+            st.pairs += int(scores[best[0]]) - int(lines.conflicts_at(r, old))
+            cols[r] = new
+            lines.col[new] += 1
+            lines.d1[lines.k1(r, new)] += 1
+            lines.d2[lines.k2(r, new)] += 1
+        st.repairs += 1
+        st.since_restart += 1
+        st.bad = np.flatnonzero(lines.attacked(cols))
+        return ""
 
     @staticmethod
     def _start(n: int, torus: bool, hood: int, rng: np.random.Generator,

@@ -22,7 +22,11 @@ generator. Counters: ``swaps`` (accepted), ``tries`` (swaps evaluated; ``iterati
 (columns tested by the start placement) and ``evaluations`` in the common unit
 (``contract.EFFORT_UNIT``): each column the placement tests for a collision, the start's full
 count, each swap tried (an exact delta) and each full recount after a kick is one.
-``max_evaluations`` is checked after each row's tries (at most 64), and bounds the placement.
+A step of the framework (``puzzlebench.iterative``) is one pass, a compiled call: the framework
+checks the caps before each pass and hands the kernel the caps (``max_iterations`` on tries,
+``max_evaluations``, the deadline), which it checks after each row's tries (at most 64);
+``max_evaluations`` also bounds the placement. Running out of ``max_kicks`` ends a run with
+``stopped_by = "param:max_kicks"``.
 """
 
 from __future__ import annotations
@@ -33,11 +37,12 @@ import numba
 import numpy as np
 
 from puzzlebench.compiled_clock import now
-from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
+from puzzlebench.contract import Param
+from puzzlebench.iterative import Caps, IterativeSolver, KernelPoints, Run
 from puzzlebench.local.compiled_random import below, new_state
-from puzzlebench.queens_keys import diagonal_keys_jit, diagonal_lines_jit, shares_both_diagonals_jit
+from puzzlebench.queens_keys import diagonal_keys_jit, diagonal_lines, shares_both_diagonals_jit
 from puzzlebench.registry import register
-from puzzlebench.trace import CAP, Trace, buffers, trace_point
+from puzzlebench.trace import trace_point
 
 
 @numba.njit(cache=True, inline="always")
@@ -200,94 +205,123 @@ def _kick(cols, d1, d2, n, torus, state):
         d2[bj] += 1
 
 
+# The kernel's scalars between passes (``sc``, int64).
+(TOTAL, PAIRS, BOTH, SWAPS, TRIES, PASSES, STALLED, KICKS, EVALS, PLACED, INITIAL, TN,
+ COUNT) = range(13)
+#: What a pass reports: go on; stopped inside a pass (caps or clock, the run is over); the
+#: clock ran out after the pass; ``max_kicks`` spent at a local minimum.
+GO_ON, STOPPED, CLOCK, NO_KICKS = range(4)
+
+
 @numba.njit(cache=True)
-def qs4_kernel(n, torus, c_tail, state, deadline, max_tries, max_kicks, tr_e, tr_b, tr_t,
-               max_evals=-1):
-    cols = np.arange(n).astype(np.int32)
+def start_kernel(n, torus, c_tail, state, max_evals, tr_e, tr_b, tr_t, cols, d1, d2, work, sc):
+    """The start: shuffle, greedy placement (bounded by the evaluation cap), full count."""
     _shuffle(cols, state, n)
-    size = diagonal_lines_jit(n, torus)
-    d1 = np.zeros(size, np.int32)
-    d2 = np.zeros(size, np.int32)
     allowance = 4 * n + 100 if max_evals < 0 else max(max_evals - 1, 0)
     placed = _place_greedily(cols, d1, d2, n, torus, n - c_tail if n > c_tail else 0, allowance)
+    total, pairs, both = _collisions(cols, d1, d2, n, shares_both_diagonals_jit(n, torus))
+    sc[EVALS] = placed + 1  # the columns tested, then the start's full count
+    sc[PLACED] = placed
+    sc[TOTAL], sc[INITIAL], sc[PAIRS], sc[BOTH] = total, total, pairs, both
+    sc[TN] = trace_point(tr_e, tr_b, tr_t, 0, sc[EVALS], pairs - both)
+    sc[COUNT] = _collided_rows(cols, d1, d2, n, torus, work)
+
+
+@numba.njit(cache=True)
+def pass_kernel(n, torus, state, deadline, max_tries, max_kicks, max_evals, tr_e, tr_b, tr_t,
+                cols, d1, d2, work, nxt, sc):
+    """One pass over the collided rows (the framework's step), then a kick at a local minimum;
+    the caps handed in (absolute tries and evaluations, the deadline) are checked after each
+    row's tries. Returns GO_ON, STOPPED, CLOCK or NO_KICKS; rows for the next pass are in
+    ``nxt`` unless STOPPED."""
     even_torus = shares_both_diagonals_jit(n, torus)
-    total, pairs, both = _collisions(cols, d1, d2, n, even_torus)
-    evals = placed + 1  # the columns tested, then the start's full count
-    initial = total
-    tn = trace_point(tr_e, tr_b, tr_t, 0, evals, pairs - both)
-    swaps = 0
-    tries = 0
-    passes = 0
-    stalled = 0
-    kicks = 0
-    work = np.empty(n, np.int32)  # rows on a collided diagonal: the only ones worth visiting
-    nxt = np.empty(n, np.int32)
-    count = _collided_rows(cols, d1, d2, n, torus, work)
-    while total > 0:
-        passes += 1
-        improved = False
-        m = 0
-        for idx in range(count):
-            i = work[idx]
-            a, b = diagonal_keys_jit(i, cols[i], n, torus)
-            if d1[a] <= 1 and d2[b] <= 1:
+    total, pairs, both = sc[TOTAL], sc[PAIRS], sc[BOTH]
+    swaps, tries, evals, tn, count = sc[SWAPS], sc[TRIES], sc[EVALS], sc[TN], sc[COUNT]
+    sc[PASSES] += 1
+    improved = False
+    m = 0
+    status = GO_ON
+    for idx in range(count):
+        i = work[idx]
+        a, b = diagonal_keys_jit(i, cols[i], n, torus)
+        if d1[a] <= 1 and d2[b] <= 1:
+            continue
+        moved = False
+        for _ in range(64):
+            j = below(state, n)
+            if j == i:
                 continue
-            moved = False
-            for _ in range(64):
-                j = below(state, n)
-                if j == i:
-                    continue
-                tries += 1
-                evals += 1
-                aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
-                na, nb = diagonal_keys_jit(i, cols[j], n, torus)
-                ma, mb = diagonal_keys_jit(j, cols[i], n, torus)
-                delta = _family_delta(d1, a, aj, na, ma) + _family_delta(d2, b, bj, nb, mb)
-                if delta < 0:  # each step below also moves the pair count exactly
-                    if even_torus:
-                        both -= _antipodal_pair(cols, i, j, n)
-                    pairs += _swap_counts(d1, d2, a, aj, b, bj, na, ma, nb, mb)
-                    cols[i], cols[j] = cols[j], cols[i]
-                    if even_torus:
-                        both += _antipodal_pair(cols, i, j, n)
-                    total += delta
-                    swaps += 1
-                    tn = trace_point(tr_e, tr_b, tr_t, tn, evals, pairs - both)
-                    improved = moved = True
-                    if (d1[ma] > 1 or d2[mb] > 1) and m < n:
-                        nxt[m] = j
-                        m += 1
-                    break
-            if (not moved or d1[diagonal_keys_jit(i, cols[i], n, torus)[0]] > 1
-                    or d2[diagonal_keys_jit(i, cols[i], n, torus)[1]] > 1) and m < n:
-                nxt[m] = i
-                m += 1
-            if (tries & 65535) == 0 and now() >= deadline:
-                return cols, total, initial, swaps, tries, passes, evals, kicks, placed, tn, pairs - both
-            if (max_tries >= 0 and tries >= max_tries) or (max_evals >= 0 and evals >= max_evals):
-                return cols, total, initial, swaps, tries, passes, evals, kicks, placed, tn, pairs - both
-            if total == 0:
+            tries += 1
+            evals += 1
+            aj, bj = diagonal_keys_jit(j, cols[j], n, torus)
+            na, nb = diagonal_keys_jit(i, cols[j], n, torus)
+            ma, mb = diagonal_keys_jit(j, cols[i], n, torus)
+            delta = _family_delta(d1, a, aj, na, ma) + _family_delta(d2, b, bj, nb, mb)
+            if delta < 0:  # each step below also moves the pair count exactly
+                if even_torus:
+                    both -= _antipodal_pair(cols, i, j, n)
+                pairs += _swap_counts(d1, d2, a, aj, b, bj, na, ma, nb, mb)
+                cols[i], cols[j] = cols[j], cols[i]
+                if even_torus:
+                    both += _antipodal_pair(cols, i, j, n)
+                total += delta
+                swaps += 1
+                tn = trace_point(tr_e, tr_b, tr_t, tn, evals, pairs - both)
+                improved = moved = True
+                if (d1[ma] > 1 or d2[mb] > 1) and m < n:
+                    nxt[m] = j
+                    m += 1
                 break
-        work, nxt = nxt, work
-        count = m
-        if now() >= deadline:
+        if (not moved or d1[diagonal_keys_jit(i, cols[i], n, torus)[0]] > 1
+                or d2[diagonal_keys_jit(i, cols[i], n, torus)[1]] > 1) and m < n:
+            nxt[m] = i
+            m += 1
+        if ((tries & 65535) == 0 and now() >= deadline) or (max_tries >= 0 and tries >= max_tries) \
+                or (max_evals >= 0 and evals >= max_evals):
+            status = STOPPED
             break
-        stalled = 0 if improved else stalled + 1
-        if stalled > 20:  # a local minimum: kick every collided queen with a random swap
-            if kicks >= max_kicks:
-                break
-            kicks += 1
-            stalled = 0
-            _kick(cols, d1, d2, n, torus, state)
-            total, pairs, both = _collisions(cols, d1, d2, n, even_torus)
-            evals += 1  # the kicked state's full count
-            tn = trace_point(tr_e, tr_b, tr_t, tn, evals, pairs - both)  # a kick may improve (or solve)
-            count = _collided_rows(cols, d1, d2, n, torus, work)
-    return cols, total, initial, swaps, tries, passes, evals, kicks, placed, tn, pairs - both
+        if total == 0:
+            break
+    sc[TOTAL], sc[PAIRS], sc[BOTH] = total, pairs, both
+    sc[SWAPS], sc[TRIES], sc[EVALS], sc[TN] = swaps, tries, evals, tn
+    if status == STOPPED:
+        return status
+    sc[COUNT] = m
+    if now() >= deadline:
+        return CLOCK
+    sc[STALLED] = 0 if improved else sc[STALLED] + 1
+    if sc[STALLED] > 20:  # a local minimum: kick every collided queen with a random swap
+        if sc[KICKS] >= max_kicks:
+            return NO_KICKS
+        sc[KICKS] += 1
+        sc[STALLED] = 0
+        _kick(cols, d1, d2, n, torus, state)
+        total, pairs, both = _collisions(cols, d1, d2, n, even_torus)
+        sc[TOTAL], sc[PAIRS], sc[BOTH] = total, pairs, both
+        sc[EVALS] += 1  # the kicked state's full count
+        sc[TN] = trace_point(tr_e, tr_b, tr_t, sc[TN], sc[EVALS], pairs - both)  # may solve
+        sc[COUNT] = _collided_rows(cols, d1, d2, n, torus, nxt)
+    return GO_ON
+
+
+class _State:
+    """A QS4 run's arrays and scalars between passes."""
+
+    n: int
+    torus: bool
+    rng_state: np.ndarray
+    caps: Caps
+    points: KernelPoints
+    cols: np.ndarray
+    d1: np.ndarray
+    d2: np.ndarray
+    work: np.ndarray
+    nxt: np.ndarray
+    sc: np.ndarray
 
 
 @register
-class QS4(Solver):
+class QS4(IterativeSolver):
     """QS4-style conflict-minimising permutation search (numba, int32, O(n) memory)."""
 
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
@@ -297,28 +331,55 @@ class QS4(Solver):
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
     traces: ClassVar[bool] = True
+    kernel_traces: ClassVar[bool] = True
     evaluation: ClassVar[str] = ("one swap tried (an exact delta); one column tested by the "
                                  "start placement; one full count of a start or kicked state")
     params: ClassVar[dict[str, Any]] = {"tail": Param(32, 0, 10**6), "max_kicks": Param(1000, 0, 10**9)}
 
-    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator,
-              trace: Trace | None = None) -> Proposal:
-        n, torus = instance.n, instance.wraps
-        clock = budget.clock()
-        tail = min(int(self.config["tail"]), n)
-        tr_e, tr_b, tr_t = buffers(CAP if trace is not None else 0)
-        cols, total, initial, swaps, tries, passes, evals, kicks, placed, tn, _ = qs4_kernel(
-            n, torus, tail, new_state(rng),
-            clock.end if budget.time_limit is not None else np.inf,
-            -1 if budget.max_iterations is None else budget.max_iterations,
-            int(self.config["max_kicks"]), tr_e, tr_b, tr_t,
-            -1 if budget.max_evaluations is None else budget.max_evaluations)
-        if trace is not None:
-            trace.extend(tr_e, tr_b, tr_t, tn)
-        counters = {"swaps": int(swaps), "tries": int(tries), "passes": int(passes),
-                    "kicks": int(kicks), "initial_collisions": int(initial),
-                    "placement_tries": int(placed), "iterations": int(tries),
-                    "evaluations": int(evals)}
-        if total == 0:
-            return Proposal(answer=cols, claim=Claim.SOLVED, counters=counters)
-        return Proposal(counters=counters, note=f"{int(total)} diagonal collisions left")
+    def init(self, instance: Any, rng: np.random.Generator, run: Run) -> _State:
+        st = _State()
+        n = st.n = instance.n
+        st.torus, st.rng_state, st.caps, st.points = instance.wraps, new_state(rng), run.caps, run.points
+        st.cols = np.arange(n).astype(np.int32)
+        size = diagonal_lines(n, st.torus)
+        st.d1, st.d2 = np.zeros(size, np.int32), np.zeros(size, np.int32)
+        # rows on a collided diagonal: the only ones worth visiting
+        st.work, st.nxt = np.empty(n, np.int32), np.empty(n, np.int32)
+        st.sc = np.zeros(13, np.int64)
+        pts = st.points
+        start_kernel(n, st.torus, min(int(self.config["tail"]), n), st.rng_state,
+                     st.caps.max_evaluations, pts.evals, pts.best, pts.stamps, st.cols, st.d1,
+                     st.d2, st.work, st.sc)
+        pts.count = int(st.sc[TN])
+        return st
+
+    def step(self, state: _State) -> str:
+        """One pass of repairs over the collided rows (and a kick at a local minimum)."""
+        st, pts, caps = state, state.points, state.caps
+        status = pass_kernel(st.n, st.torus, st.rng_state, caps.deadline, caps.max_iterations,
+                             int(self.config["max_kicks"]), caps.max_evaluations, pts.evals,
+                             pts.best, pts.stamps, st.cols, st.d1, st.d2, st.work, st.nxt, st.sc)
+        pts.count = int(st.sc[TN])
+        if status != STOPPED:
+            st.work, st.nxt = st.nxt, st.work
+        return "param:max_kicks" if status == NO_KICKS else ""
+
+    def conflicts(self, state: _State) -> int:
+        """Attacking pairs (collisions are what the search minimises; 0 together)."""
+        return int(state.sc[PAIRS] - state.sc[BOTH])
+
+    def solved(self, state: _State) -> bool:
+        return int(state.sc[TOTAL]) == 0
+
+    def best(self, state: _State) -> np.ndarray:
+        return state.cols
+
+    def counters(self, state: _State) -> dict[str, int]:
+        sc = state.sc
+        return {"swaps": int(sc[SWAPS]), "tries": int(sc[TRIES]), "passes": int(sc[PASSES]),
+                "kicks": int(sc[KICKS]), "initial_collisions": int(sc[INITIAL]),
+                "placement_tries": int(sc[PLACED]), "iterations": int(sc[TRIES]),
+                "evaluations": int(sc[EVALS])}
+
+    def describe(self, state: _State) -> str:
+        return f"{int(state.sc[TOTAL])} diagonal collisions left"
