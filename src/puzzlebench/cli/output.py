@@ -18,7 +18,7 @@ JSON_KEYS: tuple[str, ...] = (
     "time_s", "cpu_s", "warmup_s", "startup_s",
     "peak_rss_mb", "optimum", "answer_length", "isolated", "notes", "error",
     "span_s", "timed_by", "measured_by", "clock_resolution_s", "min_time", "repeats",
-    "time_min_s", "repeats_agree", "core", "sandbox",
+    "time_min_s", "repeats_agree", "core", "sandbox", "stopped_by",
 )
 
 

@@ -92,7 +92,9 @@ def solve_command(
         typer.echo(f"{line.rstrip()} {headline}".rstrip())
         for text in details:
             typer.echo(f"  {text}")
-        for label, text in (("reason", record.reason), ("error", record.error),
+        stop = "" if record.stopped_by in ("", "answer") or record.stopped_by in record.reason \
+            else record.stopped_by
+        for label, text in (("reason", record.reason), ("stopped by", stop), ("error", record.error),
                             ("note", record.notes), ("certificate", record.certificate)):
             if text and (label != "error" or text != record.reason):
                 typer.echo(f"  {label}: {text}")
