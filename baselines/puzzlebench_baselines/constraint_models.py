@@ -95,7 +95,8 @@ def build(instance: Any, solver: constraint.Solver) -> constraint.Problem:
 def declined(n: int, max_n: int, *counters: str) -> Proposal:
     """The proposal of a solver that will not attempt a board this large (its effort
     counters, named in ``counters``, are zero)."""
-    return Proposal(claim=Claim.UNKNOWN, counters={"solutions": 0, **dict.fromkeys(counters, 0)},
+    return Proposal(claim=Claim.DECLINED,
+                    counters={"solutions": 0, **dict.fromkeys(counters, 0)},
                     note=f"declined: n = {n} exceeds max_n = {max_n}")
 
 

@@ -51,7 +51,8 @@ def test_constraint_solvers() -> None:
     rec = run_solve("constraint-backtracking", make("queens-knights", 6, queens=2))
     assert rec.outcome is Outcome.SOLVED
     big = run_solve("constraint-backtracking", make("nqueens", 40))
-    assert big.outcome is Outcome.BUDGET and "declined" in big.reason
+    assert big.outcome is Outcome.DECLINED and big.stopped_by == "declined"
+    assert "exceeds max_n" in big.reason
     one = run_solve("constraint-minconflicts", make("nqueens", 10), seed=4,
                     budget=Budget(time_limit=20))
     two = run_solve("constraint-minconflicts", make("nqueens", 10), seed=4,

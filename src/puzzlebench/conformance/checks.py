@@ -238,8 +238,8 @@ def _infeasible(case: Case, log: _Log) -> str:
     record = log.solve(case.spec, case.instance, seed=1, budget=INFEASIBLE_BUDGET)
     if case.spec.complete and record.outcome is not Outcome.INFEASIBLE:
         return f"a complete solver did not prove it infeasible: {_what(record)}"
-    if record.outcome not in (Outcome.BUDGET, Outcome.INFEASIBLE):
-        return f"expected budget or infeasible: {_what(record)}"
+    if record.outcome not in (Outcome.BUDGET, Outcome.INFEASIBLE, Outcome.DECLINED):
+        return f"expected budget, infeasible or a decline: {_what(record)}"
     return ""
 
 

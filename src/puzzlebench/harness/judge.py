@@ -140,6 +140,8 @@ def judge_count(
     is ``wrong``. A unique count (OEIS A002562 for nqueens) is judged whenever the proposal
     holds one, asked for (``unique``) or not."""
     if proposal.count is None:
+        if proposal.claim is Claim.DECLINED:
+            return Judgement(Outcome.DECLINED, None, proposal.note or "declined")
         return Judgement(Outcome.BUDGET, None, proposal.note or "stopped before counting all")
     count = proposal.count
     if count < 0:
