@@ -223,7 +223,7 @@ class RunRecord:
 CAP_COUNTER_NAMES: tuple[tuple[str, str], ...] = (
     ("max_evaluations", "evaluations"), ("max_iterations", "iterations"),
     ("max_iterations", "generations"), ("max_nodes", "nodes"), ("max_nodes", "nodes_expanded"),
-    ("max_nodes", "nodes_generated"))
+    ("max_nodes", "nodes_generated"), ("max_nodes", "nodes_examined"))
 
 
 def infer_stopped_by(counters: Any, budget: Any, time_s: float) -> str:

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from puzzlebench.contract import Budget
+from puzzlebench.iterative import Caps, kernel_caps
 
 
 class SearchState(ABC):
@@ -77,9 +79,11 @@ def effective_branching_factor(generated: int, depth: int) -> float:
     return round((lo + hi) / 2, 4)
 
 
-def best_first(start: SearchState, budget: Budget, *, astar: bool) -> SearchResult:
-    """Greedy best-first (``astar=False``) or A* from ``start`` within the budget."""
-    clock = budget.clock()
+def best_first(start: SearchState, limits: Budget | Caps, *, astar: bool) -> SearchResult:
+    """Greedy best-first (``astar=False``) or A* from ``start`` within the framework's caps
+    (``iterative.kernel_caps`` of the run's budget, made here from a budget: ``max_nodes`` on
+    expansions, the deadline)."""
+    caps = kernel_caps(limits) if isinstance(limits, Budget) else limits
     tie = itertools.count()
     frontier: list[tuple[int, int, int, SearchState]] = []
     heapq.heappush(frontier, (start.g + start.h if astar else start.h, start.h, next(tie), start))
@@ -114,9 +118,9 @@ def best_first(start: SearchState, budget: Budget, *, astar: bool) -> SearchResu
             continue  # a stale entry
         if node.is_goal():
             return finish(node, False)
-        if budget.max_nodes is not None and expanded >= budget.max_nodes:
+        if caps.max_nodes >= 0 and expanded >= caps.max_nodes:
             return finish(None, False)
-        if clock.expired():  # once per expansion: cheap beside generating the children
+        if time.perf_counter() >= caps.deadline:  # once per expansion: cheap beside the children
             return finish(None, False)
         closed.add(key)
         expanded += 1

@@ -17,6 +17,7 @@ import numpy as np
 
 from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.iterative import kernel_caps
 from puzzlebench.problems.sliding import SlidingInstance
 from puzzlebench.registry import register
 from puzzlebench.search.sliding_kernels import MAX_CELLS, col_conflict, goal_tables, row_conflict
@@ -159,12 +160,10 @@ class IDAStarLinearConflict(Solver):
             return Proposal(claim=Claim.DECLINED, counters={"nodes_generated": 0},
                             note=f"declined: idastar-linear-conflict handles boards of at most "
                                  f"{MAX_CELLS} cells")
-        clock = budget.clock()
+        caps = kernel_caps(budget)  # the framework's caps, passed into the compiled call
         status, moves, nodes, iterations = idastar_kernel(
             np.asarray(instance.start, np.int64), np.asarray(instance.goal, np.int64),
-            instance.rows, instance.cols,
-            -1 if budget.max_nodes is None else budget.max_nodes,
-            clock.end if budget.time_limit is not None else np.inf,
+            instance.rows, instance.cols, caps.max_nodes, caps.deadline,
         )
         counters = {"nodes_generated": int(nodes), "iterations": int(iterations),
                     "steps": len(moves)}

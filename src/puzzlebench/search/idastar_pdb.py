@@ -40,7 +40,6 @@ holds the search kernel and the solver.
 
 from __future__ import annotations
 
-import math
 from typing import Any, ClassVar
 
 import numba
@@ -48,6 +47,7 @@ import numpy as np
 
 from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
+from puzzlebench.iterative import kernel_caps
 from puzzlebench.problems.sliding import SlidingInstance
 from puzzlebench.registry import register
 from puzzlebench.search.blank_aware_kernel import idastar_blank_kernel
@@ -152,9 +152,8 @@ class IDAStarPDB(Solver):
         blank_aware = bool(self.config["blank_aware"])
         dbs = databases(rel.rows, rel.cols, rel.blank_goal, "blank" if blank_aware else "compressed")
         look = lookup(dbs, rel.rows, rel.cols, bool(self.config["reflect"]) and rel.reflects)
-        clock = budget.clock()
-        max_nodes = -1 if budget.max_nodes is None else budget.max_nodes
-        deadline = clock.end if budget.time_limit is not None else math.inf
+        caps = kernel_caps(budget)  # the framework's caps, passed into the compiled call
+        max_nodes, deadline = caps.max_nodes, caps.deadline
         tiles = np.asarray(rel.tiles, np.int64)
         if blank_aware:
             status, moves, nodes, iterations, h0 = idastar_blank_kernel(

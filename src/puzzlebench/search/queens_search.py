@@ -14,6 +14,7 @@ from typing import Any, ClassVar, cast
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.iterative import kernel_caps
 from puzzlebench.registry import register
 from puzzlebench.search.best_first import SearchState, best_first
 from puzzlebench.search.queens_states import (
@@ -41,7 +42,7 @@ class QueensBestFirst(Solver):
         permutation = self.state_type is SwapState
         board = Board(n, instance.wraps, random_start(n, permutation, rng))
         start: SearchState = self.state_type.initial(board)
-        result = best_first(start, budget, astar=self.astar)
+        result = best_first(start, kernel_caps(budget), astar=self.astar)
         counters = {**result.counters, "start_h": start.h}
         if result.goal is not None:
             answer = list(cast(tuple[int, ...], result.goal.key))

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import time
 from typing import ClassVar
 
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.iterative import kernel_caps
 from puzzlebench.problems.sliding import SlidingInstance
 from puzzlebench.registry import register
 from puzzlebench.search.sliding_heuristics import Heuristic, Tables
@@ -40,7 +42,7 @@ class Seed001Loop(Solver):
     def solve(self, instance: SlidingInstance, budget: Budget, rng: np.random.Generator) -> Proposal:
         if not solvable(instance):
             return Proposal(claim=Claim.INFEASIBLE, counters={"nodes_examined": 0})
-        clock = budget.clock()
+        caps = kernel_caps(budget)  # the framework's caps: max_nodes on examined, the deadline
         heur = Heuristic("rowcol", Tables.build(instance.rows, instance.cols, instance.goal))
         rows, cols = instance.rows, instance.cols
         start = instance.start
@@ -62,8 +64,8 @@ class Seed001Loop(Solver):
                 counters = {"nodes_examined": examined, "nodes_generated": generated,
                             "steps": len(moves)}
                 return Proposal(answer="".join(moves), claim=Claim.SOLVED, counters=counters)
-            if (budget.max_nodes is not None and examined >= budget.max_nodes) or (
-                examined % 64 == 0 and clock.expired()
+            if (caps.max_nodes >= 0 and examined >= caps.max_nodes) or (
+                examined % 64 == 0 and time.perf_counter() >= caps.deadline
             ):
                 break
             blank = state.index(0)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.iterative import kernel_caps
 from puzzlebench.problems.sliding import Sliding, SlidingInstance
 from puzzlebench.registry import register
 from puzzlebench.search.best_first import best_first, effective_branching_factor
@@ -51,7 +52,7 @@ class SlidingBestFirst(Solver):
             return self._compiled(instance, budget)
         heur = Heuristic(self.heuristic, Tables.build(instance.rows, instance.cols, instance.goal))
         start = SlidingState.initial(heur, instance.start)
-        result = best_first(start, budget, astar=self.astar)
+        result = best_first(start, kernel_caps(budget), astar=self.astar)
         counters: dict[str, Any] = {**result.counters, "start_h": start.h}
         if result.goal is not None:
             return Proposal(answer="".join(result.moves), claim=Claim.SOLVED, counters=counters,
@@ -59,12 +60,11 @@ class SlidingBestFirst(Solver):
         return Proposal(claim=Claim.UNKNOWN, counters=counters, note="budget exhausted")
 
     def _compiled(self, instance: SlidingInstance, budget: Budget) -> Proposal:
-        clock = budget.clock()
+        caps = kernel_caps(budget)  # the framework's caps, passed into the compiled call
         status, moves, expanded, generated, largest = best_first_kernel(
             np.asarray(instance.start, np.int64), np.asarray(instance.goal, np.int64),
             instance.rows, instance.cols, KINDS[self.heuristic], self.astar,
-            -1 if budget.max_nodes is None else budget.max_nodes,
-            clock.end if budget.time_limit is not None else np.inf,
+            caps.max_nodes, caps.deadline,
         )
         counters: dict[str, Any] = {
             "nodes_expanded": int(expanded), "nodes_generated": int(generated),
