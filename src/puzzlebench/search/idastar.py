@@ -6,6 +6,8 @@ Each iteration is a depth-first search bounded by f = g + h ≤ bound; the next 
 least f that exceeded it. h is kept incrementally: a move changes one tile's Manhattan term
 in O(1) and re-evaluates linear conflict on the two lines the tile leaves and enters. The
 inverse of the previous move is never tried. The wall clock is read every 2^18 nodes.
+Budget: one compiled call, not stepped by the framework; its node cap and deadline are the
+framework's (``iterative.kernel_caps``), passed in as arguments.
 """
 
 from __future__ import annotations

@@ -36,6 +36,8 @@ or to build them, when the cache had no sound copy (``pdb_load_s``).
 The pieces: ``search.sliding_symmetry`` (symmetries, relabelling, moves mapped back),
 ``search.pdb_lookup`` (partitions, tables, the compiled estimate and its update); this module
 holds the search kernel and the solver.
+Budget: one compiled call, not stepped by the framework; its node cap and deadline are the
+framework's (``iterative.kernel_caps``), passed in as arguments.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ Six registered solvers: ``greedy-h1``, ``astar-h1``, ``greedy-h2``, ``astar-h2``
 columns with repetition; H3: a permutation). The state spaces are finite and searched with a
 closed set, so an exhausted frontier proves there is no solution: the solvers are complete.
 The answer is the goal placement; ``steps`` counts the moves from the start to it.
+Budget: a search loop of its own (a complete search, not stepped by the framework); its node
+cap and deadline are the framework's (``iterative.kernel_caps``), checked once per node.
 """
 
 from __future__ import annotations

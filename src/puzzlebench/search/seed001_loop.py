@@ -9,6 +9,8 @@ seed's names: ``nodes_examined`` is its ``step`` (nodes taken off the open list,
 included) and ``nodes_generated`` its ``number of nodes`` (the start included). The seed
 printed no path; we follow parent links to report one, so its length can be set beside the
 optimum. The seed's solvability test (inversion parity) is replaced by the general parity rule.
+Budget: a search loop of its own (a complete search, not stepped by the framework); its node
+cap and deadline are the framework's (``iterative.kernel_caps``), checked once per node.
 """
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ nodes.
 ``astar-<h>`` is exact (every heuristic here is admissible), so the harness checks each 3×3
 answer's length against the BFS distance table. ``greedy-<h>`` orders by h alone and makes no
 optimality claim. An unsolvable start (the parity rule) is claimed infeasible before any search.
+Budget: boards of up to 16 cells are one compiled call, larger ones
+the Python best-first search, not stepped by the framework; its node cap and deadline are the
+framework's (``iterative.kernel_caps``), passed in as arguments.
 """
 
 from __future__ import annotations
