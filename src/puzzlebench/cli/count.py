@@ -17,7 +17,7 @@ from puzzlebench.cli.options import (
 )
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
-from puzzlebench.harness.execute import make_task
+from puzzlebench.harness.execute import judged, make_task
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.record import Outcome
 
@@ -36,9 +36,6 @@ def count_command(
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Count all solutions; exit 1 if the count contradicts the known value."""
-    # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness import scheduler
-
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     spec = resolve_solver(solver)
     if not spec.counts:
@@ -53,7 +50,7 @@ def count_command(
     warn_ignored_caps(spec, budget)
     task = make_task(spec, instance, "count", params=parse_params(param), budget=budget,
                      unique=unique)
-    record = scheduler.judged(spec, task)
+    record = judged(spec, task)
     if as_json:
         out = {"problem": record.problem, "size": record.size, "solver": record.solver,
                "count": record.count, "time_s": record.time_s, "outcome": record.outcome.value,

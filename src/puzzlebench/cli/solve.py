@@ -35,7 +35,7 @@ from puzzlebench.cli.output import (
     time_text,
 )
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
-from puzzlebench.harness.execute import make_task
+from puzzlebench.harness.execute import judged, make_task
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import problem_of
 
@@ -64,9 +64,6 @@ def solve_command(
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Solve one instance with one solver; the harness validates and judges the answer."""
-    # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness import scheduler
-
     check_seed(seed)
     check_limit(min_time, "--min-time")
     measurement = measurement_of(min_time, pin, sandbox, startup_limit)
@@ -76,7 +73,7 @@ def solve_command(
     task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget,
                      min_time=min_time)
     warn_ignored_caps(spec, budget)
-    record = scheduler.judged(spec, task, measurement=measurement)
+    record = judged(spec, task, measurement=measurement)
     if as_json:
         emit_json(record_json(record))
     else:

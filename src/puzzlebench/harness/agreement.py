@@ -28,10 +28,8 @@ from typing import Any
 from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.child import Task
-from puzzlebench.harness.child_report import ChildReport
-from puzzlebench.harness.execute import conclude, make_task
+from puzzlebench.harness.execute import conclude, make_task, run_enumerate
 from puzzlebench.harness.measure import Measurement
-from puzzlebench.harness.payload import MalformedProposalError, from_payload
 from puzzlebench.harness.rejudge import rejudge
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.scheduler import Job
@@ -214,9 +212,8 @@ def _check_membership(report: AgreementReport, problem: str, inst: Instance,
     if not enumerators:
         return
     lister = enumerators[0]
-    task = make_task(lister, inst, "enumerate", budget=Budget(time_limit=time_limit),
-                     limit=LISTING_CAP)
-    solutions, complete, error = schedules.schedule([Job(task, _listing)], workers=1)[0]
+    solutions, complete, error = run_enumerate(lister, inst, budget=Budget(time_limit=time_limit),
+                                               limit=LISTING_CAP)
     if error.startswith("killed"):  # no reference set within the limit: nothing to compare
         report.note(lister.name, iid, "list:timeout")
         return
@@ -241,18 +238,6 @@ def _check_membership(report: AgreementReport, problem: str, inst: Instance,
                 and answer_key(rec.answer) not in solution_set:
             report.disagree(rec.solver, iid, "an answer outside the listed set",
                             f"{lister.name} listed all {len(solution_set)} solutions")
-
-
-def _listing(report: ChildReport) -> tuple[list[Any], bool, str]:
-    """(solutions as canonical data, whether the set is complete, error text) from an
-    enumeration's report."""
-    if report.status != "done" or report.data is None:
-        return [], False, report.error or f"enumeration ended: {report.status}"
-    try:
-        data = from_payload(report.data)
-    except MalformedProposalError as exc:
-        return [], False, str(exc)
-    return list(data.solutions or []), bool(data.complete), ""
 
 
 def _claim_text(rec: RunRecord) -> str:

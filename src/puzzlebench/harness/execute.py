@@ -1,9 +1,11 @@
 """One judged run: the solver proposes in a process of its own, the harness judges here.
 
-``run_solve``/``run_count`` are the unit every front door builds on (CLI, agreement, study
-runner, the Python API). By default each run executes in a fresh process
-(``harness.isolation``) under a hard wall-clock limit enforced from outside; its proposal
-crosses back as data and is judged in this process with the problem's validator. An explicit
+``make_task`` and ``conclude`` are the unit every front door builds on (CLI, agreement,
+study runner, the Python API): a checked task, and its report judged into a record. By
+default each run executes in a fresh process under a hard wall-clock limit enforced from
+outside, through the one scheduler (``harness.scheduler``; ``run_solve``/``run_count`` and
+``judged`` for one run); its proposal crosses back as data and is judged in this process, in
+the scheduler's judging thread, with the problem's validator. An explicit
 ``isolate=False`` runs the solver in this process (for debugging with a debugger or
 profiler); its record says ``isolated: false``.
 
@@ -23,14 +25,15 @@ from typing import Any
 
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
+from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.certify_runs import certify_claim, certify_zero_count
 from puzzlebench.harness.child import Performed, Task, error_text, perform
 from puzzlebench.harness.child_report import ChildReport
-from puzzlebench.harness.isolation import run_task
 from puzzlebench.harness.judge import Judgement, judge_count, judge_solution, judge_version
 from puzzlebench.harness.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
 from puzzlebench.harness.payload import MalformedProposalError, ProposalData, from_payload
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.scheduler import Job
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.problems.sliding_distances import take_rejections
@@ -91,8 +94,26 @@ def warms(spec: SolverSpec) -> bool:
 
 def execute(task: Task, *, isolate: bool = True, spawn: bool = False,
             measurement: Measurement | None = None) -> ChildReport:
-    """Run a task in a fresh process (or, with ``isolate=False``, here)."""
-    return run_task(task, spawn=spawn, measurement=measurement) if isolate else run_here(task)
+    """Run a task in a fresh process through the scheduler (or, with ``isolate=False``,
+    here); its report, unjudged."""
+    if not isolate:
+        return run_here(task)
+    report: ChildReport = schedules.schedule([Job(task, lambda got: got)], workers=1,
+                                             spawn=spawn, measurement=measurement)[0]
+    return report
+
+
+def judged(spec: SolverSpec, task: Task, *, isolate: bool = True,
+           measurement: Measurement | None = None, **meta: Any) -> RunRecord:
+    """One run through the scheduler (``harness.scheduler``), judged in its judging thread:
+    ``solve``, ``count`` and the Python API. With ``isolate=False`` it runs and is judged
+    here (debugging)."""
+    if not isolate:
+        return conclude(spec, task, run_here(task), isolated=False, **meta)
+    record: RunRecord = schedules.schedule(
+        [Job(task, lambda report: conclude(spec, task, report, **meta))], workers=1,
+        measurement=measurement)[0]
+    return record
 
 
 def run_here(task: Task) -> ChildReport:
@@ -273,8 +294,7 @@ def run_solve(
     task = make_task(spec, instance, "solve", params=params, seed=seed, budget=budget,
                      hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
                      min_time=measurement.min_time)
-    return conclude(spec, task, execute(task, isolate=isolate, measurement=measurement),
-                    isolated=isolate, **meta)
+    return judged(spec, task, isolate=isolate, measurement=measurement, **meta)
 
 
 def run_count(
@@ -292,7 +312,7 @@ def run_count(
     spec = resolve(solver)
     task = make_task(spec, instance, "count", params=params, budget=budget, unique=unique,
                      hard_limit=hard_limit)
-    return conclude(spec, task, execute(task, isolate=isolate), isolated=isolate, **meta)
+    return judged(spec, task, isolate=isolate, **meta)
 
 
 def run_enumerate(solver: str | SolverSpec, instance: Instance, *, budget: Budget,

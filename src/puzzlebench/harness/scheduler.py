@@ -1,9 +1,9 @@
 """The one scheduler: every run the harness makes goes through ``schedule``.
 
-``solve`` and ``count`` (``harness.execute``), ``agree`` (``harness.agreement``) and
-``compare``/``run``/``study`` (``harness.runner``) hand it jobs — a task and how its report
-becomes a result — and it runs them under one set of limits, one error path and one Ctrl-C
-path, in two threads:
+``solve``, ``count`` and the Python API's ``run_solve``/``run_count`` (``harness.execute``),
+``agree`` (``harness.agreement``) and ``compare``/``run``/``study`` (``harness.runner``) hand
+it jobs — a task and how its report becomes a result — and it runs them under one set of
+limits, one error path and one Ctrl-C path, in two threads:
 
 * the reading loop (``harness.isolation.run_tasks``, in the calling thread) starts the runs,
   reads their pipes, answers ``ready`` with ``go``, enforces the limits and kills. It does
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import os
 import queue
 import threading
@@ -42,13 +41,10 @@ from typing import Any
 
 from puzzlebench.harness.child import Task
 from puzzlebench.harness.child_report import ChildReport
-from puzzlebench.harness.execute import conclude
 from puzzlebench.harness.isolation import run_tasks
 from puzzlebench.harness.measure import Measurement
-from puzzlebench.record import RunRecord
-from puzzlebench.registry import SolverSpec
 
-__all__ = ["Job", "Judged", "judged", "schedule"]
+__all__ = ["Job", "Judged", "schedule"]
 
 
 @dataclass(eq=False, slots=True)
@@ -146,15 +142,6 @@ def schedule(jobs: Iterable[Job] | Callable[[], Iterable[Job]], *, workers: int 
         judging.join()  # finished runs are judged and delivered, even on Ctrl-C
     judging.check()
     return judging.results
-
-
-def judged(spec: SolverSpec, task: Task, *, measurement: Measurement | None = None,
-           **meta: Any) -> RunRecord:
-    """One run through the scheduler, judged (``execute.conclude``) in its judging thread:
-    ``solve`` and ``count``."""
-    record: RunRecord = schedule([Job(task, functools.partial(conclude, spec, task, **meta))],
-                                 workers=1, measurement=measurement)[0]
-    return record
 
 
 def _run_local(todo: list[Job], judging: _Judging, workers: int,
