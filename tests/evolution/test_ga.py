@@ -65,7 +65,7 @@ def test_seed_ga_parameters_are_configurable_and_time_capped() -> None:
                     params={"population_size": 20, "k": 2, "crossover_rate": 0.0,
                             "mutation_rate": 0.0, "time_cap": 0.2})
     # no budget was given, so only its own time cap can have stopped it (never killed: no limit)
-    assert rec.outcome is Outcome.BUDGET and rec.reason == "budget exhausted" and not rec.error
+    assert rec.outcome is Outcome.BUDGET and rec.stopped_by == "param:time_cap" and not rec.error
     assert rec.params["population_size"] == 20
     # With no crossover and no mutation the population cannot change after selection.
     assert rec.counters["best_fitness"] < rec.counters["max_fitness"]

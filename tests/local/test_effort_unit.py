@@ -5,7 +5,6 @@ scoring functions it calls), or a count made outside the solver."""
 
 from __future__ import annotations
 
-import math
 import types
 from typing import Any
 
@@ -14,12 +13,9 @@ import pytest
 
 from puzzlebench.contract import EFFORT_UNIT, Budget
 from puzzlebench.local import hill_climbing, qs4
-from puzzlebench.local.compiled_random import new_state
 from puzzlebench.local.min_conflicts import Lines, MinConflicts
-from puzzlebench.local.neighbourhoods import code
 from puzzlebench.problems import get_problem
 from puzzlebench.registry import REGISTRY
-from puzzlebench.trace import buffers
 
 
 class Counter:
@@ -92,73 +88,86 @@ def test_min_conflicts_cap_is_in_the_common_unit() -> None:
 
 # --- hill climbing (compiled) ----------------------------------------------------------------
 
-def _climb(kernel: Any, n: int, queens: int, stochastic: bool, hood: int, seed: int,
-           max_evals: int) -> tuple:
-    e, b, t = buffers(0)
+def _climb(monkeypatch: pytest.MonkeyPatch, n: int, queens: int, stochastic: bool, hood: str,
+           seed: int, max_evals: int, **wrappers: Any) -> Any:
+    """A run of the solver; with ``wrappers``, its kernels run as their Python bodies calling
+    the wrappers (the framework drives them as it drives the compiled ones)."""
+    if wrappers:
+        for name in ("start_kernel", "climb_kernel"):
+            monkeypatch.setattr(hill_climbing, name, instrumented(
+                getattr(hill_climbing, name), hill_climbing, **wrappers))
     attempts = 3 if max_evals >= 10**6 else 10**6  # capped runs: only the cap stops them
-    return kernel(n, queens, stochastic, hood, attempts, max_evals, math.inf,
-                  new_state(np.random.default_rng(seed)), queens == n, e, b, t)
+    solver = (hill_climbing.StochasticHC if stochastic else hill_climbing.FirstChoiceHC)(
+        max_iter=attempts, neighbourhood=hood)
+    instance = (get_problem("nqueens").make(n) if queens == n else
+                get_problem("queens-knights").make(n, queens=queens))
+    p = solver.solve(instance, Budget(max_evaluations=max_evals), np.random.default_rng(seed))
+    monkeypatch.undo()
+    return p
 
 
 @pytest.mark.parametrize("stochastic", [False, True])
 @pytest.mark.parametrize("hood", ["any", "row", "step", "swap"])
-def test_hill_climbing_counts_every_candidate_it_scores(stochastic: bool, hood: str) -> None:
-    """The compiled kernel's counter against its Python body run with counters around the
+def test_hill_climbing_counts_every_candidate_it_scores(monkeypatch: pytest.MonkeyPatch,
+                                                        stochastic: bool, hood: str) -> None:
+    """The compiled kernels' counter against their Python bodies run with counters around the
     scoring calls: ``score_move`` (one candidate), ``recount`` (a swap candidate is scored by a
     recount and restored by another; a start placement is counted by one)."""
     for n, queens, seed, cap in ((6, 6, 1, 10**6), (7, 3, 2, 10**6), (8, 8, 3, 500)):
-        compiled = _climb(hill_climbing.climb_kernel, n, queens, stochastic, code(hood), seed, cap)
+        compiled = _climb(monkeypatch, n, queens, stochastic, hood, seed, cap)
         moves = Counter(hill_climbing.score_move)
         counts = Counter(hill_climbing.recount)
         starts = Counter(hill_climbing.random_placement)
-        kernel = instrumented(hill_climbing.climb_kernel, hill_climbing, score_move=moves,
-                              recount=counts, random_placement=starts)
-        slow = _climb(kernel, n, queens, stochastic, code(hood), seed, cap)
-        assert slow[:1] + slow[4:] == compiled[:1] + compiled[4:]  # the same climb
+        slow = _climb(monkeypatch, n, queens, stochastic, hood, seed, cap, score_move=moves,
+                      recount=counts, random_placement=starts)
+        assert slow.counters == compiled.counters and slow.answer == compiled.answer
         swaps_scored = (counts.calls - starts.calls) // 2
-        evaluations = compiled[6]
+        evaluations = compiled.counters["evaluations"]
         assert evaluations == moves.calls + swaps_scored + starts.calls
         assert (moves.calls == 0) == (hood == "swap")
-        if cap < 10**6 and compiled[0] != 0:
+        if cap < 10**6 and compiled.counters["best_conflicts"] != 0:
             assert evaluations == cap
 
 
 def test_stochastic_hc_spends_n_cubed_before_its_first_step() -> None:
     """The expected consequence of the unit: at n = 32 one step of stochastic-hc (every move
     of every piece scored) costs about n·n² evaluations, so 20,000 end before its first step."""
-    e, b, t = buffers(0)
-    out = hill_climbing.climb_kernel(
-        32, 32, True, 0, 180, 20_000, math.inf, new_state(np.random.default_rng(0)), True, e, b, t)
-    moves, evals = out[5], out[6]
-    assert moves == 0 and evals == 20_000
+    p = hill_climbing.StochasticHC(neighbourhood="any").solve(
+        get_problem("nqueens").make(32), Budget(max_evaluations=20_000), np.random.default_rng(0))
+    assert p.counters["moves"] == 0 and p.counters["evaluations"] == 20_000
 
 
 # --- qs4 (compiled) ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("n", "torus", "cap"), [(30, False, -1), (25, True, -1), (36, True, -1),
                                                   (200, False, -1), (200, False, 300)])
-def test_qs4_counts_columns_tested_swaps_tried_and_full_counts(n: int, torus: bool, cap: int) -> None:
+def test_qs4_counts_columns_tested_swaps_tried_and_full_counts(
+        monkeypatch: pytest.MonkeyPatch, n: int, torus: bool, cap: int) -> None:
     """Instrumented: the placement's diagonal look-ups (one per column tested, plus one per
     row placed), ``_family_delta`` (two per swap tried: one per diagonal family) and
     ``_collisions`` (the start's and each kicked state's full count)."""
-    e, b, t = buffers(0)
-    args = (n, torus, 8, None, math.inf, -1, 5, e, b, t, cap)
+    instance = get_problem("torus-queens" if torus else "nqueens").make(n)
+    budget = Budget(max_evaluations=None if cap < 0 else cap)
 
-    def run(kernel: Any) -> tuple:
-        return kernel(*args[:3], new_state(np.random.default_rng(n)), *args[4:])
+    def run(**wrappers: Any) -> Any:
+        for name in ("start_kernel", "pass_kernel") if wrappers else ():
+            monkeypatch.setattr(qs4, name, instrumented(getattr(qs4, name), qs4, **wrappers))
+        p = qs4.QS4(tail=8, max_kicks=5).solve(instance, budget, np.random.default_rng(n))
+        monkeypatch.undo()
+        return p
 
-    compiled = run(qs4.qs4_kernel)
+    compiled = run()
     keys = Counter(qs4.diagonal_keys_jit)
     placement = instrumented(qs4._place_greedily, qs4, diagonal_keys_jit=keys)
     deltas = Counter(qs4._family_delta)
     counts = Counter(qs4._collisions)
-    slow = run(instrumented(qs4.qs4_kernel, qs4, _place_greedily=placement,
-                            _family_delta=deltas, _collisions=counts))
-    assert np.array_equal(slow[0], compiled[0]) and slow[1:] == compiled[1:]
+    slow = run(_place_greedily=placement, _family_delta=deltas, _collisions=counts)
+    assert slow.counters == compiled.counters
+    assert np.array_equal(np.asarray(slow.answer), np.asarray(compiled.answer))
     tested = keys.calls - n
-    evaluations = compiled[6]
-    assert compiled[8] == tested  # the placement's own counter
+    evaluations = compiled.counters["evaluations"]
+    assert compiled.counters["placement_tries"] == tested  # the placement's own counter
     assert evaluations == tested + deltas.calls // 2 + counts.calls
-    assert compiled[4] == deltas.calls // 2  # tries (the old unit) leave out the rest
-    if cap > 0 and compiled[1] != 0:
+    assert compiled.counters["tries"] == deltas.calls // 2  # tries (the old unit) leave out the rest
+    if cap > 0 and compiled.answer is None:
         assert cap <= evaluations < cap + 64
