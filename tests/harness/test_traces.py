@@ -23,9 +23,10 @@ from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.runner import run_study
 from puzzlebench.harness.store import Store, load_records, load_traces
 from puzzlebench.harness.study_file import study_from_dict
+from puzzlebench.iterative import KernelPoints, Run, kernel_caps
 from puzzlebench.local.compiled_random import new_state
 from puzzlebench.local.min_conflicts import Lines
-from puzzlebench.local.qs4 import qs4_kernel
+from puzzlebench.local.qs4 import QS4
 from puzzlebench.local.queens_knights_board import objective, random_placement, recount
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
@@ -159,11 +160,17 @@ def test_hill_climbing_objective_is_attacking_pairs_on_nqueens() -> None:
 
 def test_qs4_pair_bookkeeping_is_exact() -> None:
     for torus, n in ((False, 200), (True, 35), (True, 8), (True, 36)):
+        instance = get_problem("torus-queens" if torus else "nqueens").make(n)
         for tries in (0, 50, 500, 5000):
-            e, b, s = buffers()
-            cols, _total, *_, pairs = qs4_kernel(n, torus, 32, new_state(np.random.default_rng(tries)),
-                                                math.inf, tries, 3, e, b, s)
-            assert pairs == attacking_pairs(np.asarray(cols, np.int64)[None, :], torus)[0]
+            solver = QS4(max_kicks=3)
+            run = Run(caps=kernel_caps(Budget(max_iterations=tries)), traced=True,
+                      points=KernelPoints(*buffers()))
+            st = solver.init(instance, np.random.default_rng(tries), run)
+            while not solver.solved(st) and solver.counters(st)["tries"] < max(tries, 1) \
+                    and not solver.step(st):
+                pass
+            pairs = attacking_pairs(np.asarray(st.cols, np.int64)[None, :], torus)[0]
+            assert solver.conflicts(st) == pairs
 
 
 class LyingTracer(Solver):
@@ -215,13 +222,14 @@ def test_qs4_kicks_that_solve_end_the_trace_at_zero() -> None:
     solved = 0
     for n in range(5, 13):
         for torus in (False, True):
+            instance = get_problem("torus-queens" if torus else "nqueens").make(n)
             for seed in range(25):
-                e, b, s = buffers()
-                state = new_state(np.random.default_rng(seed))
-                _cols, total, *_, tn, _pairs = qs4_kernel(n, torus, 32, state, math.inf, -1, 50, e, b, s)
-                if total == 0:
+                trace = Trace()
+                p = QS4(tail=32, max_kicks=50).solve(instance, Budget(), np.random.default_rng(seed),
+                                                     trace=trace)
+                if p.claim is Claim.SOLVED:
                     solved += 1
-                    assert b[tn - 1] == 0, (n, torus, seed)
+                    assert trace.points()[-1][1] == 0, (n, torus, seed)
     assert solved > 100
 
 
