@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
+from puzzlebench.harness.agreement import SYMBOL
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.harness.judge import judge_solution
 from puzzlebench.harness.payload import ProposalData
@@ -84,3 +85,8 @@ def test_stopped_by_survives_the_store_round_trip_and_old_records_read_empty() -
     assert back.stopped_by == "answer"
     old = {k: v for k, v in record.to_dict().items() if k != "stopped_by"}
     assert RunRecord.from_dict(old).stopped_by == ""
+
+
+def test_every_outcome_has_a_cell_in_the_agreement_matrix() -> None:
+    """A new outcome (a decline) must not crash ``agree``'s matrix on a KeyError."""
+    assert set(SYMBOL) == set(Outcome)

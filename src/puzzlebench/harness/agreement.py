@@ -46,7 +46,7 @@ INCOMPLETE_ON_INFEASIBLE_S = 0.5
 
 SYMBOL = {Outcome.SOLVED: "ok", Outcome.INFEASIBLE: "none", Outcome.WRONG: "WRONG",
           Outcome.BUDGET: "budget", Outcome.TIMEOUT: "TIMEOUT", Outcome.MEMOUT: "memout",
-          Outcome.CRASH: "CRASH"}
+          Outcome.CRASH: "CRASH", Outcome.DECLINED: "declined"}
 
 #: How a cell shows the rung that verified an ``infeasible`` claim (a rule: no mark).
 RUNG_MARK = {"certificate": " (certified)", "agreement": " (agreed)"}
