@@ -87,7 +87,8 @@ class RunProcess:
             self._request = server.start(pickle.dumps((sealed, setup)),
                                          (write_fd, control_read, self.log.fileno()),
                                          preload=_project_module(task),
-                                         sandbox=measurement.sandbox)
+                                         sandbox=measurement.sandbox,
+                                         solver=task.solver if task.project_module else None)
             self._pid = None  # known when the server replies (``pid``)
             os.close(write_fd)
             os.close(control_read)
