@@ -200,17 +200,18 @@ def test_the_default_priority_follows_the_environment(monkeypatch: pytest.Monkey
 # -- repeats to a minimum time --------------------------------------------------------------
 
 def test_short_runs_repeat_to_the_minimum_time() -> None:
-    # 0.5 s of timed work for a solve of about 0.1 ms: one solve stretched by a busy machine
-    # (0.42 s once, in a full test run) still leaves room for the repeats
     record = run_solve("mod12", get_problem("nqueens").make(200),
-                       measurement=Measurement(min_time=0.5))
-    assert record.outcome is Outcome.SOLVED and record.repeats > 1
-    assert record.repeats_agree is True and record.min_time == 0.5
-    assert record.time_min_s <= record.time_s
+                       measurement=Measurement(min_time=0.05))
+    assert record.outcome is Outcome.SOLVED and record.repeats_agree is not False
+    # a solve of about 10 µs repeats until 0.05 s of timed work — unless a busy machine
+    # stretched the first solve past 0.05 s by itself (0.42 s once, in a full test run), which
+    # is the minimum time reached too
+    assert record.repeats > 1 or record.time_min_s >= 0.05, (record.repeats, record.time_min_s)
+    assert record.min_time == 0.05 and record.time_min_s <= record.time_s
     # the repeats' timed work reached min_time, all of it inside the harness's window (the
     # median times the repeats would undercount on a loaded machine, where a few repeats are
     # stretched and the rest are not)
-    assert record.span_s >= 0.5 and record.time_min_s * record.repeats < record.span_s
+    assert record.span_s >= 0.05 and record.time_min_s * record.repeats < record.span_s
 
 
 def test_one_solve_without_a_minimum_time() -> None:
