@@ -147,6 +147,10 @@ class CheckFailed(AssertionError):  # noqa: N818 - an assertion, named for what 
     """A conformance case failed (raised by ``puzzlebench.testing``)."""
 
 
+class _NotApplicable(Exception):  # noqa: N818 - a verdict, not an error
+    """Raised by a check that finds, by running, that it does not apply (a SKIP)."""
+
+
 @dataclass(slots=True)
 class _Log:
     """The runs a check made, so that its result can say how many."""
@@ -212,11 +216,12 @@ def run_case(case: Case) -> CheckResult:
     check = _CHECKS[case.check.split(":")[0]]
     log = _Log()
     start = time.perf_counter()
-    failure = check(case, log)
-    status = Status.FAIL if failure else Status.PASS
-    if failure and failure.startswith("SKIP "):
-        status, failure = Status.SKIP, failure[5:]
-    return CheckResult(case.check, case.problem, status, failure or "", iid,
+    try:
+        failure = check(case, log)
+        status = Status.FAIL if failure else Status.PASS
+    except _NotApplicable as why:  # found only by running: e.g. no effort to cap
+        status, failure = Status.SKIP, str(why)
+    return CheckResult(case.check, case.problem, status, failure, iid,
                        time.perf_counter() - start, len(log.runs))
 
 
@@ -290,8 +295,8 @@ def _cap(case: Case, log: _Log) -> str:
             return f"declares {cap} but reports none of {', '.join(CAP_COUNTERS[cap])}"
         if spent >= MIN_CAPPED_EFFORT:
             return _capped(case, instance, cap, spent, log)
-    return (f"SKIP no case takes it {MIN_CAPPED_EFFORT} or more {cap.removeprefix('max_')} "
-            f"uncapped (tried {', '.join(tried)})")
+    raise _NotApplicable(f"no case takes it {MIN_CAPPED_EFFORT} or more "
+                         f"{cap.removeprefix('max_')} uncapped (tried {', '.join(tried)})")
 
 
 def _capped(case: Case, instance: Instance, cap: str, spent: int, log: _Log) -> str:
@@ -363,7 +368,7 @@ def _counts(case: Case, log: _Log) -> str:
     limit = case.spec.count_max_n
     known = [(i, c) for i, c in known if limit is None or i.size <= limit]
     if not known:
-        return "SKIP no case of this problem has a known count"
+        raise _NotApplicable("no case of this problem has a known count")
     for inst, count in known:
         record = log.count(case.spec, inst, budget=Budget(time_limit=COUNT_TIME_LIMIT))
         if record.outcome is not Outcome.SOLVED or record.count != count:
@@ -395,7 +400,9 @@ def _exact(case: Case, log: _Log) -> str:
         if record.answer_length > best:
             return (f"{inst.instance_id}: declares exact but answered {record.answer_length} "
                     f"where {source} is {best}")
-    return "" if compared else "SKIP no answer with a length to compare on this problem"
+    if not compared:
+        raise _NotApplicable("no answer with a length to compare on this problem")
+    return ""
 
 
 def _traces(case: Case, log: _Log) -> str:

@@ -115,7 +115,7 @@ class Measurement:
     cgroups: bool = True
     startup_limit: float = STARTUP_LIMIT
     sandbox: str | None = None
-    nice: int | None = field(default_factory=lambda: default_nice())
+    nice: int | None = field(default_factory=default_nice)
 
     def __post_init__(self) -> None:
         if self.nice is not None and not -20 <= self.nice <= 19:
