@@ -32,6 +32,8 @@ from typing import Any, NoReturn
 
 #: Largest request or reply on the server's socket.
 MAX_MESSAGE = 1 << 20
+#: Longest a project solver's throwaway warm-up may take (``_prime``) before it is killed.
+PRIME_LIMIT_S = 120.0
 #: Environment variables a run takes from the harness as they are at the run's start.
 ENV_PREFIX = "PUZZLEBENCH_"
 
@@ -175,6 +177,7 @@ def serve(sock: socket.socket) -> NoReturn:
     signal.signal(signal.SIGCHLD, lambda *_: None)
     children: set[int] = set()
     inits: dict[int, int] = {}  # run → the init of its PID namespace
+    primed: set[tuple[str, str, str]] = set()  # (solver, warm-up instance, parameters)
     while True:
         ready, _, _ = select.select([sock.fileno(), wake_r], [], [])
         if wake_r in ready:
@@ -192,6 +195,7 @@ def serve(sock: socket.socket) -> NoReturn:
         request = pickle.loads(data)  # from the harness only: no run can reach this socket
         if request.get("preload"):
             _preload(request["preload"], request.get("solver"))
+            _prime(request, primed, sock, children, inits)
         init = _pid_namespace(request.get("sandbox"), request["env"], fds)
         try:
             pid = os.fork()
@@ -241,6 +245,55 @@ def _preload(module: str, solver: str | None) -> None:
             REGISTRY.load(solver)
         elif module not in sys.modules:
             importlib.import_module(module)
+
+
+def _prime(request: dict[str, Any], primed: set[tuple[str, str, str]], sock: socket.socket,
+           children: set[int], inits: dict[int, int]) -> None:
+    """Warm a project solver once per server in a throwaway process that is not sealed, so
+    that what it compiles is written to numba's cache.
+
+    A sealed run cannot write the cache (its file system is read-only): on a fresh checkout
+    every sealed run of a numba solver would compile its kernels again in its warm-up,
+    seconds each, for ever. Primed here, each run loads them from the cache instead. Only
+    project solvers come here (``preload``): a plugin's code never runs outside its run."""
+    # imported in the server only: the harness imports this module for the client side
+    from puzzlebench.harness.child import warm_up
+    from puzzlebench.references import load_solver
+
+    try:
+        task, _setup = pickle.loads(request["body"])
+    except Exception:  # noqa: BLE001 - the run itself reports a task it cannot read
+        return
+    if not task.warmup or task.warmup_instance is None:
+        return
+    key = (task.solver, task.warmup_instance.instance_id, repr(sorted(task.params.items())))
+    if key in primed:
+        return
+    primed.add(key)
+    pid = os.fork()
+    if pid == 0:  # the throwaway warm-up: never returns
+        try:
+            sock.close()
+            signal.set_wakeup_fd(-1)
+            _take_context(request["path"], request["env"])
+            spec = load_solver(task.solver)
+            warm_up(spec, task, task.kind == "solve" and spec.traces)
+        finally:
+            os._exit(0)
+    deadline = _now() + PRIME_LIMIT_S
+    while _now() < deadline:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:  # reaped below with the runs' exits
+            return
+        if done:
+            return
+        _report_exits(sock, children, inits)  # the other runs' exits are not held up
+        select.select([], [], [], 0.01)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
 def _take_context(path: list[str], env: dict[str, str]) -> None:
