@@ -1,0 +1,44 @@
+"""Plugins that compile lazily, as a numba solver does on a cold cache (test_warmup_rounds.py).
+
+Loaded by file reference, as a user's plugin. Each declares ``compiled`` so that the harness
+warms it; the first calls of a process are slow ("compiling a kernel") and run out of time.
+"""
+
+from __future__ import annotations
+
+import time
+
+from puzzlebench.contract import Claim, Proposal, Solver
+from puzzlebench_baselines.mod12 import mod12_columns
+
+COMPILE_S = 0.6  # each "kernel" costs more than the warm-up's 0.5 s time limit
+
+
+class _Lazy(Solver):
+    problems = frozenset({"nqueens"})
+    compiled = True
+    kernels = 0  # how many of its kernels stay to compile in this process
+    calls = 0
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        cls = type(self)
+        cls.calls += 1
+        if cls.calls <= cls.kernels:  # one more kernel met, compiled, and the time is gone
+            time.sleep(COMPILE_S)
+            return Proposal(answer=None, claim=Claim.UNKNOWN, stopped_by="time_limit")
+        return Proposal(answer=[int(c) for c in mod12_columns(instance.n)],
+                        claim=Claim.SOLVED)
+
+
+class TwoKernels(_Lazy):
+    """Its start kernel compiles on the first call, its search kernel on the second."""
+
+    name = "lazy-two-kernels"
+    kernels = 2
+
+
+class NeverWarm(_Lazy):
+    """Slow on every call: its warm-up never ends within its time."""
+
+    name = "lazy-never-warm"
+    kernels = 10**9

@@ -1,0 +1,56 @@
+"""Compiled code is warmed before it is timed, however many kernels it compiles lazily.
+
+On a fresh checkout numba's cache is cold. A hill climber's first warm-up round spent the
+warm-up's 0.5 s compiling its start kernel and stopped at its time limit before the search
+kernel was ever called; the search kernel then compiled inside the timed run (CI: 2-queens
+"killed at the hard limit of 1.6 s", 3.25 s of work under a 0.3 s limit). The warm-up now goes
+round by round until a round ends within its time, and the fork server primes each project
+solver once, unsealed, so that its kernels reach numba's cache for every sealed run after it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from puzzlebench.harness.child import WARMUP_ROUNDS
+from puzzlebench.harness.execute import run_solve
+from puzzlebench.problems import get_problem
+from puzzlebench.record import Outcome
+
+PLUGINS = str(Path(__file__).with_name("lazy_compilers.py"))
+COMPILE_S = 0.6
+
+
+def test_a_solver_compiling_one_kernel_per_round_is_warm_when_timed() -> None:
+    rec = run_solve(f"{PLUGINS}:TwoKernels", get_problem("nqueens").make(10))
+    assert rec.outcome is Outcome.SOLVED, rec
+    assert rec.warmup_s >= 2 * COMPILE_S, rec.warmup_s  # both kernels met in the warm-up
+    assert rec.time_s < COMPILE_S / 2, rec.time_s  # and none in the timed run
+
+
+def test_a_warm_up_that_never_ends_within_its_time_stops_after_its_rounds() -> None:
+    rec = run_solve(f"{PLUGINS}:NeverWarm", get_problem("nqueens").make(10))
+    assert WARMUP_ROUNDS * COMPILE_S <= rec.warmup_s < (WARMUP_ROUNDS + 1) * COMPILE_S + 1.0
+    assert rec.time_s >= COMPILE_S  # still slow when timed: nothing hidden, nothing lost
+
+
+def test_a_sealed_run_on_a_cold_numba_cache_compiles_nothing_while_timed(tmp_path) -> None:
+    """The CI failure itself: first-choice-hc on 2-queens (infeasible) with a 1 s limit, numba's
+    cache empty; the sealed run stops on its own cap in milliseconds, and the cache is filled."""
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-m", "puzzlebench", "solve", "nqueens", "2", "--solver",
+         "first-choice-hc", "--time-limit", "1", "--json"],
+        capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    rec = json.loads(done.stdout)
+    assert rec["outcome"] == "budget", rec
+    assert rec["time_s"] < 0.5, rec["time_s"]
+    assert rec["warmup_s"] < 1.0, rec["warmup_s"]  # loaded from the cache the primer filled
+    assert list(cache.rglob("*.nbi")), "no kernel reached numba's cache"
