@@ -23,7 +23,7 @@ class ChocoModel:
     """A pychoco model of one instance and how to read its solutions."""
 
     def __init__(self, instance: Any) -> None:
-        from pychoco import Model
+        from pychoco import Model  # pychoco on first use: start-up time of every other command
 
         self.instance, n = instance, instance.n
         self.model = m = Model(f"puzzlebench-{instance.instance_id}")

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 def _cp_model() -> Any:
     """OR-Tools is imported on first use: it costs ~0.3 s, which every other command would
     otherwise pay when the registry is loaded."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model  # on first use: see the docstring
 
     return cp_model
 

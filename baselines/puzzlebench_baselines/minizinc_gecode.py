@@ -45,7 +45,7 @@ def run_model(path: Path, data: dict[str, Any], mzn_solver: str, budget: Budget,
               seed: int | None = None, all_solutions: bool = False,
               limit: int | None = None) -> Any:
     """Solve a model file with the given data; the minizinc Result."""
-    import minizinc
+    import minizinc  # on first use: start-up time
 
     instance = minizinc.Instance(minizinc.Solver.lookup(mzn_solver), minizinc.Model(path))
     for key, value in data.items():
@@ -123,7 +123,7 @@ class MiniZincSolver(Solver):
         return decode(instance, solution, self.answer_array(instance), self.answer_base(instance))
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
-        from minizinc import Status
+        from minizinc import Status  # on first use: start-up time
 
         self.answer_base(instance)  # a model whose answer cannot be read fails before it runs
         result = run_model(self.model_for(instance), model_data(instance),
@@ -137,7 +137,7 @@ class MiniZincSolver(Solver):
         return Proposal(counters=counters(result), note=f"MiniZinc status {result.status.name}")
 
     def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
-        from minizinc import Status
+        from minizinc import Status  # on first use: start-up time
 
         result = run_model(self.model_for(instance), model_data(instance),
                            self.config["mzn_solver"], budget, all_solutions=True)
@@ -148,7 +148,7 @@ class MiniZincSolver(Solver):
         return Proposal(counters=counters(result), note=f"stopped after {found} solutions")
 
     def enumerate(self, instance: Any, budget: Budget, *, limit: int | None = None) -> Enumeration:
-        from minizinc import Status
+        from minizinc import Status  # on first use: start-up time
 
         self.answer_base(instance)
         result = run_model(self.model_for(instance), model_data(instance),

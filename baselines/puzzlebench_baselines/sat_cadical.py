@@ -37,6 +37,7 @@ class Encoding:
     """The CNF of one instance and how to read an answer from a model."""
 
     def __init__(self, instance: Any) -> None:
+        # PySAT on first use: start-up time
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
@@ -115,7 +116,7 @@ class SatCadical(Solver):
     params: ClassVar[dict[str, Any]] = {"proof": Param(False)}
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
-        from pysat.solvers import Solver as SatSolver
+        from pysat.solvers import Solver as SatSolver  # on first use: start-up time
 
         if self.config["proof"]:
             return self._solve_with_proof(instance)
@@ -128,7 +129,7 @@ class SatCadical(Solver):
 
     def _solve_with_proof(self, instance: Any) -> Proposal:
         """Refute (or solve) the judge's formula with a DRUP proof, handed over as text."""
-        from pysat.solvers import Solver as SatSolver
+        from pysat.solvers import Solver as SatSolver  # on first use: start-up time
 
         cnf = encode(instance)
         with SatSolver(name=ENGINE, bootstrap_with=[list(c) for c in cnf.clauses],
@@ -146,7 +147,7 @@ class SatCadical(Solver):
 
     def _models(self, instance: Any, budget: Budget, limit: int | None
                 ) -> tuple[list[Any], bool, dict[str, int]]:
-        from pysat.solvers import Solver as SatSolver
+        from pysat.solvers import Solver as SatSolver  # on first use: start-up time
 
         enc = Encoding(instance)
         end = budget.clock().end

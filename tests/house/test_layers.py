@@ -18,6 +18,8 @@ The layers, top first; a module may import its own layer and the layers below it
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from tests.house.import_graph import Edge, cycles, edges, modules
@@ -104,6 +106,33 @@ def unexplained_deferred(graph_edges: list[Edge]) -> list[str]:
     return bad
 
 
+def deferred_imports(name: str, lines: list[str]) -> list[int]:
+    """Line numbers of every import inside a function of a module, of any package (the
+    project's, the standard library's or a third party's)."""
+    tree = ast.parse("\n".join(lines))
+    found = set()
+    for func in ast.walk(tree):
+        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.update(node.lineno for node in ast.walk(func)
+                         if isinstance(node, ast.Import | ast.ImportFrom))
+    return sorted(found)
+
+
+def unexplained_anywhere() -> list[str]:
+    """Imports of any module inside a function with no comment saying why."""
+    bad = []
+    for name, path in modules().items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for line in deferred_imports(name, lines):
+            start = _block_start(lines, line - 1)
+            said = "#" in lines[line - 1] or (start > 0
+                                              and lines[start - 1].strip().startswith("#"))
+            if not said:
+                bad.append(f"{name}:{line} imports inside a function without a comment "
+                           "saying why")
+    return bad
+
+
 GRAPH = edges()
 
 
@@ -122,6 +151,16 @@ def test_no_upward_import() -> None:
 
 def test_deferred_imports_say_why() -> None:
     assert unexplained_deferred(GRAPH) == []
+
+
+def test_deferred_imports_of_other_packages_say_why_too() -> None:
+    assert unexplained_anywhere() == []
+
+
+def test_every_deferred_import_is_found() -> None:
+    lines = ["import os", "def f():", "    import json", "    if x:", "        from a import b",
+             "    return json"]
+    assert deferred_imports("m", lines) == [3, 5]
 
 
 @pytest.mark.parametrize("importer, imported", [

@@ -26,6 +26,7 @@ def check_workers(workers: int | None) -> None:
 
 def check_scheduler(address: str) -> None:
     """A Dask scheduler address that parses and answers within a few seconds."""
+    # only when a scheduler is named: start-up time
     import re
     import socket
 

@@ -152,7 +152,7 @@ class ForkServer:
 
 
 def _now() -> float:
-    import time
+    import time  # kept out of the module's imports: the server starts lean
 
     return time.monotonic()
 

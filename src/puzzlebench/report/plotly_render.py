@@ -42,7 +42,7 @@ def plotly_js() -> str:
 
 def plotly_bundle_name() -> str:
     """The shared bundle's versioned file name (``plotly-<version>.min.js``)."""
-    import plotly
+    import plotly  # plotly only when a report is drawn: start-up time
 
     return f"plotly-{plotly.__version__}.min.js"
 
