@@ -96,3 +96,35 @@ def test_agree_checks_sliding_scrambles(capsys) -> None:  # type: ignore[no-unty
     code = main(["agree", "sliding", "--time-limit", "5", "--json"])
     report = __import__("json").loads(capsys.readouterr().out)
     assert code == 0 and report["agreed"] and len(next(iter(report["matrix"].values()))) == 3
+
+
+SLEEPER_PLUGIN = '''
+import time
+from puzzlebench.contract import Proposal, Solver
+
+class Sleeper(Solver):
+    """Never answers within its time: killed at the hard limit (a timeout)."""
+    name = "sleeper"
+    problems = frozenset({"nqueens"})
+
+    def solve(self, instance, budget, rng):
+        time.sleep(30)
+        return Proposal()
+'''
+
+
+def test_a_timeout_beside_agreeing_runs_is_no_disagreement(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    """A run that gave no answer said nothing to disagree with: it is named apart (NO
+    ANSWER), the solvers that answered agree, and the exit status still says a run failed."""
+    plugin = tmp_path / "sleeper.py"
+    plugin.write_text(SLEEPER_PLUGIN)
+    report = check_agreement("nqueens", [6], [f"{plugin}:Sleeper", "backtracking", "mod12"],
+                             time_limit=0.5, count_up_to=0, enumerate_up_to=0)
+    assert report.agreed and not report.disagreements
+    assert [(d.solver, d.instance_id) for d in report.unanswered] == [("sleeper", "nqueens-6")]
+    code = main(["agree", "nqueens", "--sizes", "6", "--solver", f"{plugin}:Sleeper",
+                 "--solver", "backtracking", "--time-limit", "0.5"])
+    out = capsys.readouterr().out
+    assert code == 1 and "NO ANSWER: sleeper on nqueens-6" in out and "DISAGREEMENT" not in out

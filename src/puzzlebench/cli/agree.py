@@ -5,7 +5,9 @@ checked proof (the certificate lines under the table give the checker and its ti
 ``(agreed)`` by agreement of complete solvers, ``?`` unverified.
 
 Exit status 0 when every solver agrees with the facts and with every other solver, 1 when
-any disagreement is found (each one is named), 2 for bad input.
+any disagreement is found (each one is named: a wrong answer, solved beside infeasible,
+different counts or answers under one seed) or a run gave no answer (timeout, memout, crash:
+named apart, as ``NO ANSWER``, never as a disagreement), 2 for bad input.
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ def agree_command(
         emit_json({"problem": problem, "agreed": report.agreed,
                    "matrix": report.cells, "skipped": report.skipped,
                    "verified_by": verification(report), "certificates": report.certificates,
-                   "disagreements": [vars_of(d) for d in report.disagreements]})
+                   "disagreements": [vars_of(d) for d in report.disagreements],
+                   "unanswered": [vars_of(d) for d in report.unanswered]})
     else:
         table = Table(title=f"agreement: {problem}")
         table.add_column("solver")
@@ -109,10 +112,14 @@ def agree_command(
         for name, why in report.skipped.items():
             typer.echo(f"skipped {name}: {why}")
         if report.agreed:
-            typer.echo("all solvers agree with the facts and with each other")
+            typer.echo("all solvers that answered agree with the facts and with each other"
+                       if report.unanswered else
+                       "all solvers agree with the facts and with each other")
         for d in report.disagreements:
             typer.echo(f"DISAGREEMENT: {d}")
-    return 0 if report.agreed else 1
+        for d in report.unanswered:
+            typer.echo(f"NO ANSWER: {d}")
+    return 0 if report.agreed and not report.unanswered else 1
 
 
 def verification(report: AgreementReport) -> dict[str, dict[str, str]]:

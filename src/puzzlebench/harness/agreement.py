@@ -72,6 +72,8 @@ class AgreementReport:
     instances: list[str] = field(default_factory=list)
     cells: dict[str, dict[str, str]] = field(default_factory=dict)
     disagreements: list[Disagreement] = field(default_factory=list)
+    #: Runs that gave no answer (timeout, memout, crash): named, never a disagreement.
+    unanswered: list[Disagreement] = field(default_factory=list)
     records: list[RunRecord] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)  # unavailable solver → why
     #: instance → what certifying its ``infeasible`` claims found (the checked proof and the
@@ -85,6 +87,13 @@ class AgreementReport:
     def note(self, solver: str, instance_id: str, text: str) -> None:
         row = self.cells.setdefault(solver, {})
         row[instance_id] = f"{row[instance_id]} {text}" if instance_id in row else text
+
+    def no_answer(self, solver: str, instance_id: str, claimed: str, why: str) -> None:
+        """A run that ended without an answer (timeout, memout, crash): named, not a
+        disagreement — it said nothing another solver could contradict."""
+        d = Disagreement(solver, instance_id, claimed, why)
+        if d not in self.unanswered:
+            self.unanswered.append(d)
 
     def disagree(self, solver: str, instance_id: str, claimed: str, truth: str) -> None:
         d = Disagreement(solver, instance_id, claimed, truth)
@@ -185,8 +194,10 @@ def _check_runs(report: AgreementReport, iid: str, runs: list[RunRecord]) -> Non
         text = SYMBOL[rec.outcome] + ("?" if rec.outcome.success and rec.verified is False else "")
         text += RUNG_MARK.get(rec.verified_by, "") if rec.outcome is Outcome.INFEASIBLE else ""
         report.note(rec.solver, iid, text)
-        if rec.outcome.failure:
+        if rec.outcome is Outcome.WRONG:
             report.disagree(rec.solver, iid, _claim_text(rec), rec.reason or rec.error)
+        elif rec.outcome.failure:  # no answer: nothing said that could disagree
+            report.no_answer(rec.solver, iid, _claim_text(rec), rec.reason or rec.error)
         if rec.repeats_agree is False:
             report.disagree(rec.solver, iid, "different answers under the same seed",
                             f"its {rec.repeats} repeats did not all propose the first answer")
@@ -202,7 +213,11 @@ def _check_counts(report: AgreementReport, iid: str, counts: list[RunRecord]) ->
         else:
             report.note(rec.solver, iid, "#" + SYMBOL[rec.outcome])
             what = f"{rec.count} solutions" if rec.count is not None else "a count"
-            report.disagree(rec.solver, iid, what, rec.reason or rec.error or rec.outcome.value)
+            why = rec.reason or rec.error or rec.outcome.value
+            if rec.outcome is Outcome.WRONG:
+                report.disagree(rec.solver, iid, what, why)
+            elif rec.outcome.failure:
+                report.no_answer(rec.solver, iid, what, why)
 
 
 def _check_membership(report: AgreementReport, problem: str, inst: Instance,
@@ -219,7 +234,7 @@ def _check_membership(report: AgreementReport, problem: str, inst: Instance,
         return
     if error:
         report.note(lister.name, iid, "list:CRASH")
-        report.disagree(lister.name, iid, "a listing of every solution", error)
+        report.no_answer(lister.name, iid, "a listing of every solution", error)
         return
     if not complete:
         report.note(lister.name, iid, f"list:{len(solutions)}+ (truncated)")

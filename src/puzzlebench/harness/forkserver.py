@@ -164,38 +164,146 @@ def serve(sock: socket.socket) -> NoReturn:
     # imported here, not at the top: the harness imports this module for the client side
     # only, and the server's side pulls in the run code and numba (start-up time)
     from puzzlebench.compiled_clock import prepare_jit
-    from puzzlebench.harness.child import child_main
-    from puzzlebench.harness.sandbox import leave_pid_namespace
     from puzzlebench.references import kinds
 
     prepare_jit()  # every run inherits a started compiler
     with contextlib.suppress(Exception):  # and the kinds of solver reference, found once
         kinds()
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_w, False)
-    signal.set_wakeup_fd(wake_w)
-    signal.signal(signal.SIGCHLD, lambda *_: None)
-    children: set[int] = set()
-    inits: dict[int, int] = {}  # run → the init of its PID namespace
-    primed: set[tuple[str, str, str]] = set()  # (solver, warm-up instance, parameters)
-    while True:
-        ready, _, _ = select.select([sock.fileno(), wake_r], [], [])
-        if wake_r in ready:
-            with contextlib.suppress(BlockingIOError, InterruptedError):
-                os.read(wake_r, 4096)
-        _report_exits(sock, children, inits)
-        if sock.fileno() not in ready:
-            continue
+    _Server(sock).loop()
+
+
+PrimeKey = tuple[str, str, str]  # (solver, warm-up instance, parameters)
+
+
+class _Server:
+    """The server's state: its runs, their namespaces' inits, and its primers (below)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_w, False)
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        self.children: set[int] = set()
+        self.inits: dict[int, int] = {}  # run → the init of its PID namespace
+        self.primed: set[PrimeKey] = set()
+        self.primers: dict[int, tuple[PrimeKey, float]] = {}  # primer → its key, deadline
+        #: Requests for a solver whose primer is still warming it: forked when it ends.
+        self.waiting: dict[PrimeKey, list[tuple[dict[str, Any], list[int]]]] = {}
+
+    def loop(self) -> NoReturn:
+        while True:
+            timeout = 0.5 if self.primers else None  # a primer past its limit is killed
+            ready, _, _ = select.select([self.sock.fileno(), self.wake_r], [], [], timeout)
+            if self.wake_r in ready:
+                with contextlib.suppress(BlockingIOError, InterruptedError):
+                    os.read(self.wake_r, 4096)
+            self._reap()
+            if self.sock.fileno() not in ready:
+                continue
+            try:
+                data, fds, _, _ = socket.recv_fds(self.sock, MAX_MESSAGE, 3)
+            except InterruptedError:
+                continue
+            if not data:  # the harness is gone: so is the server
+                os._exit(0)
+            request = pickle.loads(data)  # from the harness only: no run can reach this socket
+            if request.get("preload"):
+                _preload(request["preload"], request.get("solver"))
+                key = self._prime(request)
+                if key is not None:  # this solver's primer is at work: the run waits for it
+                    self.waiting.setdefault(key, []).append((request, list(fds)))
+                    continue
+            self._fork_run(request, list(fds))
+
+    def _reap(self) -> None:
+        """Report the runs that ended; fork the runs that waited for a primer that ended."""
+        while self.children or self.primers:
+            try:
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                self.children.clear()
+                break
+            if pid == 0:
+                break
+            if pid in self.primers:
+                self._primed(pid)
+                continue
+            if pid not in self.children:  # the init of a run's namespace, killed below
+                continue
+            self.children.discard(pid)
+            if pid in self.inits:  # the run has ended: so does everything it left behind
+                with contextlib.suppress(OSError):
+                    os.kill(self.inits.pop(pid), signal.SIGKILL)
+            self.sock.send(pickle.dumps(("exited", pid, os.waitstatus_to_exitcode(status),
+                                         usage.ru_utime + usage.ru_stime, usage.ru_maxrss)))
+        now = _now()
+        for pid, (_key, deadline) in list(self.primers.items()):
+            if now > deadline:  # warmed too long: killed, and its runs go on without it
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
+                self._primed(pid)
+
+    def _primed(self, pid: int) -> None:
+        key, _ = self.primers.pop(pid)
+        for request, fds in self.waiting.pop(key, []):
+            self._fork_run(request, fds)
+
+    def _prime(self, request: dict[str, Any]) -> PrimeKey | None:
+        """Warm a project solver once per server in a throwaway process that is not sealed, so
+        that what it compiles is written to numba's cache; the key of the primer at work for
+        this request's solver (None: none, fork the run now).
+
+        A sealed run cannot write the cache (its file system is read-only): on a fresh
+        checkout every sealed run of a numba solver would compile its kernels again in its
+        warm-up, seconds each, for ever. Primed, each run loads them from the cache instead.
+        Runs of other solvers are forked meanwhile; runs of this one wait for its primer (at
+        most ``PRIME_LIMIT_S``; their start-up limit counts the wait, as it would count their
+        own compiling). Only project solvers come here (``preload``): a plugin's code never
+        runs outside its run."""
         try:
-            data, fds, _, _ = socket.recv_fds(sock, MAX_MESSAGE, 3)
-        except InterruptedError:
-            continue
-        if not data:  # the harness is gone: so is the server
-            os._exit(0)
-        request = pickle.loads(data)  # from the harness only: no run can reach this socket
-        if request.get("preload"):
-            _preload(request["preload"], request.get("solver"))
-            _prime(request, primed, sock, children, inits)
+            task, _setup = pickle.loads(request["body"])
+        except Exception:  # the run itself reports a task it cannot read
+            return None
+        if not task.warmup or task.warmup_instance is None:
+            return None
+        key = (task.solver, task.warmup_instance.instance_id, repr(sorted(task.params.items())))
+        if any(k == key for k, _ in self.primers.values()):
+            return key
+        if key in self.primed:
+            return None
+        self.primed.add(key)
+        try:
+            pid = os.fork()
+        except OSError:
+            return None
+        if pid == 0:  # the throwaway warm-up: never returns
+            try:
+                self._leave_server()
+                _take_context(request["path"], request["env"])
+                _warm(task)
+            finally:
+                os._exit(0)
+        self.primers[pid] = (key, _now() + PRIME_LIMIT_S)
+        return key
+
+    def _leave_server(self) -> None:
+        """In a process forked from the server: drop the server's socket, pipe and signals."""
+        self.sock.close()
+        os.close(self.wake_r)
+        os.close(self.wake_w)
+        signal.set_wakeup_fd(-1)
+        os.setsid()
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
+            signal.signal(sig, signal.SIG_DFL)
+
+    def _fork_run(self, request: dict[str, Any], fds: list[int]) -> None:
+        # imported in the server only (the harness imports this module for the client side)
+        from puzzlebench.harness.child import child_main
+        from puzzlebench.harness.sandbox import leave_pid_namespace
+
         init = _pid_namespace(request.get("sandbox"), request["env"], fds)
         try:
             pid = os.fork()
@@ -203,22 +311,16 @@ def serve(sock: socket.socket) -> NoReturn:
             pid = -1
             for fd in fds:
                 os.close(fd)
-            sock.send(pickle.dumps(("failed", request["id"], str(exc))))
+            self.sock.send(pickle.dumps(("failed", request["id"], str(exc))))
         if pid != 0 and init is not None:  # this server's children: in its own namespace again
             leave_pid_namespace()
             if pid < 0:
                 os.kill(init, signal.SIGKILL)
         if pid < 0:
-            continue
+            return
         if pid == 0:  # the run: never returns
             try:
-                sock.close()
-                os.close(wake_r)
-                os.close(wake_w)
-                signal.set_wakeup_fd(-1)
-                os.setsid()
-                for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
-                    signal.signal(sig, signal.SIG_DFL)
+                self._leave_server()
                 _take_context(request["path"], request["env"])
                 task, setup = pickle.loads(request["body"])
                 child_main(task, fds[0], fds[2], fds[1],
@@ -227,10 +329,20 @@ def serve(sock: socket.socket) -> NoReturn:
                 os._exit(70)
         for fd in fds:
             os.close(fd)
-        children.add(pid)
+        self.children.add(pid)
         if init is not None:
-            inits[pid] = init
-        sock.send(pickle.dumps(("started", request["id"], pid)))
+            self.inits[pid] = init
+        self.sock.send(pickle.dumps(("started", request["id"], pid)))
+
+
+def _warm(task: Any) -> None:
+    """The primer's work: the run's own warm-up, in a process that may write numba's cache."""
+    # imported in the server only (the harness imports this module for the client side)
+    from puzzlebench.harness.child import warm_up
+    from puzzlebench.references import load_solver
+
+    spec = load_solver(task.solver)
+    warm_up(spec, task, task.kind == "solve" and spec.traces)
 
 
 def _preload(module: str, solver: str | None) -> None:
@@ -245,55 +357,6 @@ def _preload(module: str, solver: str | None) -> None:
             REGISTRY.load(solver)
         elif module not in sys.modules:
             importlib.import_module(module)
-
-
-def _prime(request: dict[str, Any], primed: set[tuple[str, str, str]], sock: socket.socket,
-           children: set[int], inits: dict[int, int]) -> None:
-    """Warm a project solver once per server in a throwaway process that is not sealed, so
-    that what it compiles is written to numba's cache.
-
-    A sealed run cannot write the cache (its file system is read-only): on a fresh checkout
-    every sealed run of a numba solver would compile its kernels again in its warm-up,
-    seconds each, for ever. Primed here, each run loads them from the cache instead. Only
-    project solvers come here (``preload``): a plugin's code never runs outside its run."""
-    # imported in the server only: the harness imports this module for the client side
-    from puzzlebench.harness.child import warm_up
-    from puzzlebench.references import load_solver
-
-    try:
-        task, _setup = pickle.loads(request["body"])
-    except Exception:
-        return
-    if not task.warmup or task.warmup_instance is None:
-        return
-    key = (task.solver, task.warmup_instance.instance_id, repr(sorted(task.params.items())))
-    if key in primed:
-        return
-    primed.add(key)
-    pid = os.fork()
-    if pid == 0:  # the throwaway warm-up: never returns
-        try:
-            sock.close()
-            signal.set_wakeup_fd(-1)
-            _take_context(request["path"], request["env"])
-            spec = load_solver(task.solver)
-            warm_up(spec, task, task.kind == "solve" and spec.traces)
-        finally:
-            os._exit(0)
-    deadline = _now() + PRIME_LIMIT_S
-    while _now() < deadline:
-        try:
-            done, _ = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:  # reaped below with the runs' exits
-            return
-        if done:
-            return
-        _report_exits(sock, children, inits)  # the other runs' exits are not held up
-        select.select([], [], [], 0.01)
-    with contextlib.suppress(OSError):
-        os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(pid, 0)
 
 
 def _take_context(path: list[str], env: dict[str, str]) -> None:
@@ -324,25 +387,6 @@ def _pid_namespace(mode: str | None, env: dict[str, str], fds: list[int]) -> int
         return enter_pid_namespace()
     except OSError:
         return None
-
-
-def _report_exits(sock: socket.socket, children: set[int], inits: dict[int, int]) -> None:
-    while children:
-        try:
-            pid, status, usage = os.wait4(-1, os.WNOHANG)
-        except ChildProcessError:
-            children.clear()
-            return
-        if pid == 0:
-            return
-        if pid not in children:  # the init of a run's namespace, killed below
-            continue
-        children.discard(pid)
-        if pid in inits:  # the run has ended: so does everything it left in its namespace
-            with contextlib.suppress(OSError):
-                os.kill(inits.pop(pid), signal.SIGKILL)
-        sock.send(pickle.dumps(("exited", pid, os.waitstatus_to_exitcode(status),
-                                usage.ru_utime + usage.ru_stime, usage.ru_maxrss)))
 
 
 def main() -> NoReturn:
