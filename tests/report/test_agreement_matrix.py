@@ -42,3 +42,13 @@ def test_instances_in_natural_order() -> None:
     table = agreement_matrix(runs(*[(i, "cpsat", "solved", None) for i in ids]))
     assert list(table["instance"]) == ["nqueens-8", "nqueens-9", "nqueens-10", "nqueens-100"]
     assert sorted(["x-2-b", "x-10-a", "x-2-a"], key=natural_key) == ["x-2-a", "x-2-b", "x-10-a"]
+
+
+def test_wrong_runs_in_natural_order() -> None:
+    from puzzlebench.report.summary import wrong_runs
+
+    ids = ["nqueens-10", "nqueens-8", "nqueens-100", "nqueens-9"]
+    frame = pd.DataFrame([{"problem": "nqueens", "instance_id": i, "solver": "x", "seed": 0,
+                           "outcome": "crash", "reason": "", "error": "boom"} for i in ids])
+    assert list(wrong_runs(frame)["instance_id"]) == ["nqueens-8", "nqueens-9", "nqueens-10",
+                                                      "nqueens-100"]

@@ -79,6 +79,14 @@ def test_study_report_regenerates_identically(tmp_path: Path) -> None:
         assert f.read_bytes() == (tmp_path / "r2" / f.name).read_bytes(), f.name
     text = (tmp_path / "one" / "report.md").read_text()
     assert "node counts match the source study's published table on 9 of 9 inputs" in text
+    # the study's page shares the plotly bundle beside its folder; --self-contained embeds it
+    shared = (tmp_path / "one" / "report.html").read_text()
+    assert 'src="../assets/plotly-' in shared and len(shared) < 2_000_000
+    assert list((tmp_path / "assets").glob("plotly-*.min.js"))
+    assert main(["study", "eight-puzzle", "--out", str(tmp_path / "one"), "--quiet",
+                 "--self-contained"]) == 0  # every run already stored: only the report
+    alone = (tmp_path / "one" / "report.html").read_text()
+    assert 'src="../assets/plotly-' not in alone and len(alone) > 3_000_000
 
 
 def test_report_gives_the_answer_first(tmp_path: Path) -> None:

@@ -208,7 +208,9 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     if findings:
         claims.to_csv(out / "findings.csv", index=False)
         per_test.to_csv(out / "findings_per_size.csv", index=False)
-    key = next((f for p in problems for f in p["figures"]), None)
+    # the key figure: an anytime study's first convergence view, else the first figure
+    key = next((f for a in anytime for f in a["figures"]), None) or next(
+        (f for p in problems for f in p["figures"]), None)
     context = {"title": title, "description": description, "lead": narrative[:lead],
                "narrative": narrative[lead:], "findings": table_rows(claims),
                "findings_detail": table_rows(per_test),

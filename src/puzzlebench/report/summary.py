@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from puzzlebench.record import FAILURE_VALUES, NOISE_FLOOR_S, RUNGS, Outcome
+from puzzlebench.report.agreement_matrix import natural_key
 from puzzlebench.report.bootstrap import median_ci
 from puzzlebench.report.series_styles import SeriesStyles, label_order
 
@@ -96,7 +97,16 @@ def wrong_runs(frame: pd.DataFrame) -> pd.DataFrame:
     """Every run judged wrong or crashed, with its reason."""
     bad = frame[frame["outcome"].isin(FAILURE_VALUES)]
     cols = ["problem", "instance_id", "solver", "seed", "outcome", "reason", "error"]
-    return bad[cols].sort_values(["problem", "instance_id", "solver", "seed"]).reset_index(drop=True)
+    return bad[cols].sort_values(["problem", "instance_id", "solver", "seed"],
+                                 key=_natural_column).reset_index(drop=True)
+
+
+def _natural_column(column: pd.Series) -> pd.Series:
+    """Instances in natural order (``nqueens-8`` before ``nqueens-10``); other columns as
+    they are."""
+    if column.name != "instance_id":
+        return column
+    return column.map(lambda text: tuple(natural_key(str(text))))
 
 
 def run_span(frame: pd.DataFrame) -> str:
