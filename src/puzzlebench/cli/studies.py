@@ -28,7 +28,7 @@ def studies_command() -> int:
     from puzzlebench.studies import catalog
 
     for name, study in catalog().items():
-        origin = f"source study {study.source}" if study.source else "(new)"
+        origin = study.origin or "(new)"
         typer.echo(f"{name:<16} {origin:<20} {study.description}")
         typer.echo(f"{'':<16} puzzlebench study {name} [--quick] [--out DIR]")
     return 0
@@ -80,7 +80,7 @@ def study_command(
     frame = records_to_frame(load_records(store, keys=keys))
     paths = write_report(
         frame, folder,
-        title=f"Study '{name}'" + (f" (source study {builtin.source})" if builtin.source else "")
+        title=f"Study '{name}'" + (f" ({builtin.origin})" if builtin.origin else "")
         + (" — quick" if quick else ""),
         description=builtin.description, narrative=[*builtin.narrative(frame), run_span(frame)],
         findings=builtin.findings(frame), extras=builtin.extras(frame),

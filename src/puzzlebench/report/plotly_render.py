@@ -41,10 +41,11 @@ def plotly_js() -> str:
 
 
 def plotly_bundle_name() -> str:
-    """The shared bundle's versioned file name (``plotly-<version>.min.js``)."""
-    import plotly  # plotly only when a report is drawn: start-up time
+    """The shared bundle's file name, versioned by the plotly.js inside it
+    (``plotly-<plotly.js version>.min.js``; the Python package's version is another one)."""
+    from plotly.offline import get_plotlyjs_version  # only when a report is drawn: start-up
 
-    return f"plotly-{plotly.__version__}.min.js"
+    return f"plotly-{get_plotlyjs_version()}.min.js"
 
 
 def write_shared_bundle(assets: Path) -> Path:

@@ -39,6 +39,14 @@ class BuiltinStudy:
     #: ``Finding`` per claim and size: the report's findings table.
     findings: Callable[[pd.DataFrame], list[Finding]] = field(default=lambda frame: [])
 
+    @property
+    def origin(self) -> str:
+        """What the study reproduces, as titles and listings say it: "source study 000", "all
+        source studies", or "" for a study of the project's own."""
+        if self.source == "all":
+            return "all source studies"
+        return f"source study {self.source}" if self.source else ""
+
     def definition(self, quick: bool) -> dict[str, Any]:
         return self.quick if quick else self.full
 
