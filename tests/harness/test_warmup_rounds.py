@@ -54,3 +54,23 @@ def test_a_sealed_run_on_a_cold_numba_cache_compiles_nothing_while_timed(tmp_pat
     assert rec["time_s"] < 0.5, rec["time_s"]
     assert rec["warmup_s"] < 1.0, rec["warmup_s"]  # loaded from the cache the primer filled
     assert list(cache.rglob("*.nbi")), "no kernel reached numba's cache"
+
+
+def test_the_primer_is_skipped_only_when_every_kernel_is_on_disk(tmp_path) -> None:
+    """On an empty cache the fork server sees kernels to compile (and primes); once a solve
+    has compiled them into the cache, it sees none (and forks the run at once)."""
+    script = (
+        "import numpy as np\n"
+        "from puzzlebench.harness.forkserver import _kernels_on_disk\n"
+        "from puzzlebench.local.hill_climbing import FirstChoiceHC\n"
+        "from puzzlebench.contract import Budget\n"
+        "from puzzlebench.problems import get_problem\n"
+        "m = 'puzzlebench.local.hill_climbing'\n"
+        "before = _kernels_on_disk(m)\n"
+        "FirstChoiceHC().solve(get_problem('nqueens').make(8), Budget(max_evaluations=10**5),"
+        " np.random.default_rng(1))\n"
+        "print(before, _kernels_on_disk(m))\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert done.stdout.split() == ["False", "True"], done.stderr[-2000:]
