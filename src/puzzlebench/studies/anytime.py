@@ -67,12 +67,7 @@ def narrative(frame: pd.DataFrame) -> list[str]:
              "the judge accepted. Effort is counted in one unit for every solver: an evaluation "
              "is a candidate state whose conflict count was computed (a min-conflicts repair of "
              "a row of n squares is n evaluations, a hill-climbing candidate move or a GA "
-             "individual one); the anytime tables rank on that unit and, separately, on seconds. "
-             "What changed (issue 27): earlier versions of this study let each solver count its "
-             "own step as one evaluation — a min-conflicts repair (n squares scored), a qs4 swap, "
-             "a library step — so its equal budgets were not equal and its rankings followed "
-             "the unit as much as the algorithm; a block with equal time now stands beside the "
-             "block with equal evaluations."]
+             "individual one); the anytime tables rank on that unit and, separately, on seconds."]
     for block in sorted(blocks.unique()):
         mine = bound[blocks == block]
         stops = mine[mine != "-"].value_counts()
@@ -85,6 +80,11 @@ def narrative(frame: pd.DataFrame) -> list[str]:
         lines.append(f"{', '.join(approx)} count evaluations only approximately (the library "
                      "hides its steps; see `puzzlebench solvers --json`).")
     lines += _hill_climbers(frame, blocks)
+    lines.append("What changed (issue 27): earlier versions of this study let each solver count "
+                 "its own step as one evaluation — a min-conflicts repair (n squares scored), a "
+                 "qs4 swap, a library step — so its equal budgets were not equal and its rankings "
+                 "followed the unit as much as the algorithm; a block with equal time now stands "
+                 "beside the block with equal evaluations.")
     return lines
 
 
