@@ -344,7 +344,7 @@ def _kernels_on_disk(module: str) -> bool:
     # imported in the server only (the harness imports this module for the client side)
     from numba.core.registry import CPUDispatcher
 
-    from puzzlebench.code_fingerprint import closure
+    from puzzlebench.code_fingerprint import closure  # server only, as above
 
     try:
         names = closure(module) | {module}
