@@ -73,6 +73,8 @@ def test_blocks_are_ranked_apart_on_both_axes(tmp_path: Path) -> None:
     assert sorted(success_rates(frame)["budget_block"]) == ["0.2 s", "400 evaluations, 5 s"]
     write_report(frame, tmp_path / "r", traces=load_traces(db))
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    key = md.split("### Key figure", 1)[1].split("\n## ", 1)[0]
+    assert "](anytime_" in key  # a traced study's key figure is a convergence view
     assert "torus-queens, n = 11, budget 400 evaluations, 5 s" in md
     assert "torus-queens, n = 11, budget 0.2 s" in md
     headline = pd.read_csv(tmp_path / "r" / "anytime_headline.csv")

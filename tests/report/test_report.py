@@ -137,3 +137,11 @@ def test_anytime_headline_is_a_table_row() -> None:
     assert row["next (evaluations)"].startswith("b (")
     assert row["shortest time to 0 conflicts (ERT in seconds)"].startswith("a (ERT 0.3 s, 5/5")
     assert row["stalled (no run reached 0)"] == "c (final best median 3, range 3–3)"
+
+
+def test_a_study_says_which_source_studies_it_reproduces() -> None:
+    from puzzlebench.studies import get_study
+
+    assert get_study("baselines").origin == "all source studies"
+    assert get_study("heuristics").origin == "source study 000"
+    assert get_study("completion").origin == ""

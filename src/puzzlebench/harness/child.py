@@ -49,7 +49,7 @@ from puzzlebench.harness.sandbox import NONE, SandboxPlan, Sealed, check_mode, s
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.references import load_solver
-from puzzlebench.solver_spec import spec_of
+from puzzlebench.solver_spec import SolverSpec, spec_of
 from puzzlebench.trace import Trace
 
 #: Budget of the untimed warm-up run (project solvers, and plugins declaring ``compiled``).
@@ -166,7 +166,7 @@ def perform(task: Task, wait_for_go: Callable[[float], Instance | None],
     tracing = task.kind == "solve" and spec.traces  # the solver takes a trace sink
     warmup_s = 0.0
     if task.warmup:
-        warmup_s = warm_up(spec, task, tracing)
+        warmup_s = warm_up(spec, task)
     instance = wait_for_go(warmup_s)
     if instance is None:
         raise RuntimeError("the harness sent no instance")
@@ -219,7 +219,7 @@ def _digest(data: dict[str, Any], raw: bytes | None) -> str:
     return h.hexdigest()
 
 
-def warm_up(spec: Any, task: Task, tracing: bool) -> float:
+def warm_up(spec: SolverSpec, task: Task) -> float:
     """Run the solver untimed on the task's warm-up instance until a round ends within its
     time (at most ``WARMUP_ROUNDS``); the seconds it took.
 
@@ -228,13 +228,14 @@ def warm_up(spec: Any, task: Task, tracing: bool) -> float:
     before the search kernel is ever called, which then compiled inside the timed run (a
     3 s "solve" of 2-queens). A round that ends within its time has met every kernel the
     warm-up instance reaches."""
+    tracing = task.kind == "solve" and spec.traces  # the warm-up loads the trace code too
     limit = WARMUP_BUDGET.time_limit or 0.0
     t0 = time.perf_counter()
     for _ in range(WARMUP_ROUNDS):
         start = time.perf_counter()
         with contextlib.suppress(Exception):
             _run(spec.create(**task.params), task, task.warmup_instance, WARMUP_BUDGET,
-                 Trace() if tracing else None)  # the warm-up loads the trace code too
+                 Trace() if tracing else None)
         if time.perf_counter() - start < 0.9 * limit:
             break
     return time.perf_counter() - t0

@@ -367,8 +367,7 @@ def _warm(task: Any) -> None:
     from puzzlebench.harness.child import warm_up
     from puzzlebench.references import load_solver
 
-    spec = load_solver(task.solver)
-    warm_up(spec, task, task.kind == "solve" and spec.traces)
+    warm_up(load_solver(task.solver), task)
 
 
 def _preload(module: str, solver: str | None) -> None:
