@@ -34,6 +34,17 @@ from typing import Any, NoReturn
 MAX_MESSAGE = 1 << 20
 #: Longest a project solver's throwaway warm-up may take (``_prime``) before it is killed.
 PRIME_LIMIT_S = 120.0
+PrimeKey = tuple[str, str, str]  # (solver, warm-up instance, parameters)
+
+
+def prime_key(task: Any) -> PrimeKey | None:
+    """What a primer warms for a run (``_Server._prime``): its solver, warm-up instance and
+    parameters; None for a run that is not warmed."""
+    if not task.warmup or task.warmup_instance is None:
+        return None
+    return (task.solver, task.warmup_instance.instance_id, repr(sorted(task.params.items())))
+
+
 #: Environment variables a run takes from the harness as they are at the run's start.
 ENV_PREFIX = "PUZZLEBENCH_"
 
@@ -73,7 +84,8 @@ class ForkServer:
         self._lock = threading.Lock()
 
     def start(self, body: bytes, fds: tuple[int, int, int], preload: str | None,
-              sandbox: str | None = None, solver: str | None = None) -> int:
+              sandbox: str | None = None, solver: str | None = None,
+              prime: PrimeKey | None = None) -> int:
         """Ask for a run to be forked: ``body`` is the pickled (sealed task, set-up); ``fds``
         its result pipe (write end), control pipe (read end) and log file; ``sandbox`` the
         run's sandbox mode (None: the default), so that the server can make its PID namespace.
@@ -84,7 +96,7 @@ class ForkServer:
             number = self._next
             request = pickle.dumps({
                 "id": number, "preload": preload, "solver": solver, "body": body,
-                "sandbox": sandbox,
+                "sandbox": sandbox, "prime": prime,
                 "path": list(sys.path),
                 "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}})
             try:
@@ -170,9 +182,6 @@ def serve(sock: socket.socket) -> NoReturn:
     with contextlib.suppress(Exception):  # and the kinds of solver reference, found once
         kinds()
     _Server(sock).loop()
-
-
-PrimeKey = tuple[str, str, str]  # (solver, warm-up instance, parameters)
 
 
 class _Server:
@@ -263,13 +272,9 @@ class _Server:
         most ``PRIME_LIMIT_S``; their start-up limit counts the wait, as it would count their
         own compiling). Only project solvers come here (``preload``): a plugin's code never
         runs outside its run."""
-        try:
-            task, _setup = pickle.loads(request["body"])
-        except Exception:  # the run itself reports a task it cannot read
+        key = request.get("prime")  # the harness's (``prime_key``): no task read here
+        if key is None:
             return None
-        if not task.warmup or task.warmup_instance is None:
-            return None
-        key = (task.solver, task.warmup_instance.instance_id, repr(sorted(task.params.items())))
         if any(k == key for k, _ in self.primers.values()):
             return key
         if key in self.primed:
@@ -285,7 +290,7 @@ class _Server:
             try:
                 self._leave_server()
                 _take_context(request["path"], request["env"])
-                _warm(task)
+                _warm(pickle.loads(request["body"])[0])
             finally:
                 os._exit(0)
         self.primers[pid] = (key, _now() + PRIME_LIMIT_S)

@@ -28,7 +28,7 @@ from typing import IO, Any
 from puzzlebench.harness.cgroups import CgroupError, RunCgroup, detect
 from puzzlebench.harness.child import RunSetup, Task, child_main, write_frame
 from puzzlebench.harness.child_report import ChildReport, describe_status
-from puzzlebench.harness.forkserver import ForkServer, ForkServerError
+from puzzlebench.harness.forkserver import ForkServer, ForkServerError, prime_key
 from puzzlebench.harness.frame_fields import frame_problem
 from puzzlebench.harness.measure import Measurement, stamp_ns
 from puzzlebench.harness.payload import MAX_FRAME_BYTES
@@ -88,7 +88,8 @@ class RunProcess:
                                          (write_fd, control_read, self.log.fileno()),
                                          preload=_project_module(task),
                                          sandbox=measurement.sandbox,
-                                         solver=task.solver if task.project_module else None)
+                                         solver=task.solver if task.project_module else None,
+                                         prime=prime_key(sealed))
             self._pid = None  # known when the server replies (``pid``)
             os.close(write_fd)
             os.close(control_read)
