@@ -137,6 +137,18 @@ def _source_of(name: str) -> Path | None:
     """The ``.py`` file of module ``name`` (None: no such module, or not Python source)."""
     module = sys.modules.get(name)
     path = getattr(module, "__file__", None) if module is not None else None
+    parent, _, last = name.rpartition(".")
+    if path is None and parent and parent not in sys.modules:
+        # found beside its parent's file: ``find_spec`` would import the parent (and what it
+        # imports: numba, for a run of a plugin that never uses it)
+        above = _source_of(parent)
+        if above is not None and above.name == "__init__.py":
+            for candidate in (above.parent / f"{last}.py", above.parent / last / "__init__.py"):
+                if candidate.is_file():
+                    return candidate.resolve()
+            return None
+        if above is not None:  # a module's attribute, not a module
+            return None
     if path is None:
         try:
             spec = importlib.util.find_spec(name)

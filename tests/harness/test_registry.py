@@ -158,3 +158,45 @@ def test_index_fingerprint_covers_entry_points(tmp_path: Path, monkeypatch: pyte
     (dist / "entry_points.txt").write_text("[puzzlebench.solvers]\nfp = fp_mod:FpSolver\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     assert before is not None and _modules_fingerprint() not in (None, before)
+
+
+PLUGIN_IN_A_FRESH_PROCESS = '''
+import sys
+from puzzlebench.references import load_solver
+from puzzlebench.registry import REGISTRY, RegistryError
+try:
+    load_solver(sys.argv[1])
+    print("loaded", "numba" in sys.modules, REGISTRY._discovered)
+except RegistryError as exc:
+    print("refused", exc)
+'''
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("mod12", "refused duplicate solver name 'mod12'"),  # a reference solver's name
+    ("qs4", "refused duplicate solver name 'qs4'"),  # a handwritten solver's name
+    ("mine-not-taken", "loaded False False"),  # no discovery of every solver, no numba
+])
+def test_a_plugin_run_checks_its_name_through_the_index(tmp_path: Path, name: str,
+                                                          expected: str) -> None:
+    """In a run's process (a fresh one), a plugin named like a built-in solver is refused, and
+    one that is not is loaded without importing every solver module (nor numba through
+    them): the check goes through the registry's index."""
+    import subprocess
+    import sys
+
+    plugin = tmp_path / "named.py"
+    plugin.write_text(textwrap.dedent(f'''
+        from puzzlebench.contract import Claim, Proposal, Solver
+
+        class Named(Solver):
+            name = "{name}"
+            problems = frozenset({{"nqueens"}})
+
+            def solve(self, instance, budget, rng):
+                return Proposal(claim=Claim.UNKNOWN)
+    '''))
+    REGISTRY.all()  # a discovery here writes the index the fresh process reads
+    out = subprocess.run([sys.executable, "-c", PLUGIN_IN_A_FRESH_PROCESS, f"{plugin}:Named"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.startswith(expected), out

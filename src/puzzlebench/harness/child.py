@@ -38,9 +38,10 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
+from numpy.random import default_rng  # loaded with the run side: every solve takes one
 
 from puzzlebench.contract import Budget, Enumeration
 from puzzlebench.harness.measure import repeat_more, rusage_cpu_s, stamp_ns
@@ -50,7 +51,11 @@ from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.references import load_solver
 from puzzlebench.solver_spec import SolverSpec, spec_of
-from puzzlebench.trace import Trace
+
+if TYPE_CHECKING:
+    # for annotations only: the trace code loads numba, which a run that does not trace
+    # never needs (see _trace_type)
+    from puzzlebench.trace import Trace
 
 #: Budget of the untimed warm-up run (project solvers, and plugins declaring ``compiled``).
 WARMUP_BUDGET = Budget(time_limit=0.5, max_nodes=20_000, max_evaluations=20_000,
@@ -163,7 +168,7 @@ def perform(task: Task, wait_for_go: Callable[[float], Instance | None],
         wait_for_go(0.0)
         t = stamp_ns()
         return Performed({"claim": "unknown", "spec": spec.to_json()}, None, [[t, t]], 0.0)
-    tracing = task.kind == "solve" and spec.traces  # the solver takes a trace sink
+    sink_type = _trace_type(task, spec)  # loaded now, never inside the timed phase
     warmup_s = 0.0
     if task.warmup:
         warmup_s = warm_up(spec, task)
@@ -177,7 +182,7 @@ def perform(task: Task, wait_for_go: Callable[[float], Instance | None],
     total = longest = 0
     go = stamp_ns()
     while True:
-        sink = Trace() if tracing and not sinks else None  # the first repeat's trace is kept
+        sink = sink_type() if sink_type and not sinks else None  # the first repeat's is kept
         start = stamp_ns()
         result = _run(spec.create(**task.params), task, instance, task.budget, sink)
         end = stamp_ns()
@@ -228,23 +233,34 @@ def warm_up(spec: SolverSpec, task: Task) -> float:
     before the search kernel is ever called, which then compiled inside the timed run (a
     3 s "solve" of 2-queens). A round that ends within its time has met every kernel the
     warm-up instance reaches."""
-    tracing = task.kind == "solve" and spec.traces  # the warm-up loads the trace code too
+    sink_type = _trace_type(task, spec)  # the warm-up runs the trace code too
     limit = WARMUP_BUDGET.time_limit or 0.0
     t0 = time.perf_counter()
     for _ in range(WARMUP_ROUNDS):
         start = time.perf_counter()
         with contextlib.suppress(Exception):
             _run(spec.create(**task.params), task, task.warmup_instance, WARMUP_BUDGET,
-                 Trace() if tracing else None)
+                 sink_type() if sink_type else None)
         if time.perf_counter() - start < 0.9 * limit:
             break
     return time.perf_counter() - t0
 
 
+def _trace_type(task: Task, spec: SolverSpec) -> type[Trace] | None:
+    """The trace sink's class when the solver takes one in this task, else None."""
+    if task.kind != "solve" or not spec.traces:
+        return None
+    # imported on use: the trace code loads numba, which a run of a solver that does not
+    # trace never needs (the lean fork server forks such runs without it)
+    from puzzlebench.trace import Trace
+
+    return Trace
+
+
 def _run(solver: Any, task: Task, instance: Instance | None, budget: Budget,
          sink: Trace | None = None) -> Any:
     if task.kind == "solve":
-        rng = np.random.default_rng(task.seed)
+        rng = default_rng(task.seed)
         if sink is not None:
             return solver.solve(instance, budget, rng, trace=sink)
         return solver.solve(instance, budget, rng)
@@ -388,7 +404,8 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
 def _seal(task: Task, setup: RunSetup) -> Sealed:
     """Seal the run's process (``harness.sandbox``) before any solver code is loaded. A project
     solver (trusted code) keeps its pattern-database cache writable; numba's cache machinery is
-    loaded first for compiled and project solvers, so their cached kernels stay usable."""
+    loaded first for compiled solvers and for project solvers whose module uses numba or is not
+    loaded yet, so their cached kernels stay usable."""
     plan = SandboxPlan(check_mode(setup.sandbox))
     if plan.mode == "off":
         return Sealed(NONE, "the sandbox is off")
@@ -397,7 +414,9 @@ def _seal(task: Task, setup: RunSetup) -> Sealed:
         from puzzlebench.cache_dir import cache_dir
 
         plan = SandboxPlan(plan.mode, (str(cache_dir() / "pdb"),))
-    if task.compiled or task.project_module:
+    if task.compiled or (task.project_module and (
+            "numba" in sys.modules or task.project_module not in sys.modules)):
+        # a project module loaded before the fork without numba never uses it (lean server)
         with contextlib.suppress(ImportError):
             import numba.core.caching  # noqa: F401 - patched by the sandbox, not compiled here
     return seal(plan, in_pid_namespace=setup.pid_namespace)

@@ -3,16 +3,23 @@
 Forking the harness itself costs the harness's loop 3–5 ms per run (its page tables: pandas,
 the report code, the store) and hands every run a copy of the harness's memory — including the
 instances of runs not yet made. The fork server is spawned fresh (``python -m
-puzzlebench.harness.forkserver``), imports only the run side (``harness.child``), starts numba's
-compiler once, and imports the project's own solver modules as they are asked for (never a
-plugin's: a plugin's code runs only in its run's process, after the fork). The harness sends it
-one request per run — the sealed task (no instance) and the run's set-up, with the result pipe,
-the control pipe and the log file as file descriptors — and it forks the run, reaps it, and
-reports the run's exit status and resource usage back. So a run's process holds nothing of the
-harness's and nothing of any other run, and the fork costs the harness's loop nothing.
+puzzlebench.harness.forkserver``), imports only the run side (``harness.child``) and the
+project's own solver modules as they are asked for (never a plugin's: a plugin's code runs only
+in its run's process, after the fork), and starts numba's compiler once where its runs use it.
+The harness sends it one request per run — the sealed task (no instance) and the run's set-up,
+with the result pipe, the control pipe and the log file as file descriptors — and it forks the
+run, reaps it, and reports the run's exit status and resource usage back. So a run's process
+holds nothing of the harness's and nothing of any other run, and the fork costs the harness's
+loop nothing.
 
 Tasks whose solver class exists only in the harness's memory (a class an API user or a test
 made at run time, not importable by name) are forked from the harness as before.
+
+A harness keeps two servers (``harness.isolation.fork_server``): one for compiled solvers, which
+starts numba's compiler at once (its runs inherit it: 160 MB), and a *lean* one for the rest,
+which never loads numba unless a project solver's own module does (40 MB). Forking a process
+and tearing it down costs in proportion to the memory it maps, so a pure-Python run forked
+from the lean server costs the machine about half (``benchmarks/harness_overhead.py``).
 """
 
 from __future__ import annotations
@@ -69,11 +76,13 @@ class ForkServer:
     fork server. One lock covers the socket and the replies read from it, so a thread never
     reads (and files away) a reply while another waits on the socket for it."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, jit: bool = True) -> None:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        self.jit = jit  # starts numba's compiler at once (else: once a module loads numba)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "puzzlebench.harness.forkserver", str(child.fileno())],
+            [sys.executable, "-m", "puzzlebench.harness.forkserver", str(child.fileno()),
+             "jit" if jit else "lean"],
             pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, env=env, start_new_session=True)
         child.close()
@@ -171,17 +180,32 @@ def _now() -> float:
 
 # -- the server's side -------------------------------------------------------------------------
 
-def serve(sock: socket.socket) -> NoReturn:
-    """Fork runs on request and report their exits, until the harness closes the socket."""
+def serve(sock: socket.socket, *, jit: bool = True) -> NoReturn:
+    """Fork runs on request and report their exits, until the harness closes the socket.
+    With ``jit``, numba's compiler is started at once; else once a solver's module loads
+    numba (``_start_jit``)."""
     # imported here, not at the top: the harness imports this module for the client side
-    # only, and the server's side pulls in the run code and numba (start-up time)
-    from puzzlebench.compiled_clock import prepare_jit
+    # only, and the server's side pulls in the run code (start-up time)
     from puzzlebench.references import kinds
 
-    prepare_jit()  # every run inherits a started compiler
+    if jit:
+        import numba  # noqa: F401 - loaded for _start_jit below
+
+    _start_jit()  # every run inherits a started compiler
     with contextlib.suppress(Exception):  # and the kinds of solver reference, found once
         kinds()
     _Server(sock).loop()
+
+
+def _start_jit() -> None:
+    """Start numba's compiler here once numba is loaded (a compiled solver's run then only
+    loads its cached kernels: ~0.03 s instead of ~0.35 s); never load numba for it."""
+    if "numba" not in sys.modules:
+        return
+    # imported here: only a server whose runs use numba starts its compiler
+    from puzzlebench.compiled_clock import prepare_jit
+
+    prepare_jit()
 
 
 class _Server:
@@ -219,6 +243,7 @@ class _Server:
             request = pickle.loads(data)  # from the harness only: no run can reach this socket
             if request.get("preload"):
                 _preload(request["preload"], request.get("solver"))
+                _start_jit()
                 key = self._prime(request)
                 if key is not None:  # this solver's primer is at work: the run waits for it
                     self.waiting.setdefault(key, []).append((request, list(fds)))
@@ -346,6 +371,8 @@ def _kernels_on_disk(module: str) -> bool:
     """Whether every cached numba kernel of ``module`` and the project modules it imports has
     been compiled into numba's cache at least once (its index file exists): then a primer
     would only load what each run loads anyway (0.3-0.5 s per solver, measured)."""
+    if "numba" not in sys.modules:  # the module and all it imports are loaded: no kernel
+        return True
     # imported in the server only (the harness imports this module for the client side)
     from numba.core.registry import CPUDispatcher
 
@@ -420,9 +447,10 @@ def _pid_namespace(mode: str | None, env: dict[str, str], fds: list[int]) -> int
 
 
 def main() -> NoReturn:
-    """``python -m puzzlebench.harness.forkserver FD``: serve on the socket at fd FD."""
+    """``python -m puzzlebench.harness.forkserver FD [jit|lean]``: serve on the socket at fd
+    FD."""
     sock = socket.socket(fileno=int(sys.argv[1]))
-    serve(sock)
+    serve(sock, jit=sys.argv[2:3] != ["lean"])
 
 
 if __name__ == "__main__":

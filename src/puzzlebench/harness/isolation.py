@@ -44,19 +44,24 @@ from puzzlebench.harness.run_process import RunProcess, forks_in_server, reap
 __all__ = ["fork_server", "pinned_cores", "run_task", "run_tasks"]
 
 
-_SERVER: list[ForkServer] = []
+#: This process's fork servers: numba's compiler started (True) or lean (False).
+_SERVERS: dict[bool, ForkServer] = {}
 
 
-def fork_server() -> ForkServer | None:
-    """This process's fork server, started on first use (None where it cannot start)."""
-    if _SERVER and _SERVER[0].proc.poll() is None:
-        return _SERVER[0]
-    _SERVER.clear()
+def fork_server(jit: bool = False) -> ForkServer | None:
+    """This process's fork server for compiled solvers (``jit``: numba's compiler started,
+    inherited by every run) or for the rest (lean: a run forked from it maps a quarter of the
+    memory, and its fork and teardown cost the machine half as much); started on first use
+    (None where it cannot start)."""
+    server = _SERVERS.get(jit)
+    if server is not None and server.proc.poll() is None:
+        return server
+    _SERVERS.pop(jit, None)
     try:
-        server = ForkServer()
+        server = ForkServer(jit=jit)
     except OSError:
         return None
-    _SERVER.append(server)
+    _SERVERS[jit] = server
     atexit.register(server.close)
     return server
 
@@ -80,7 +85,8 @@ def _start(task: Task, spawn: bool, measurement: Measurement, core: int | None,
         try:
             return RunProcess(task, spawn, measurement, core, server)
         except ForkServerError:
-            _SERVER.clear()
+            if server is not None:
+                _SERVERS.pop(server.jit, None)
     with guard:
         return RunProcess(task, spawn, measurement, core, None)
 
@@ -128,7 +134,15 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
         from puzzlebench.compiled_clock import prepare_jit
 
         prepare_jit()
-    server = None if spawn else fork_server()
+    servers: dict[bool, ForkServer | None] = {}
+
+    def server_for(task: Task) -> ForkServer | None:
+        if spawn or not forks_in_server(task):
+            return None
+        if task.compiled not in servers:
+            servers[task.compiled] = fork_server(jit=task.compiled)
+        return servers[task.compiled]
+
     slots = pinned_cores(workers) if measurement.pin else [None] * max(1, workers)
     free = list(range(len(slots)))
     running: dict[int, tuple[RunProcess, int]] = {}
@@ -137,7 +151,8 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
         while queue or running:
             while queue and free:
                 slot = free.pop(0)
-                run = _start(queue.pop(), spawn, measurement, slots[slot], server, fork_guard)
+                task = queue.pop()
+                run = _start(task, spawn, measurement, slots[slot], server_for(task), fork_guard)
                 running[run.fd] = (run, slot)
                 selector.register(run.fd, selectors.EVENT_READ)
                 _drain(selector, running, 0.0)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from puzzlebench.contract import Solver
 from puzzlebench.plugin_loader import PluginLoadError, load_attribute
 from puzzlebench.registry import REGISTRY
-from puzzlebench.solver_spec import RegistryError, SolverSpec
+from puzzlebench.solver_spec import RegistryError, SolverSpec, spec_of
 
 
 def load_reference(ref: str) -> type[Solver]:
@@ -33,8 +33,13 @@ class PythonPluginKind:
         return ":" in ref
 
     def load(self, ref: str) -> SolverSpec:
-        REGISTRY.discover()  # a plugin may not take a built-in solver's name
-        return replace(REGISTRY.add(load_reference(ref), origin="plugin"), reference=ref)
+        cls = load_reference(ref)
+        # A plugin may not take a built-in solver's name: the built-in of that name, if any,
+        # is registered first, so that adding the plugin is refused. Through the registry's
+        # index only its module is imported, not every solver's (nor numba, in a run forked
+        # by the lean server); without a usable index, every solver is discovered.
+        REGISTRY.find(spec_of(cls).name)
+        return replace(REGISTRY.add(cls, origin="plugin"), reference=ref)
 
     def describe(self, ref: str) -> SolverSpec:
         raise RegistryError(f"{ref!r} runs code when loaded: describe it in its own process")
