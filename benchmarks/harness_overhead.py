@@ -11,6 +11,11 @@ amortised over the study, beside the solver time itself. ``mod12`` is pure Pytho
 
 ``--sandbox both`` runs the study sealed and unsealed, alternately in rounds, and prints the
 price of the sandbox per run (its namespaces, mounts, two extra forks, and their teardown).
+Each study is followed by a reference measured in the same invocation: a plain process that
+has loaded what the lean fork server loads forks, and its child exits at once, reaped — the
+least a fresh process per run can cost on this machine now. The per-run figure is printed as a
+multiple of it too, so that figures taken on a busy host and on an idle one can be compared.
+
 ``--direct N`` measures the sealing alone, less exposed to a busy machine: N processes forked
 from one that has loaded what the fork server loads, each sealed (or not) and ended at once;
 the medians of fork → ready (what delays a run's start) and fork → reaped (what the machine
@@ -20,6 +25,9 @@ spends, teardown included).
 from __future__ import annotations
 
 import argparse
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -50,6 +58,29 @@ def one(args: argparse.Namespace, sandbox: str, runs: int) -> float:
           f"warm-up {warm / len(result.new) * 1e3:.1f} ms, median start-up "
           f"{startup[len(startup) // 2] * 1e3:.1f} ms per run)")
     return per_run
+
+
+#: The reference: fork, exit and reap of the lean run side's image, in a process of its own.
+REFERENCE = """
+import os, statistics, sys, time
+import puzzlebench.harness.child  # what the lean fork server holds (no numba)
+times = []
+for _ in range(int(sys.argv[1])):
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    times.append(time.perf_counter() - t0)
+print(statistics.median(times) * 1e3)
+"""
+
+
+def reference(count: int = 200) -> float:
+    """Median ms of a bare fork + exit + reap of the lean run side's image (see above)."""
+    out = subprocess.run([sys.executable, "-c", REFERENCE, str(count)], capture_output=True,
+                         text=True, check=True)
+    return float(out.stdout)
 
 
 def direct(count: int) -> None:
@@ -118,16 +149,25 @@ def main() -> None:
         direct(args.direct)
         return
     if args.sandbox != "both":
-        one(args, args.sandbox, args.runs)
+        per_run = one(args, args.sandbox, args.runs)
+        ref = reference()
+        print(f"reference: a bare fork + exit + reap of the lean run side's image, {ref:.2f} ms "
+              f"(median of 200, this invocation); the harness's price per run is {per_run / ref:.1f}× it")
         return
-    sealed, open_ = [], []
+    sealed, open_, refs = [], [], []
     for _ in range(args.rounds):  # alternated, so that a busy spell of the machine hits both
+        refs.append(reference())
         open_.append(one(args, "off", args.runs))
         sealed.append(one(args, "required", args.runs))
+    refs.append(reference())
     best_open, best_sealed = min(open_), min(sealed)
     print(f"price of the sandbox: {best_sealed - best_open:+.2f} ms per run amortised "
           f"(best of {args.rounds}: {best_sealed:.2f} sealed, {best_open:.2f} unsealed; "
           f"medians {sorted(sealed)[len(sealed) // 2]:.2f} and {sorted(open_)[len(open_) // 2]:.2f})")
+    ref = statistics.median(refs)
+    print(f"reference: a bare fork + exit + reap of the lean run side's image, {ref:.2f} ms "
+          f"(median over {len(refs)} measurements of 200, this invocation); per run, sealed "
+          f"{best_sealed / ref:.1f}× it, unsealed {best_open / ref:.1f}×")
 
 
 if __name__ == "__main__":

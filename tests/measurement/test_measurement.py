@@ -180,6 +180,25 @@ def test_a_runs_timed_phase_is_raised_with_its_session(sandbox: str) -> None:
         assert record.counters["autogroup_nice"] == -7
 
 
+@may_raise
+@needs_cgroups
+def test_a_done_run_gets_the_harness_priority_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a run has said ``done``, its processes go back to the harness's priority: their
+    teardown must not preempt other runs' timed phases. Its helper, alive until the run's
+    cgroup is emptied, shows the priority the run's process group was left with."""
+    monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "off")  # the helper's pid, as seen from here
+    task = make_task(resolve(ref("LeavesASleeper")), EIGHT, "solve")
+    seen: list[int] = []
+
+    def report(_task: object, child: object) -> None:
+        helper = child.data["counters"]["helper"]  # type: ignore[attr-defined]
+        seen.append(os.getpriority(os.PRIO_PROCESS, helper))
+
+    isolation.run_tasks([task], workers=1, on_report=report,
+                        measurement=Measurement(nice=-7))
+    assert seen == [os.getpriority(os.PRIO_PROCESS, 0)]
+
+
 def test_nice_none_leaves_the_runs_priority_alone() -> None:
     record = solve("ReportsPriority", measurement=Measurement(nice=None))
     assert record.counters["nice"] == os.getpriority(os.PRIO_PROCESS, 0)
@@ -252,3 +271,43 @@ def test_the_run_is_told_its_instance_only_with_go() -> None:
     assert sealed.instance is None and sealed.warmup_instance is not None
     assert sealed.warmup_instance.instance_id != ten.instance_id
     assert run_task(task).status == "done"
+
+
+# -- the fork servers ------------------------------------------------------------------------
+
+def test_runs_that_do_not_compile_are_forked_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver that is not compiled is forked by the lean fork server, without numba (a
+    quarter of the memory to fork and tear down); a compiled one by the server that started
+    numba's compiler for its runs to inherit."""
+    monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "off")  # sealed, a run's parent is not visible
+    lean, jit = solve("ReportsNumba"), solve("ReportsNumbaCompiled")
+    assert lean.outcome is Outcome.SOLVED and jit.outcome is Outcome.SOLVED
+    assert lean.counters["numba"] == 0 and jit.counters["numba"] == 1
+    servers = isolation.fork_server(jit=False), isolation.fork_server(jit=True)
+    assert servers[0] is not None and servers[1] is not None
+    assert lean.counters["ppid"] == servers[0].proc.pid
+    assert jit.counters["ppid"] == servers[1].proc.pid
+
+
+def test_a_project_solver_that_never_uses_numba_keeps_its_server_lean() -> None:
+    """mod12 (pure Python) is preloaded by the lean server, sealed runs and all, and numba's
+    compiler library is never mapped there; a compiled project solver's server maps it."""
+    assert run_solve("mod12", EIGHT).outcome is Outcome.SOLVED
+    assert run_solve("first-choice-hc", EIGHT).outcome is Outcome.SOLVED
+    maps = {jit: Path(f"/proc/{server.proc.pid}/maps").read_text()
+            for jit in (False, True) if (server := isolation.fork_server(jit=jit)) is not None}
+    assert "llvmlite" not in maps[False] and "llvmlite" in maps[True]
+
+
+@needs_cgroups
+def test_only_a_pinned_run_gets_a_cpuset_group() -> None:
+    """An unpinned run's v1 cpuset group would repeat its parent's: it is not made."""
+    assert LAYOUT is not None
+    if LAYOUT.version != 1 or "cpuset" not in LAYOUT.parents:
+        pytest.skip("only cgroup v1 has a cpuset hierarchy of its own")
+    unpinned, pinned = LAYOUT.make(), LAYOUT.make(cpus="0")
+    try:
+        assert "cpuset" not in unpinned.dirs and "cpuset" in pinned.dirs
+        assert (pinned.dirs["cpuset"] / "cpuset.cpus").read_text().strip() == "0"
+    finally:
+        assert unpinned.remove() and pinned.remove()

@@ -166,3 +166,32 @@ class ReportsPriority(_Q):
             group = -100
         return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED,
                         counters={"nice": nice, "autogroup_nice": group})
+
+
+class LeavesASleeper(_Q):
+    """Starts a sleeping helper in its process group and reports the helper's pid (to see the
+    priority the harness leaves the run's processes with once the run is done)."""
+
+    name = "leaves-a-sleeper"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        helper = subprocess.Popen(["sleep", "30"])
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED,
+                        counters={"helper": helper.pid})
+
+
+class ReportsNumba(_Q):
+    """Reports whether numba is loaded in its run's process, and the process's parent."""
+
+    name = "reports-numba"
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED,
+                        counters={"numba": int("numba" in sys.modules), "ppid": os.getppid()})
+
+
+class ReportsNumbaCompiled(ReportsNumba):
+    """The same, declared ``compiled``: its runs are forked with numba's compiler started."""
+
+    name = "reports-numba-compiled"
+    compiled = True

@@ -55,9 +55,12 @@ class Layout:
         return self.version == 2 or "cpuset" in self.parents
 
     def make(self, *, cpus: str | None = None) -> RunCgroup:
-        """A fresh, empty group for one run (``cpus``: a cpuset such as ``"1"``)."""
+        """A fresh, empty group for one run (``cpus``: a cpuset such as ``"1"``). An unpinned
+        run gets no v1 cpuset group: it would only repeat its parent's (a directory made,
+        filled, joined and removed per run for nothing)."""
         name = f"run-{os.getpid()}-{next(_counter)}"
-        dirs = {ctrl: parent / name for ctrl, parent in self.parents.items()}
+        dirs = {ctrl: parent / name for ctrl, parent in self.parents.items()
+                if ctrl != "cpuset" or cpus is not None}
         made: list[Path] = []
         try:
             for ctrl, path in dirs.items():

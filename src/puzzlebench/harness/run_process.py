@@ -213,6 +213,7 @@ class RunProcess:
             self.w.done_ns = stamp_ns()  # an error may come before ready (a plugin that fails
             self.w.t_done = time.monotonic()  # to load): it ends the run all the same
             self._read_counters()
+            self._prioritise(done=True)
             if event == "done":  # fields checked by frame_problem: meta is an object if present
                 self.w.answered, self.w.done_meta = True, message.get("meta", {})
                 self.awaits_repeats = self.w.done_meta.get("repeats_follow") is True
@@ -238,16 +239,21 @@ class RunProcess:
                 "off" not in why:
             self.w.notes.append(f"not sealed: {why[:300]}")
 
-    def _prioritise(self) -> None:
+    def _prioritise(self, *, done: bool = False) -> None:
         """Raise the priority of the run's process group (every process it has made) for its
         timed phase, where this process may (``Measurement.nice``); a run cannot undo it but
-        by lowering its own priority."""
+        by lowering its own priority. With ``done``, give it back the harness's priority: its
+        teardown (milliseconds of unmapping) must not preempt other runs' timed phases, nor
+        the loop that starts the next run."""
         nice = self.measurement.nice
-        if nice is None or self.pid <= 0:
+        if nice is None or self.pid <= 0 or (done and self.w.nice is None):
             return
+        if done:
+            nice = os.getpriority(os.PRIO_PROCESS, 0)
         try:
             os.setpriority(os.PRIO_PGRP, self.pid, nice)
-            self.w.nice = nice
+            if not done:
+                self.w.nice = nice
         except OSError:  # not root, or the run has gone: its record says nice is not known
             return
         # A run leads a session of its own, and where the kernel groups sessions for
