@@ -82,6 +82,46 @@ def test_a_late_handover_is_refused() -> None:
     assert busy.timed_by == "harness" and "contradicted by its CPU time" in busy.note
 
 
+def test_the_handover_is_the_runs_cpu_time_where_a_cgroup_measures_it() -> None:
+    """With the run's cgroup counters, the hand-over is the work the run did after its solves:
+    a harness that read a prompt run's answer late no longer refuses its stamps; a run that
+    worked on after ``stopped`` is still refused. Without them, the wall time is all there is."""
+    from puzzlebench.harness.run_figures import RunWindow, accepted_figures
+
+    def window(cpu_stop: float | None, cpu_done: float | None) -> RunWindow:
+        ms = 1_000_000
+        return RunWindow(t_start=0.0, go_ns=1 * ms, stop_ns=3 * ms, done_ns=603 * ms,
+                         cpu_go=0.0 if cpu_stop is not None else None, cpu_stop=cpu_stop,
+                         cpu_done=cpu_done, answered=True, core=0,
+                         done_meta={"stamps": [[1 * ms + 10, 2 * ms]]})
+
+    read_late = accepted_figures(window(0.001, 0.0012), None, "")  # 0.6 s wall, 0.2 ms CPU
+    assert read_late["timed_by"] == "run" and read_late["wall_s"] == pytest.approx(0.001, 1e-3)
+    worked_on = accepted_figures(window(0.001, 0.5), None, "")  # 0.5 s of CPU after stopped
+    assert worked_on["timed_by"] == "harness"
+    assert any("to hand its result over" in n for n in worked_on["notes"])
+    no_cgroup = accepted_figures(window(None, None), None, "")
+    assert no_cgroup["timed_by"] == "harness"
+
+
+@needs_cgroups
+def test_a_harness_stalled_before_reading_the_answer_keeps_the_runs_stamps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness sleeps 0.35 s before every look at the pipes, so it reads a 1 ms run's
+    answer long after the run said ``stopped`` (past the 0.25 s wall allowance): the run's
+    cgroup shows it did nothing there, and its own time stands."""
+    real = isolation._drain
+
+    def stalled(*args, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(0.35)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(isolation, "_drain", stalled)
+    record = solve("ReportsNumba")
+    assert record.outcome is Outcome.SOLVED and record.timed_by == "run", record.notes
+    assert record.span_s >= 0.35 > record.time_s
+
+
 def test_a_stalled_harness_does_not_change_a_runs_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """The harness sleeps 60 ms before every look at the pipes: the run's 20 ms sleep is
     still recorded as 20 ms; only the harness's span grows."""

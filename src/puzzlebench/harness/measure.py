@@ -150,9 +150,10 @@ def check_stamps(stamps: object, window: tuple[int, int], *, cpu_s: float | None
     """Accept the run's stamps ``[[start_ns, end_ns], ...]`` (one pair per repeat) when they
     are well formed, ordered and inside ``window`` (the harness's go → stopped, in ns), when the
     run handed its result over promptly after its solves (``handover_s``, stopped → done, at
-    most ``HANDOVER_S`` + twice the stamped time) and when ``cpu_s`` (the kernel's CPU time of
-    the whole go → done) does not contradict them; otherwise the harness's own span
-    (``span_s``, go → done; default the window), with the reason."""
+    most ``HANDOVER_S`` + twice the stamped time: the CPU time its processes used there where a
+    cgroup measures the run, else the wall time the harness saw) and when ``cpu_s`` (the
+    kernel's CPU time of the whole go → done) does not contradict them; otherwise the harness's
+    own span (``span_s``, go → done; default the window), with the reason."""
     lo, hi = window
     span = span_s if span_s is not None else max(0.0, (hi - lo) / 1e9)
     fallback = Timing(span, span, 1, "harness")

@@ -62,6 +62,10 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
         window_cpu = max(cpu, (run.cpu_done or run.cpu_stop) - run.cpu_go)
     if done and started:
         handover = (run.done_ns - run.stop_ns) / 1e9 if run.stop_ns else 0.0
+        if run.stop_ns and run.cpu_stop is not None and run.cpu_done is not None:
+            # the work the run did after its solves, not how long this harness took to read
+            # its answer (a loop busy with other runs once refused a prompt run's stamps)
+            handover = max(0.0, run.cpu_done - run.cpu_stop)
         timing = check_stamps(meta.get("stamps"), (run.go_ns, run.stop_ns or run.done_ns),
                               cpu_s=window_cpu, handover_s=handover, span_s=span,
                               cores=usable_cores() if run.core is None else 1)
