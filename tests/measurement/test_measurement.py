@@ -104,19 +104,24 @@ def test_the_handover_is_the_runs_cpu_time_where_a_cgroup_measures_it() -> None:
     assert no_cgroup["timed_by"] == "harness"
 
 
+def stall_the_harness(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """The harness's loop sleeps ``seconds`` before every look at the runs' pipes."""
+    real = isolation._drain
+
+    def stalled(*args, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(seconds)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(isolation, "_drain", stalled)
+
+
 @needs_cgroups
 def test_a_harness_stalled_before_reading_the_answer_keeps_the_runs_stamps(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The harness sleeps 0.35 s before every look at the pipes, so it reads a 1 ms run's
     answer long after the run said ``stopped`` (past the 0.25 s wall allowance): the run's
     cgroup shows it did nothing there, and its own time stands."""
-    real = isolation._drain
-
-    def stalled(*args, **kwargs):  # type: ignore[no-untyped-def]
-        time.sleep(0.35)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(isolation, "_drain", stalled)
+    stall_the_harness(monkeypatch, 0.35)
     record = solve("ReportsNumba")
     assert record.outcome is Outcome.SOLVED and record.timed_by == "run", record.notes
     assert record.span_s >= 0.35 > record.time_s
@@ -125,13 +130,7 @@ def test_a_harness_stalled_before_reading_the_answer_keeps_the_runs_stamps(
 def test_a_stalled_harness_does_not_change_a_runs_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """The harness sleeps 60 ms before every look at the pipes: the run's 20 ms sleep is
     still recorded as 20 ms; only the harness's span grows."""
-    real = isolation._drain
-
-    def stalled(*args, **kwargs):  # type: ignore[no-untyped-def]
-        time.sleep(0.06)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(isolation, "_drain", stalled)
+    stall_the_harness(monkeypatch, 0.06)
     record = solve("Sleeps20ms")
     assert record.outcome is Outcome.SOLVED and record.timed_by == "run"
     assert 0.02 <= record.time_s < 0.035, record.time_s
