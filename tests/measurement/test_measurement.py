@@ -314,7 +314,18 @@ def test_the_run_is_told_its_instance_only_with_go() -> None:
 
 # -- the fork servers ------------------------------------------------------------------------
 
-def test_runs_that_do_not_compile_are_forked_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def fresh_fork_servers(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Fork servers of this test's own, whatever earlier tests asked of the process's."""
+    servers: dict[bool, object] = {}
+    monkeypatch.setattr(isolation, "_SERVERS", servers)
+    yield
+    for server in list(servers.values()):
+        server.close()  # type: ignore[attr-defined]
+
+
+def test_runs_that_do_not_compile_are_forked_without_numba(monkeypatch: pytest.MonkeyPatch,
+                                                            fresh_fork_servers: None) -> None:
     """A solver that is not compiled is forked by the lean fork server, without numba (a
     quarter of the memory to fork and tear down); a compiled one by the server that started
     numba's compiler for its runs to inherit."""
@@ -328,11 +339,14 @@ def test_runs_that_do_not_compile_are_forked_without_numba(monkeypatch: pytest.M
     assert jit.counters["ppid"] == servers[1].proc.pid
 
 
-def test_a_project_solver_that_never_uses_numba_keeps_its_server_lean() -> None:
+def test_a_project_solver_that_never_uses_numba_keeps_its_server_lean(
+        fresh_fork_servers: None) -> None:
     """mod12 (pure Python) is preloaded by the lean server, sealed runs and all, and numba's
-    compiler library is never mapped there; a compiled project solver's server maps it."""
+    compiler library is never mapped there; a solver whose code imports numba, compiled or
+    not (backtracking), goes to the server that has numba's compiler started."""
     assert run_solve("mod12", EIGHT).outcome is Outcome.SOLVED
-    assert run_solve("first-choice-hc", EIGHT).outcome is Outcome.SOLVED
+    assert run_solve("backtracking", EIGHT).outcome is Outcome.SOLVED
+    assert run_solve("mod12", EIGHT).outcome is Outcome.SOLVED
     maps = {jit: Path(f"/proc/{server.proc.pid}/maps").read_text()
             for jit in (False, True) if (server := isolation.fork_server(jit=jit)) is not None}
     assert "llvmlite" not in maps[False] and "llvmlite" in maps[True]

@@ -86,6 +86,9 @@ class Task:
     memory_limit_mb: int | None = None
     warmup: bool = True
     compiled: bool = False  # the harness starts numba once before forking such runs
+    #: Forked by the fork server that has started numba's compiler: a compiled solver, or one
+    #: whose code imports numba (else the lean server, which never loads it).
+    jit: bool = False
     #: The instance the untimed warm-up runs on (``Problem.warmup_like``), never the run's.
     warmup_instance: Instance | None = None
     #: Repeat the solve (same seed) until this many seconds of timed work (None: once).

@@ -23,6 +23,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from puzzlebench.code_fingerprint import closure, library_versions
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
 from puzzlebench.harness import scheduler as schedules
@@ -80,9 +81,16 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
     return Task(kind=kind, solver=spec.reference or spec.name, instance=instance,
                 params=spec.check_params(params), seed=int(seed), budget=budget, unique=unique,
                 limit=limit, hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
-                warmup=warms(spec), compiled=spec.compiled,
+                warmup=warms(spec), compiled=spec.compiled, jit=uses_numba(spec),
                 factory=spec.factory if not spec.reference else None, min_time=min_time,
                 project_module=spec.module if spec.origin in ("handwritten", "baseline") else "")
+
+
+def uses_numba(spec: SolverSpec) -> bool:
+    """Whether the solver's runs want numba's compiler started before the fork: it is declared
+    compiled, or its module or a project module it imports imports numba (read from the
+    source, never run; a plugin's own code is not followed past what is importable by name)."""
+    return spec.compiled or "numba" in library_versions(closure(spec.module))
 
 
 def warms(spec: SolverSpec) -> bool:

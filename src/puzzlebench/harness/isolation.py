@@ -49,10 +49,10 @@ _SERVERS: dict[bool, ForkServer] = {}
 
 
 def fork_server(jit: bool = False) -> ForkServer | None:
-    """This process's fork server for compiled solvers (``jit``: numba's compiler started,
-    inherited by every run) or for the rest (lean: a run forked from it maps a quarter of the
-    memory, and its fork and teardown cost the machine half as much); started on first use
-    (None where it cannot start)."""
+    """This process's fork server for solvers that use numba (``jit``: its compiler started,
+    inherited by every run; ``Task.jit``) or for the rest (lean: a run forked from it maps a
+    quarter of the memory, and its fork and teardown cost the machine half as much); started
+    on first use (None where it cannot start)."""
     server = _SERVERS.get(jit)
     if server is not None and server.proc.poll() is None:
         return server
@@ -139,9 +139,9 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
     def server_for(task: Task) -> ForkServer | None:
         if spawn or not forks_in_server(task):
             return None
-        if task.compiled not in servers:
-            servers[task.compiled] = fork_server(jit=task.compiled)
-        return servers[task.compiled]
+        if task.jit not in servers:
+            servers[task.jit] = fork_server(jit=task.jit)
+        return servers[task.jit]
 
     slots = pinned_cores(workers) if measurement.pin else [None] * max(1, workers)
     free = list(range(len(slots)))
