@@ -21,6 +21,7 @@ from __future__ import annotations
 import resource
 import time
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from puzzlebench.code_fingerprint import closure, library_versions
@@ -90,7 +91,14 @@ def uses_numba(spec: SolverSpec) -> bool:
     """Whether the solver's runs want numba's compiler started before the fork: it is declared
     compiled, or its module or a project module it imports imports numba (read from the
     source, never run; a plugin's own code is not followed past what is importable by name)."""
-    return spec.compiled or "numba" in library_versions(closure(spec.module))
+    return spec.compiled or _imports_numba(spec.module)
+
+
+@cache
+def _imports_numba(module: str) -> bool:
+    """Whether ``module``'s import closure imports numba (once per module and process: 0.1 ms
+    a look, on every task of a study otherwise)."""
+    return "numba" in library_versions(closure(module))
 
 
 def warms(spec: SolverSpec) -> bool:
