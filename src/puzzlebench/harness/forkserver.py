@@ -18,9 +18,9 @@ made at run time, not importable by name) are forked from the harness as before.
 A harness keeps two servers (``harness.isolation.fork_server``): one for solvers whose code uses
 numba (``Task.jit``: compiled ones, and those importing a module that imports it), which starts
 numba's compiler at once (its runs inherit it: 160 MB), and a *lean* one for the rest, which
-never loads numba (40 MB). Forking a process
-and tearing it down costs in proportion to the memory it maps, so a pure-Python run forked
-from the lean server costs the machine about half (``benchmarks/harness_overhead.py``).
+never loads numba (40 MB). Forking a process and tearing it down costs in proportion to the
+memory it maps, so a pure-Python run forked from the lean server costs the machine less: a
+quarter less per sealed run in all (``benchmarks/harness_overhead.py``).
 """
 
 from __future__ import annotations
