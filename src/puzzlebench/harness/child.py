@@ -360,7 +360,11 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
                          "rss_base_mb": _memory_now()[1], "sandbox": sealed.status,
                          "sandbox_why": sealed.why, "own_processes": own_processes})
         instance = read_frame(control_fd)  # the harness's go: the timed phase starts
-        if task.memory_limit_mb is not None:
+        if task.memory_limit_mb is not None and not setup.cgroup_procs:
+            # without a cgroup, a per-process address-space limit is all there is; in one, the
+            # harness limits the group's memory, and an address-space limit sized by this
+            # process would only be inherited by its children (a child's allocation failed
+            # under it, short of the group's limit)
             size, _ = _memory_now()
             limit = size + task.memory_limit_mb * 2**20
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

@@ -281,6 +281,10 @@ class RunProcess:
                 self.cgroup.reset_peak()
                 self.w.cpu_go = self.cgroup.cpu_ns() / 1e9
             except (OSError, ValueError) as exc:
+                if self.task.memory_limit_mb is not None:  # never a limit silently dropped:
+                    self.kill(f"the run's memory limit could not be set on its cgroup: {exc}",
+                              crash=True)  # the run, in a cgroup, sets no limit of its own
+                    return
                 self.w.notes.append(f"measured by rusage: {exc}")
                 self.cgroup, self.w.measured_by, self.w.cpu_go = None, "rusage", None
         self.w.go_ns = stamp_ns()
