@@ -133,7 +133,9 @@ def test_a_stalled_harness_does_not_change_a_runs_time(monkeypatch: pytest.Monke
     stall_the_harness(monkeypatch, 0.06)
     record = solve("Sleeps20ms")
     assert record.outcome is Outcome.SOLVED and record.timed_by == "run"
-    assert 0.02 <= record.time_s < 0.035, record.time_s
+    # Below the stall, with room for a noisy host's late wake-up (the harness's own span would be
+    # 0.02 + 0.06 s or more).
+    assert 0.02 <= record.time_s < 0.05, record.time_s
     assert record.span_s >= 0.06 > record.time_s
 
 
