@@ -152,17 +152,17 @@ def test_stopped_by_reaches_the_record_for_real_solvers() -> None:
 def test_ga_seed002_time_cap_no_longer_caps_a_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
     """``solve nqueens 64 --solver ga-seed002 --time-limit T`` runs until solved or T, whatever
     ``time_cap`` says; without a time limit ``time_cap`` stops it, and the record says so."""
-    alone = run_solve("ga-seed002", QueensInstance(64), params={"time_cap": 0.05},
+    alone = run_solve("ga-seed002", QueensInstance(64), params={"time_cap": 0.02},
                       budget=Budget(), isolate=False)
     assert alone.stopped_by == "param:time_cap" and alone.time_s < 0.5
     assert alone.outcome is Outcome.BUDGET and "param:time_cap" in alone.reason
-    code = main(["solve", "nqueens", "64", "--solver", "ga-seed002", "--param", "time_cap=0.05",
-                 "--time-limit", "0.3", "--json"])
+    code = main(["solve", "nqueens", "64", "--solver", "ga-seed002", "--param", "time_cap=0.02",
+                 "--time-limit", "0.6", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code in (0, 1)
     assert out["stopped_by"] in ("time_limit", "answer")  # seed 0 needs ~280 generations
     # Ran past the cap, and kept working: more generations than the cap alone allowed. The count
     # is compared with the same machine's capped run, not a constant (CI's busy host once gave 33
     # generations in 0.3 s where an idle one gives over 100).
-    assert out["stopped_by"] == "answer" or out["time_s"] >= 0.25
+    assert out["stopped_by"] == "answer" or out["time_s"] >= 0.5
     assert out["counters"]["generations"] > alone.counters["generations"]

@@ -128,15 +128,14 @@ def test_a_harness_stalled_before_reading_the_answer_keeps_the_runs_stamps(
 
 
 def test_a_stalled_harness_does_not_change_a_runs_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The harness sleeps 60 ms before every look at the pipes: the run's 20 ms sleep is
-    still recorded as 20 ms; only the harness's span grows."""
-    stall_the_harness(monkeypatch, 0.06)
+    """The harness sleeps 0.3 s before every look at the pipes: the run's 20 ms sleep is
+    still recorded as about 20 ms; only the harness's span grows."""
+    stall_the_harness(monkeypatch, 0.3)
     record = solve("Sleeps20ms")
     assert record.outcome is Outcome.SOLVED and record.timed_by == "run"
-    # Below the stall, with room for a noisy host's late wake-up (the harness's own span would be
-    # 0.02 + 0.06 s or more).
-    assert 0.02 <= record.time_s < 0.05, record.time_s
-    assert record.span_s >= 0.06 > record.time_s
+    # Far below the stall, with room for a noisy host's late wake-up.
+    assert 0.02 <= record.time_s < 0.2, record.time_s
+    assert record.span_s >= 0.3 > record.time_s
 
 
 def test_stamps_outside_the_window_are_noted_in_the_record() -> None:
@@ -179,9 +178,12 @@ def test_cgroups_off_is_recorded() -> None:
 
 @needs_cgroups
 def test_cpu_time_of_a_single_threaded_run_matches_its_time() -> None:
+    """The group's CPU is the solve's 50 ms, not start-up or teardown (which would put it well
+    above the run's time). One-sided: a single thread's CPU cannot exceed its wall time, while a
+    noisy host can stretch the wall time without the CPU."""
     record = solve("Spins")
     assert record.measured_by == LAYOUT.source
-    assert abs(record.cpu_s - record.time_s) <= 0.1 * record.time_s + 0.002
+    assert 0.045 <= record.cpu_s <= 1.1 * record.time_s + 0.002, (record.cpu_s, record.time_s)
 
 
 @needs_cgroups
@@ -280,7 +282,8 @@ def test_one_solve_without_a_minimum_time() -> None:
 
 
 def test_an_answer_that_drifts_between_repeats_is_named() -> None:
-    record = solve("Drifts", measurement=Measurement(min_time=0.01))
+    # min_time well above a stall that could stretch the first microsecond solve past it alone
+    record = solve("Drifts", measurement=Measurement(min_time=0.2))
     assert record.repeats > 1 and record.repeats_agree is False
     assert "answers differ between" in record.notes
 

@@ -6,6 +6,7 @@ Each does one thing the harness must measure correctly, or tries to fool its clo
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import sys
 import time
@@ -52,14 +53,20 @@ BURN = ("import time; end = time.process_time() + 0.3; "
 class ForksBusyChild(_Q):
     """Leaves behind a grandchild that burns 0.3 s of CPU (a shell starts it in the background
     and exits), so the solver's process never waits for it and its own resource usage never
-    sees that CPU; the solver sleeps while the grandchild burns."""
+    sees that CPU. The solver blocks until the grandchild has exited (the end of a pipe only it
+    still holds), however slowly a busy host lets it burn, but never reaps it."""
 
     name = "forks-busy-child"
 
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        read_end, write_end = os.pipe()
         script = f"{sys.executable} -c '{BURN}' &"
-        subprocess.run(["sh", "-c", script], check=True)
-        time.sleep(0.6)
+        subprocess.run(["sh", "-c", script], check=True, pass_fds=(write_end,))
+        os.close(write_end)
+        ready, _, _ = select.select([read_end], [], [], 30.0)
+        os.close(read_end)
+        if not ready:
+            raise RuntimeError("the grandchild did not finish its burn within 30 s")
         return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED)
 
 
