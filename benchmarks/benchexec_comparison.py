@@ -26,12 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 from benchexec.runexecutor import RunExecutor
 
@@ -88,10 +88,6 @@ def puzzlebench_records(solver: str, runs: int, *extra: str) -> list[dict[str, o
     return [json.loads(line) for line in out.splitlines()]
 
 
-def med(values: list[float]) -> float:
-    return statistics.median(values)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--runs", type=int, default=20)
@@ -103,8 +99,8 @@ def main() -> None:
     benchexec_runs(plain, ["/bin/true"], 2)  # BenchExec's own first-call costs, untimed
 
     print(f"1. price per run, one at a time ({args.runs} runs each; median of BenchExec's calls)")
-    true_plain = med([r["price"] for r in benchexec_runs(plain, ["/bin/true"], args.runs)])
-    true_box = med([r["price"] for r in benchexec_runs(container, ["/bin/true"], args.runs)])
+    true_plain = median([r["price"] for r in benchexec_runs(plain, ["/bin/true"], args.runs)])
+    true_box = median([r["price"] for r in benchexec_runs(container, ["/bin/true"], args.runs)])
     ours = puzzlebench_price(max(args.runs, 50))
     print(f"   BenchExec, /bin/true, no container     {true_plain * 1e3:8.1f} ms")
     print(f"   BenchExec, /bin/true, container        {true_box * 1e3:8.1f} ms")
@@ -115,10 +111,10 @@ def main() -> None:
     print(f"\n2. astar-manhattan on {START} (about 5 ms of search), {args.runs} runs each")
     solve = benchexec_runs(plain, [sys.executable, "-c", SOLVE_ONCE], args.runs)
     records = puzzlebench_records("astar-manhattan", args.runs)
-    wall, cpu = med([r["walltime"] for r in solve]), med([r["cputime"] for r in solve])
-    t, c = (med([float(r[k]) for r in records]) for k in ("time_s", "cpu_s"))  # type: ignore[arg-type]
+    wall, cpu = median([r["walltime"] for r in solve]), median([r["cputime"] for r in solve])
+    t, c = (median([float(r[k]) for r in records]) for k in ("time_s", "cpu_s"))  # type: ignore[arg-type]
     print(f"   BenchExec (the command: interpreter, imports, solve)  walltime {wall * 1e3:8.1f} ms"
-          f"  cputime {cpu * 1e3:8.1f} ms  price per run {med([r['price'] for r in solve]) * 1e3:.0f} ms")
+          f"  cputime {cpu * 1e3:8.1f} ms  price per run {median([r['price'] for r in solve]) * 1e3:.0f} ms")
     print(f"   puzzlebench (the solve, warm)                        time_s   {t * 1e3:8.1f} ms"
           f"  cpu_s   {c * 1e3:8.1f} ms  ({records[0]['measured_by']})")
     print(f"   BenchExec's figure is {wall / t:.0f}× the solve's time: the interpreter's start-up "
@@ -128,8 +124,8 @@ def main() -> None:
     tree = benchexec_runs(plain, ["sh", "-c", TREE + " sleep 0.6"], 3)
     forks = puzzlebench_records(f"{Path(__file__).parents[1]}/tests/measurement/timed_solvers.py"
                                 ":ForksBusyChild", 3, "nqueens", "--sizes", "8")
-    print(f"   BenchExec cputime {med([r['cputime'] for r in tree]):.3f} s; puzzlebench cpu_s "
-          f"{med([float(r['cpu_s']) for r in forks]):.3f} s (median of 3 each)")  # type: ignore[arg-type]
+    print(f"   BenchExec cputime {median([r['cputime'] for r in tree]):.3f} s; puzzlebench cpu_s "
+          f"{median([float(r['cpu_s']) for r in forks]):.3f} s (median of 3 each)")  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -194,6 +194,22 @@ def test_a_process_tree_past_its_memory_limit_is_a_memout() -> None:
 
 
 @needs_cgroups
+def test_a_memory_limit_the_cgroup_refuses_ends_the_run_as_a_crash(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run in a cgroup sets no address-space limit of its own, so a group that refuses the
+    limit would leave the run with none: it is ended as a crash, never measured unlimited."""
+    def refuse(self: object, limit_bytes: int) -> None:
+        raise cgroups.CgroupError("memory.limit_in_bytes: permission denied")
+
+    monkeypatch.setattr(cgroups.RunCgroup, "limit_memory", refuse)
+    record = solve("Spins", memory_limit_mb=150)
+    assert record.outcome is Outcome.CRASH, (record.outcome, record.error)
+    assert "memory limit could not be set on its cgroup" in record.error
+    unlimited = solve("Spins")  # without a limit, the same group measures the run as before
+    assert unlimited.outcome is Outcome.SOLVED and unlimited.measured_by == LAYOUT.source
+
+
+@needs_cgroups
 def test_no_run_cgroup_is_left_behind() -> None:
     solve("Spins")
     for parent in LAYOUT.parents.values():
