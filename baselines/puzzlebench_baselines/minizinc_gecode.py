@@ -119,6 +119,11 @@ class MiniZincSolver(Solver):
         """The number the model counts the answer from (the shipped models: 0)."""
         return 0
 
+    def answer_note(self, instance: Any) -> str:
+        """What the run's record should say about how its answer was read ('' for the
+        shipped models; a user's model says which base it chose and why)."""
+        return ""
+
     def decode(self, instance: Any, solution: Any) -> Any:
         return decode(instance, solution, self.answer_array(instance), self.answer_base(instance))
 
@@ -131,10 +136,13 @@ class MiniZincSolver(Solver):
         if result.status.has_solution():
             return Proposal(answer=self.decode(instance, result.solution),
                             claim=Claim.SOLVED,
-                            counters=counters(result))
+                            counters=counters(result), note=self.answer_note(instance))
         if result.status is Status.UNSATISFIABLE:
-            return Proposal(claim=Claim.INFEASIBLE, counters=counters(result))
-        return Proposal(counters=counters(result), note=f"MiniZinc status {result.status.name}")
+            return Proposal(claim=Claim.INFEASIBLE, counters=counters(result),
+                            note=self.answer_note(instance))
+        status = f"MiniZinc status {result.status.name}"
+        note = "; ".join(filter(None, (self.answer_note(instance), status)))
+        return Proposal(counters=counters(result), note=note)
 
     def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
         from minizinc import Status  # on first use: start-up time

@@ -118,6 +118,7 @@ def model_class(path: str | Path) -> type[Solver]:
         def __init__(self, **params: Any) -> None:
             super().__init__(**params)
             self.bases: dict[str, int] = {}
+            self.notes: dict[str, str] = {}
 
         def model_for(self, instance: Any) -> Path:
             return p
@@ -130,9 +131,17 @@ def model_class(path: str | Path) -> type[Solver]:
                 else:
                     base, declaration = declared_base(text, array)
                     why = f"declared '{declaration}'"
-                print(f"{p.name}: answer array {array!r} read {base}-based ({why})")
+                self.notes[array] = f"{p.name}: answer array {array!r} read {base}-based ({why})"
+                print(self.notes[array])
                 self.bases[array] = base
             return self.bases[array]
+
+        def answer_note(self, instance: Any) -> str:
+            """The base chosen for the answer array and why: in the record's notes, so that
+            ``solve`` and ``--json`` show it."""
+            array = self.answer_array(instance)
+            self.answer_base(instance)
+            return self.notes.get(array, "")
 
     UserModel.__qualname__ = f"UserModel[{p.name}]"
     return UserModel

@@ -115,8 +115,13 @@ def compare_command(
             if details:
                 console().print(runs_table(records, title=f"{problem}: {sizes}"))
             console().print(summary_table(records, borda_scores(records)))
+            typer.echo(f"{len(records)} runs stored in {target}" if db else
+                       f"{len(records)} runs not kept (--db FILE stores them; --report DIR "
+                       "writes a report)")
         if report:
             write_report(records, report)
+            if not as_json:
+                typer.echo(f"report written to {report}/report.md and report.html")
     return 1 if any(r.outcome.failure for r in records) else 0
 
 

@@ -65,8 +65,8 @@ def measurement_text(record: RunRecord) -> str:
              f"{record.measured_by or 'unknown'}"]
     if record.core is not None:
         parts.append(f"pinned to core {record.core}")
-    if record.machine.get("nice") is not None:
-        parts.append(f"at nice {record.machine['nice']} from go on")
+    # the run's priority (machine.nice in --json) is the harness's business: it keeps the
+    # run ahead of the harness's own work, and says nothing about the figures
     if record.isolated:
         parts.append("sealed in namespaces of its own" if record.sandbox == "namespaces"
                      else "not sealed (sandbox: none)")

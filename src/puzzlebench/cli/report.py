@@ -15,11 +15,16 @@ def report_command(
     db: Annotated[str, typer.Option(help="The SQLite store.")],
     out: Annotated[str, typer.Option(help="Output folder.")],
     study: Annotated[str | None, typer.Option(help="Only this study's runs.")] = None,
-    title: Annotated[str, typer.Option(help="Report title.")] = "puzzlebench report",
+    title: Annotated[str, typer.Option(
+        help="Report title (default: the study's name).")] = "puzzlebench report",
 ) -> int:
-    """Write report.md, report.html (self-contained), figures and CSV tables."""
+    """Write report.md and report.html (self-contained) at the top of OUT, figures under
+    OUT/figures and CSV tables under OUT/tables. The report opens with the answer generated
+    from the runs (ranking, tied groups, best per problem, virtual best solver) and the tests
+    of the claims the study file states."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.store import load, load_traces, studies
+    from puzzlebench.claims import Claim
+    from puzzlebench.harness.store import load, load_traces, studies, study_definition
     from puzzlebench.report import write_report
     held = studies(db)
     if study is None and len(held) > 1:
@@ -29,6 +34,12 @@ def report_command(
     frame = load(db, study)
     if frame.empty:
         raise CliInputError(f"no runs stored in {db}" + (f" for study {study!r}" if study else ""))
-    paths = write_report(frame, out, title=title, traces=load_traces(db, study))
+    name = study or (held[0] if held else None)
+    kept = study_definition(db, name) if name else {}
+    claims = [Claim(**c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
+    if title == "puzzlebench report" and name:
+        title = f"Study '{name}'"
+    paths = write_report(frame, out, title=title, traces=load_traces(db, study), claims=claims,
+                         description=str(kept.get("description", "")))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

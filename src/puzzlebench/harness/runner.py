@@ -52,7 +52,11 @@ def run_study(
     quiet: bool = False,
     on_record: Callable[[RunRecord], None] | None = None,
 ) -> StudyResult:
-    """Run every not-yet-stored run of a study; each finished run is committed at once."""
+    """Run every not-yet-stored run of a study; each finished run is committed at once. The
+    study's description and claims are kept in the store for its report."""
+    with Store(db) as store:
+        store.save_study(study.name, {"description": study.description,
+                                      "claims": [c.to_dict() for c in study.claims]})
     return run_specs(study.name, study.runs(), db, workers=workers, scheduler=scheduler,
                      quiet=quiet, on_record=on_record)
 

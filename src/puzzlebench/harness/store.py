@@ -43,11 +43,17 @@ CREATE TABLE IF NOT EXISTS traces (
     best         INTEGER NOT NULL,
     PRIMARY KEY (key, point)
 );
+CREATE TABLE IF NOT EXISTS studies (
+    study      TEXT PRIMARY KEY,
+    definition TEXT NOT NULL,
+    stored_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
 """
 #: Bumped when the stored shape changes; older puzzlebench stores are migrated on open for
 #: writing (their runs stay readable; their keys predate the full run key, so a resumed study
 #: makes its runs anew), anything else is refused.
-SCHEMA_VERSION = 3  # 3: the traces table (anytime traces, one row per improvement)
+SCHEMA_VERSION = 4  # 3: the traces table (anytime traces, one row per improvement);
+#                     4: the studies table (a study's description and claims, for its report)
 RUN_COLUMNS = {"key", "study", "problem", "size", "solver", "outcome", "time_s", "record",
                "stored_at"}
 
@@ -209,6 +215,15 @@ class Store:
                     out.append(RunRecord.from_dict(json.loads(row[0])))
         return out
 
+    def save_study(self, study: str, definition: dict[str, object]) -> None:
+        """Keep what a study's report needs beyond its runs (its description and its claims),
+        replacing what an earlier run of the same study stored."""
+        text = json.dumps(definition, sort_keys=True)
+        with self.reading():
+            self.conn.execute("INSERT OR REPLACE INTO studies (study, definition) VALUES (?, ?)",
+                              (study, text))
+            self.conn.commit()
+
     def count(self) -> int:
         with self.reading():
             return int(self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
@@ -301,6 +316,21 @@ def load_traces(db: str | Path, study: str | None = None, *,
                     (rec.get("counters") or {}).get("evaluations"),
                     rec["time_s"], point, evaluations, time_s, best])
     return pd.DataFrame(out, columns=columns)
+
+
+def study_definition(db: str | Path, study: str) -> dict[str, object]:
+    """What ``run`` kept of a study beyond its runs (description, claims); empty for a study
+    run before stores kept it, or made by ``compare``/``certify``."""
+    store = Store(db, read_only=True)
+    try:
+        with store.reading():
+            has = store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                     "AND name = 'studies'").fetchone()
+            row = store.conn.execute("SELECT definition FROM studies WHERE study = ?",
+                                     (study,)).fetchone() if has else None
+    finally:
+        store.close()
+    return dict(json.loads(row[0])) if row else {}
 
 
 def studies(db: str | Path) -> list[str]:

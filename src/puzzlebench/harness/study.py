@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzlebench.claims import Claim
 from puzzlebench.contract import Budget
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
@@ -111,6 +112,8 @@ class Study:
     sandbox: str | None = None
     #: Seconds a run may take to start and warm up (None: ``harness.measure.STARTUP_LIMIT``).
     startup_limit: float | None = None
+    #: Hypotheses stated before the runs (``[[claims]]``); the report tests each one.
+    claims: list[Claim] = field(default_factory=list)
 
     @property
     def kill_after(self) -> float:

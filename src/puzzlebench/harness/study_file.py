@@ -45,6 +45,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from puzzlebench.claims import Claim, ClaimError, parse_claim
 from puzzlebench.contract import SolverConfigError
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.size_lists import SizeListError, parse_size_list
@@ -61,7 +62,7 @@ STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "mem
 PROBLEM_KEYS = {"problem", "sizes", "generate"}
 BUDGET_KEYS = ("time_limit", "max_nodes", "max_iterations", "max_evaluations")
 SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", *BUDGET_KEYS}
-TOP_KEYS = {"study", "problems", "solvers"}
+TOP_KEYS = {"study", "problems", "solvers", "claims"}
 
 
 def parse_sizes(value: Any, where: str) -> list[int]:
@@ -197,7 +198,8 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         if any(k in entry for k in BUDGET_KEYS):
             item["budget"] = _entry_budget(entry, w, time_limit, hard_limit)
         solvers.append(item)
-    study = Study(name=name.strip(), problems=problems, solvers=solvers,
+    claims = _claims(data.get("claims", []), source, solvers, specs, study_problems)
+    study = Study(name=name.strip(), problems=problems, solvers=solvers, claims=claims,
                   master_seed=master_seed, repeats=repeats, time_limit=time_limit,
                   hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
                   db=head.get("db"), description=str(head.get("description", "")),
@@ -207,6 +209,51 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
     except PuzzlebenchError as exc:
         raise StudyError(f"{source} [[problems]]: {exc}") from None
     return study
+
+
+def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[SolverSpec],
+            problems: set[str]) -> list[Claim]:
+    """The study's ``[[claims]]``, each checked against the study before any run: both solvers
+    among its solvers (by the name written in ``[[solvers]]`` or the solver's own name; stored
+    as the latter, the name its records carry), the problem among its problems and handled by
+    both, and ``evaluations`` only between solvers that count them."""
+    if not isinstance(raw, list):
+        raise StudyError(f"{source}: claims must be [[claims]] tables")
+    by_name: dict[str, tuple[SolverSpec, set[str]]] = {}
+    for entry, spec in zip(solvers, specs, strict=True):
+        for name in (entry["name"], spec.name):
+            by_name[name] = (spec, set(entry["problems"]))
+    out = []
+    for i, table in enumerate(raw):
+        where = f"{source} [[claims]][{i}]"
+        try:
+            claim = parse_claim(table, where)
+        except ClaimError as exc:
+            raise StudyError(str(exc)) from None
+        named = []
+        for key in ("better", "than"):
+            name = getattr(claim, key)
+            if name not in by_name:
+                raise StudyError(f"{where}.{key}: {name!r} is not one of the study's solvers "
+                                 f"({', '.join(sorted(e['name'] for e in solvers))})")
+            named.append(by_name[name])
+        if claim.problem and claim.problem not in problems:
+            raise StudyError(f"{where}.problem: {claim.problem!r} is not one of the study's "
+                             f"problems ({', '.join(sorted(problems))})")
+        shared = named[0][1] & named[1][1]
+        if claim.problem and claim.problem not in shared:
+            raise StudyError(f"{where}.problem: {claim.better} and {claim.than} do not both "
+                             f"run {claim.problem}")
+        if not shared:
+            raise StudyError(f"{where}: {claim.better} and {claim.than} share no problem")
+        if claim.on == "evaluations":
+            silent = [spec.name for spec, _ in named if not (spec.evaluation or spec.traces)]
+            if silent:
+                raise StudyError(f"{where}.on: {silent[0]} does not count evaluations "
+                                 "(puzzlebench solvers --json: effort_unit)")
+        out.append(Claim(claim.says, named[0][0].name, named[1][0].name, claim.on,
+                         claim.problem))
+    return out
 
 
 def _entry_budget(entry: Mapping[str, Any], where: str, time_limit: float,

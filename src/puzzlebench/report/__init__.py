@@ -1,16 +1,22 @@
 """Comparison reports: a pure function from stored records to Markdown and HTML.
 
-Both formats give the answer first, on one screen: the study's question, its lead sentences,
-the findings table (one row per claim: sizes confirmed / contradicted / not confirmed / too
-little data, adjusted p; the per-size tests one click away), the anytime table where runs were
-traced, and the key figure. The details follow: further observations, the legend, extra
-tables, each problem's summary, PAR-2, pairwise tests, agreement and failures, and figures.
+Both formats give the answer first, on one screen: the study's question, its lead sentences
+(a built-in study's own first, then the answer generated for any study: wrong answers, the
+ranking with its statistically tied groups, the best per problem, the virtual best solver and
+each configuration's marginal contribution — ``report.verdict``), the findings table (one row
+per claim, the built-in study's and the study file's own ``[[claims]]``: sizes confirmed /
+contradicted / not confirmed / too little data, adjusted p; the per-size tests one click
+away), the anytime table where runs were traced, and a critical-difference chart per problem.
+The details follow: further observations, the legend, extra tables, each problem's summary,
+PAR-2, pairwise tests, agreement and failures, and figures.
 
-``write_report(frame, out_dir)`` writes ``report.md`` (tables, and the figures as PNG files
-beside it, for reading on a code host), ``report.html`` (self-contained and interactive: plotly
-figures with hover, legend toggling, zoom and pan; sortable, filterable tables; plotly.js
-embedded, so it works offline) and every table as CSV. Each solver configuration has one short
-label, colour and marker for the whole report (``series_styles``), with its full parameters in
+``write_report(frame, out_dir)`` writes ``report.md`` and ``report.html`` at the folder's top,
+the figures as PNG files under ``figures/`` (for reading the Markdown on a code host) and every
+table as CSV under ``tables/`` (each linked from the Markdown beside the table it holds).
+``report.html`` is self-contained and interactive: plotly figures with hover, legend toggling,
+zoom and pan; sortable, filterable tables; plotly.js embedded, so it works offline.
+Summary tables stay at most 12 columns wide; native counters have a table of their own.
+Each solver configuration has one short label, colour and marker for the whole report (``series_styles``), with its full parameters in
 the legend table. Everything is derived from the records and sorted, so the same records give
 the same files. Names and parameters are escaped in both formats.
 """
@@ -24,6 +30,7 @@ from typing import Any
 
 import pandas as pd
 
+from puzzlebench.claims import Claim
 from puzzlebench.problems.catalogue import PROBLEM_ID
 from puzzlebench.problems.errors import PuzzlebenchError
 from puzzlebench.record import NOISE_FLOOR_S
@@ -31,6 +38,7 @@ from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.borda import borda_overall, borda_table
 from puzzlebench.report.chart import Chart
+from puzzlebench.report.claim_tests import claim_findings
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table
 from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
@@ -38,7 +46,17 @@ from puzzlebench.report.png_render import write_png
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
-from puzzlebench.report.summary import below_floor, run_span, summary_table, wrong_runs
+from puzzlebench.report.summary import (
+    below_floor,
+    counter_table,
+    run_span,
+    summary_table,
+    wrong_runs,
+)
+from puzzlebench.report.verdict import answer
+
+#: Sub-folders of a report: PNG figures, CSV tables.
+FIGURES, TABLES = "figures", "tables"
 
 #: Sentences of the narrative that open the report; the rest are in its details.
 LEAD_SENTENCES = 3
@@ -138,8 +156,8 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                  extras: list[tuple[str, pd.DataFrame]] | None = None,
                  traces: pd.DataFrame | None = None,
                  shared_assets: str | Path | None = None,
-                 findings: list[Finding] | None = None, lead: int = LEAD_SENTENCES
-                 ) -> dict[str, Path]:
+                 findings: list[Finding] | None = None, lead: int = LEAD_SENTENCES,
+                 claims: list[Claim] | None = None) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
     (``load_traces`` rows) an anytime section for the traced runs of ``frame``.
 
@@ -147,73 +165,96 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     folder: the versioned bundle is then written there once and referenced relatively, so
     reports kept side by side (the committed ``reports/``) share one copy of the library.
 
-    ``findings`` (claims tested on the runs) become the findings table at the top; the first
-    ``lead`` sentences of ``narrative`` open the report, the rest go to its details."""
+    ``findings`` (claims tested on the runs) become the findings table at the top, followed by
+    the tests of ``claims`` (a study file's own); the first ``lead`` sentences of ``narrative``
+    open the report, then the generated answer; the rest of ``narrative`` goes to its details."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    figures_dir, tables_dir = out / FIGURES, out / TABLES
+    for folder in (out, figures_dir, tables_dir):
+        folder.mkdir(parents=True, exist_ok=True)
+    written: list[str] = []
+
+    def csv(table: pd.DataFrame, name: str) -> str:
+        """Write a table under tables/ and give its path relative to the report."""
+        table.to_csv(tables_dir / f"{name}.csv", index=False)
+        written.append(f"{TABLES}/{name}.csv")
+        return written[-1]
+
     frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
                                "repeat", "seed"], kind="stable").reset_index(drop=True)
     styles = SeriesStyles.from_frame(frame)
     frame = styles.with_labels(frame)
 
     def figure(chart: Chart) -> dict[str, str]:
-        path = write_png(chart, styles, out)
-        return {"caption": chart.caption, "file": path.name, "html": chart_html(chart, styles)}
+        path = write_png(chart, styles, figures_dir)
+        return {"caption": chart.caption, "file": f"{FIGURES}/{path.name}",
+                "html": chart_html(chart, styles)}
 
     problems = []
     borda_parts: list[pd.DataFrame] = []
     for problem in sorted(frame["problem"].unique()):
         sub = frame[frame["problem"] == problem]
-        tables = {"summary": summary_table(sub), "par2": par2(sub), "borda": borda_table(sub),
+        tables = {"summary": summary_table(sub), "counters": counter_table(sub),
+                  "par2": par2(sub), "borda": borda_table(sub),
                   "pairwise": pairwise_tests(sub), "agreement": agreement_matrix(sub),
                   "wrong": wrong_runs(sub)}
         slug = problem.replace("-", "_")
         if PROBLEM_ID.fullmatch(problem) is None:  # file names are made of it: never a path
             raise PuzzlebenchError(f"the runs name a problem {problem[:80]!r} that is not a "
                                    "problem id; refusing to make file names of it")
-        for name, table in tables.items():
-            table.to_csv(out / f"{slug}_{name}.csv", index=False)
+        files = {name: csv(table, f"{slug}_{name}") for name, table in tables.items()}
         borda_parts.append(tables["borda"])
         figures = [figure(c) for c in problem_charts(sub, problem, styles)]
-        problems.append({"name": problem, "figures": figures,
+        problems.append({"name": problem, "figures": figures, "csv": files,
                          **{k: table_rows(v) for k, v in tables.items()}})
     borda_all = borda_overall(pd.concat(borda_parts) if borda_parts else pd.DataFrame())
-    if len(problems) > 1:  # one problem: its own table says it all
-        borda_all.to_csv(out / "borda.csv", index=False)
+    borda_csv = csv(borda_all, "borda") if len(problems) > 1 else ""
+    rankings = answer(frame)
+    generated = [sentence for r in rankings for sentence in r.sentences]
+    answer_figures = [figure(r.chart) for r in rankings if r.chart is not None]
+    ranking_table = pd.concat([r.table for r in rankings if len(r.table)] or [pd.DataFrame()])
+    ranking_csv = csv(ranking_table, "ranking") if len(ranking_table) else ""
     man = manifest(frame)
-    man.to_csv(out / "manifest.csv", index=False)
+    manifest_csv = csv(man, "manifest")
     extra_tables = []
     for i, (extra_title, table) in enumerate(extras or []):
-        table.to_csv(out / f"extra_{i + 1}.csv", index=False)
-        extra_tables.append({"title": extra_title, "table": table_rows(table)})
+        extra_tables.append({"title": extra_title, "table": table_rows(table),
+                             "csv": csv(table, f"extra_{i + 1}")})
     anytime = []
     narrative = list(narrative or [])
     headline = pd.DataFrame()
+    anytime_notes: list[str] = []
     if traces is not None and (len(traces) or ("traced" in frame and frame["traced"].any())):
-        sections, anytime_tables, headline, notes = anytime_sections(traces, frame, styles)
-        narrative += notes
-        headline.to_csv(out / "anytime_headline.csv", index=False)
+        sections, anytime_tables, headline, anytime_notes = anytime_sections(traces, frame,
+                                                                             styles)
+        csv(headline, "anytime_headline")
         for name, table in anytime_tables:
-            table.to_csv(out / f"{name}.csv", index=False)
+            csv(table, name)
         for sec in sections:
             anytime.append({**sec, "ert": table_rows(sec["ert"]), "scores": table_rows(sec["scores"]),
                             "figures": [figure(c) for c in sec["charts"]]})
     legend = styles.legend_table()
-    legend.to_csv(out / "legend.csv", index=False)
+    legend_csv = csv(legend, "legend")
     plotly_src = ""
     if shared_assets is not None:
         bundle = write_shared_bundle(Path(shared_assets))
         plotly_src = Path(os.path.relpath(bundle.resolve(), out.resolve())).as_posix()
-    claims, per_test = findings_table(findings or []), findings_detail(findings or [])
-    if findings:
-        claims.to_csv(out / "findings.csv", index=False)
-        per_test.to_csv(out / "findings_per_size.csv", index=False)
-    # the key figure: an anytime study's first convergence view, else the first figure
-    key = next((f for a in anytime for f in a["figures"]), None) or next(
-        (f for p in problems for f in p["figures"]), None)
-    context = {"title": title, "description": description, "lead": narrative[:lead],
-               "narrative": narrative[lead:], "findings": table_rows(claims),
-               "findings_detail": table_rows(per_test),
+    tested = list(findings or []) + claim_findings(frame, claims or [])
+    claim_rows, per_test = findings_table(tested), findings_detail(tested)
+    findings_csv = ""
+    if tested:
+        findings_csv = csv(claim_rows, "findings")
+        csv(per_test, "findings_per_size")
+    # the key figure: the first convergence view where the traces rank anytime performance
+    # (the headline has rows); else the answer's critical-difference charts answer alone
+    key = next((f for a in anytime for f in a["figures"]), None) if len(headline) else None
+    context = {"title": title, "description": description,
+               "lead": narrative[:lead] + generated,
+               "narrative": narrative[lead:] + anytime_notes, "findings": table_rows(claim_rows),
+               "findings_detail": table_rows(per_test), "findings_csv": findings_csv,
+               "answer_figures": answer_figures, "ranking": table_rows(ranking_table),
+               "ranking_csv": ranking_csv, "borda_csv": borda_csv,
+               "manifest_csv": manifest_csv, "legend_csv": legend_csv,
                "headline": table_rows(headline), "key_figure": key,
                "legend": table_rows(legend), "plotly_js": "" if plotly_src else plotly_js(),
                "plotly_src": plotly_src,

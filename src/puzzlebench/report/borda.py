@@ -198,8 +198,18 @@ def borda_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def borda_overall(table: pd.DataFrame) -> pd.DataFrame:
     """The per-problem ``borda_table`` summed over problems per configuration (problem
-    "all"), ranked again; configurations are compared only within a problem."""
+    "all"), ranked again; configurations are compared only within a problem. Only problems
+    with at least two configurations count (a lone one scores nothing there), and only the
+    configurations that ran every such problem are summed: a sum over problems some did not
+    run would rank them by what they attempted. Empty when fewer than two remain."""
     if table.empty:
+        return pd.DataFrame(columns=TABLE_COLUMNS)
+    contested = table.groupby("problem")["configuration"].transform("nunique") >= 2
+    table = table[contested]
+    problems = table["problem"].nunique()
+    ran = table.groupby("configuration")["problem"].nunique()
+    table = table[table["configuration"].isin(ran[ran == problems].index)]
+    if table["configuration"].nunique() < 2:
         return pd.DataFrame(columns=TABLE_COLUMNS)
     total = table.groupby("configuration", sort=True).agg(
         {"Borda (complete)": "sum", "Borda (incomplete)": "sum", "instances": "sum"})
@@ -208,11 +218,14 @@ def borda_overall(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _ranked(table: pd.DataFrame) -> pd.DataFrame:
+    """Rank within each problem; a problem with one configuration gives no rank ("-")."""
     table = table.copy()
-    table["rank"] = (table.groupby("problem")["Borda (complete)"]
-                     .rank(method="min", ascending=False).astype(int))
+    ranks = (table.groupby("problem")["Borda (complete)"]
+             .rank(method="min", ascending=False).astype(int))
+    alone = table.groupby("problem")["configuration"].transform("nunique") < 2
+    table["rank"] = ranks.astype(object).where(~alone, "-")
     order = sorted(range(len(table)), key=lambda i: (
-        table["problem"].iat[i], table["rank"].iat[i], label_order(table["configuration"].iat[i])))
+        table["problem"].iat[i], ranks.iat[i], label_order(table["configuration"].iat[i])))
     return table.iloc[order][TABLE_COLUMNS].reset_index(drop=True)
 
 

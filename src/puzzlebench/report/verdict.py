@@ -1,0 +1,303 @@
+"""The answer any study gets: sentences generated from its runs — who is wrong, how the solvers
+rank and which of them no test can separate, the best per problem, the virtual best solver and
+what each solver adds to it — with a critical-difference chart per problem.
+
+The decision procedure is Demšar's (JMLR 7, 2006), as most algorithm comparisons use it:
+
+* **Blocks are instances.** A configuration's score on an instance is its PAR-2 (the run's
+  time when verified solved, 2 × the time limit otherwise), averaged over its repeats there:
+  repeats of a stochastic solver are draws of one score, not extra instances, and averaging
+  keeps every instance one vote. Only the instances every configuration of the problem ran are
+  ranked (a configuration is never charged for an instance it did not attempt); the sentence
+  says how many were left out. Verified success comes first by construction: a solved run's
+  time is below the limit, an unsolved run's score is twice it.
+* **Noise floor.** A solved time below :data:`~puzzlebench.record.NOISE_FLOOR_S` (a single
+  run timed below it says little on a shared machine) is scored *at* the floor, so two such
+  runs tie: no ranking rests on differences nothing can measure, and the sentence says so.
+* **Tests.** Two configurations: Wilcoxon's signed-rank test on the paired instance scores.
+  Three or more: Friedman's test, then — only when it rejects — the Nemenyi post-hoc test
+  (``scikit_posthocs.posthoc_nemenyi_friedman``), the test a critical-difference diagram draws.
+  Configurations no test separates share a letter in the ranking table (a compact letter
+  display) and a bar in the chart. Fewer than :data:`MIN_BLOCKS` instances: ranks only, and
+  the sentence says no test was made.
+* **Portfolio.** The virtual best solver (VBS) takes each instance's best score; a
+  configuration's marginal contribution is what the VBS loses without it (SAT competition):
+  instances no longer solved and PAR-2 seconds added.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from puzzlebench.record import NOISE_FLOOR_S
+from puzzlebench.report.chart import Chart, Panel, Series
+from puzzlebench.report.findings import ALPHA
+from puzzlebench.report.scores import time_limit_of
+from puzzlebench.report.series_styles import label_order
+from puzzlebench.report.summary import with_labels
+
+#: Fewer instances than this: the ranking is given without a test.
+MIN_BLOCKS = 5
+RANK_COLUMNS = ["problem", "rank", "configuration", "mean rank", "group", "solved",
+                "PAR-2 s", "instances", "VBS loses without it"]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The ranking of one problem (or of all problems together): its sentences, its table
+    (``RANK_COLUMNS``) and its critical-difference chart (None when fewer than two ranked)."""
+
+    scope: str
+    sentences: list[str]
+    table: pd.DataFrame
+    chart: Chart | None = None
+    tied: list[list[str]] = field(default_factory=list)
+
+
+def _p(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _names(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _scores(frame: pd.DataFrame) -> tuple[pd.DataFrame, float, int, int]:
+    """Instance × configuration PAR-2 (repeats averaged, solved times floored), on the
+    instances every configuration ran; the time limit, instances left out, floored runs."""
+    limit = time_limit_of(frame)
+    solved = frame["success"].astype(bool)
+    floored = solved & (frame["time_s"] < NOISE_FLOOR_S)
+    score = frame["time_s"].clip(lower=NOISE_FLOOR_S).where(solved, 2 * limit)
+    table = frame.assign(score=score).groupby(["instance_id", "label"])["score"].mean()
+    wide = table.unstack("label")
+    wide = wide.reindex(columns=sorted(wide.columns, key=label_order))
+    common = wide.dropna(axis=0, how="any")
+    return common, limit, len(wide) - len(common), int(floored.sum())
+
+
+def _letters(order: list[str], separated: set[frozenset[str]]) -> tuple[dict[str, str],
+                                                                         list[list[str]]]:
+    """Compact letter display over configurations in rank order: each maximal run of
+    consecutive configurations with no separated pair inside gets a letter."""
+    groups: list[list[str]] = []
+    for i in range(len(order)):
+        j = i
+        while j + 1 < len(order) and all(frozenset((order[k], order[j + 1])) not in separated
+                                          for k in range(i, j + 1)):
+            j += 1
+        members = order[i:j + 1]
+        if not any(set(members) <= set(g) for g in groups):
+            groups.append(members)
+    letters = {name: "" for name in order}
+    for n, members in enumerate(groups):
+        for name in members:
+            letters[name] += chr(ord("a") + n % 26)
+    return letters, groups
+
+
+def rank(frame: pd.DataFrame, scope: str) -> Ranking:
+    """Rank the configurations of ``frame`` (one problem, or several pooled) on PAR-2 per
+    instance, test the differences, and say what the runs show."""
+    frame = with_labels(frame)
+    scores, limit, dropped, floored = _scores(frame)
+    configs = list(scores.columns)
+    n, k = len(scores), len(configs)
+    where = f"On {scope}"
+    if k < 2:
+        only = configs[0] if configs else (sorted(frame["label"].unique()) or ["nothing"])[0]
+        return Ranking(scope, [f"{where}, only {only} ran: nothing to rank it against."],
+                       pd.DataFrame(columns=RANK_COLUMNS))
+    if n == 0:
+        return Ranking(scope, [f"{where}, no instance was run by every configuration: "
+                               "nothing to rank."], pd.DataFrame(columns=RANK_COLUMNS))
+    ranks = scores.rank(axis=1, method="average")
+    mean_rank = ranks.mean(axis=0)
+    order = sorted(configs, key=lambda c: (mean_rank[c], label_order(c)))
+    par2 = scores.mean(axis=0)
+    solved = (scores < 2 * limit).sum(axis=0)
+    repeats = frame.groupby(["instance_id", "label"]).size()
+    how = (f"{n} instance{'s' if n != 1 else ''}"
+           + (f" ({dropped} not run by every configuration left out)" if dropped else "")
+           + f", PAR-2 with unsolved runs at 2 × {limit:g} s"
+           + (f", the {int(repeats.max())} repeats per instance averaged" if repeats.max() > 1
+              else ""))
+    separated: set[frozenset[str]] = set()
+    test_text, tested = "", False
+    identical = bool((scores.nunique(axis=1) <= 1).all())
+    if identical:
+        test_text = "every configuration scored the same on every instance: no test to make"
+    elif n < MIN_BLOCKS:
+        test_text = f"fewer than {MIN_BLOCKS} instances: ranks only, no test made"
+    elif k == 2:
+        a, b = order
+        diff = scores[a] - scores[b]
+        if (diff != 0).sum() < MIN_BLOCKS:
+            test_text = (f"Wilcoxon signed-rank: only {(diff != 0).sum()} instances differ, "
+                         "too few to test")
+        else:
+            p = float(stats.wilcoxon(scores[a], scores[b], zero_method="wilcox").pvalue)
+            test_text, tested = f"Wilcoxon signed-rank, {_p(p)}", True
+            if p < ALPHA:
+                separated.add(frozenset((a, b)))
+    else:
+        chi2, p = stats.friedmanchisquare(*[scores[c].to_numpy() for c in configs])
+        test_text, tested = f"Friedman χ²({k - 1}) = {chi2:.1f}, {_p(float(p))}", True
+        if p < ALPHA:
+            import scikit_posthocs as sp  # imported on use: only a rejecting Friedman needs it
+
+            nemenyi = sp.posthoc_nemenyi_friedman(scores.to_numpy())
+            nemenyi.index = nemenyi.columns = configs
+            for i, a in enumerate(configs):
+                for b in configs[i + 1:]:
+                    if float(nemenyi.loc[a, b]) < ALPHA:
+                        separated.add(frozenset((a, b)))
+            test_text += ", then Nemenyi post-hoc at α = 0.05"
+    letters, groups = _letters(order, separated)
+    listing = ", ".join(f"{i + 1}. {c} ({mean_rank[c]:.2f})" for i, c in enumerate(order))
+    sentences = [f"{where} ({how}; {test_text}), by mean rank: {listing}."]
+    sentences += _group_sentences(order, groups, separated, tested=tested)
+    if floored:
+        sentences.append(f"On {scope}, {floored} solved run{'s' if floored != 1 else ''} took "
+                         f"less than the noise floor of {NOISE_FLOOR_S * 1e3:g} ms and "
+                         "{} scored at it: no time-based claim is made between them.".format(
+                             "were" if floored != 1 else "was"))
+    contribution, vbs_sentences = _portfolio(scores, limit, order, scope)
+    best = order[0]
+    ties = [g for g in groups if best in g]
+    tied_with = [c for c in (ties[0] if ties else []) if c != best]
+    sentences.insert(1, f"Best on {scope}: {best} (solved {int(solved[best])} of {n}, PAR-2 "
+                     f"{par2[best]:.4g} s)" + (f", statistically tied with {_names(tied_with)}"
+                                               if tied_with and separated else "") + ".")
+    sentences += vbs_sentences
+    table = pd.DataFrame([{
+        "problem": scope, "rank": i + 1, "configuration": c,
+        "mean rank": round(float(mean_rank[c]), 3), "group": letters[c],
+        "solved": f"{int(solved[c])}/{n}", "PAR-2 s": round(float(par2[c]), 6),
+        "instances": n, "VBS loses without it": contribution[c]}
+        for i, c in enumerate(order)], columns=RANK_COLUMNS)
+    return Ranking(scope, sentences, table, cd_chart(scope, order, mean_rank, groups, k, n),
+                   [g for g in groups if len(g) > 1])
+
+
+def _group_sentences(order: list[str], groups: list[list[str]],
+                     separated: set[frozenset[str]], *, tested: bool) -> list[str]:
+    if not tested:
+        return []
+    if not separated:
+        return [f"No test separates {_names(order)}: they are statistically tied."]
+    out = []
+    for g in groups:
+        if len(g) > 1:
+            out.append(f"{_names(g)} are tied (no test separates them).")
+    leaders = groups[0]
+    beaten = [c for c in order if all(frozenset((lead, c)) in separated for lead in leaders)]
+    if beaten:
+        who = leaders[0] if len(leaders) == 1 else ("both" if len(leaders) == 2 else "all")
+        subject = _names(leaders) if len(leaders) == 1 else f"{_names(leaders)}: {who}"
+        out.append(f"{subject} beat{'s' if len(leaders) == 1 else ''} {_names(beaten)}.")
+    return out
+
+
+def _portfolio(scores: pd.DataFrame, limit: float, order: list[str],
+               scope: str) -> tuple[dict[str, str], list[str]]:
+    """The VBS over the ranked instances and each configuration's marginal contribution."""
+    vbs = scores.min(axis=1)
+    unsolved = 2 * limit
+    vbs_par2, vbs_solved = float(vbs.mean()), int((vbs < unsolved).sum())
+    contribution: dict[str, str] = {}
+    adds = []
+    for c in order:
+        rest = scores.drop(columns=c).min(axis=1)
+        lost = vbs_solved - int((rest < unsolved).sum())
+        seconds = float(rest.mean()) - vbs_par2
+        measurable = seconds >= NOISE_FLOOR_S
+        contribution[c] = (f"{lost} solved, {seconds:.4g} s" if lost or measurable
+                           else "nothing measurable")
+        if lost or measurable:
+            adds.append((lost, seconds, c))
+    n = len(scores)
+    out = [f"Virtual best solver on {scope}: solves {vbs_solved} of {n}, PAR-2 {vbs_par2:.4g} s."]
+    if not adds:
+        out.append(f"No configuration on {scope} adds anything measurable to the others: "
+                   "without any one of them the virtual best solver loses no instance and "
+                   f"less than {NOISE_FLOOR_S * 1e3:g} ms of PAR-2.")
+    else:
+        adds.sort(key=lambda t: (-t[0], -t[1]))
+        parts = [f"{c} ({lost} instance{'s' if lost != 1 else ''} and {sec:.4g} s of PAR-2)"
+                 if lost else f"{c} ({sec:.4g} s of PAR-2)" for lost, sec, c in adds]
+        rest = [c for c in order if c not in {t[2] for t in adds}]
+        out.append(f"Marginal contribution on {scope} (what the virtual best solver loses "
+                   f"without it): {'; '.join(parts)}"
+                   + (f"; {_names(rest)} add{'s' if len(rest) == 1 else ''} nothing measurable"
+                      if rest else "") + ".")
+    return contribution, out
+
+
+def cd_chart(scope: str, order: list[str], mean_rank: pd.Series, groups: list[list[str]],
+             k: int, n: int) -> Chart:
+    """A critical-difference chart: each configuration at its mean rank (1 = best), the
+    configurations no test separates joined by a bar beneath."""
+    series = [Series(c, np.array([float(mean_rank[c])]), np.array([float(i + 1)]),
+                     hover=({"mean rank": f"{mean_rank[c]:.3f}", "place": str(i + 1)},))
+              for i, c in enumerate(order)]
+    bars = []
+    for j, g in enumerate(x for x in groups if len(x) > 1):
+        lo, hi = float(mean_rank[g[0]]), float(mean_rank[g[-1]])
+        y = -0.4 * j  # beneath place 1
+        bars.append(Series(f"tied: {_names(g)}", np.array([lo, hi]), np.array([y, y]),
+                           hover=({"tied": _names(g)}, {"tied": _names(g)}), reference=True))
+    slug = "cd_" + scope.replace(" ", "_").replace("-", "_")
+    return Chart(slug, f"{scope}: mean rank over {n} instances (1 = best; PAR-2 per instance); "
+                       "configurations joined by a bar are not separated by the test",
+                 "mean rank (lower is better)", "place", (Panel("", (*series, *bars)),),
+                 value_name="place")
+
+
+def answer(frame: pd.DataFrame) -> list[Ranking]:
+    """The generated answer of a report: one ranking per problem, then — where several
+    problems were run — one over the configurations that ran every problem."""
+    frame = with_labels(frame)
+    out = []
+    for problem in sorted(frame["problem"].unique()):
+        sub = frame[frame["problem"] == problem]
+        ranked = rank(sub, problem)
+        out.append(Ranking(problem, _faults(sub, problem) + ranked.sentences, ranked.table,
+                           ranked.chart, ranked.tied))
+    problems = sorted(frame["problem"].unique())
+    if len(problems) > 1:
+        ran = frame.groupby("label")["problem"].nunique()
+        everywhere = sorted(ran[ran == len(problems)].index, key=label_order)
+        if len(everywhere) >= 2:
+            pooled = frame[frame["label"].isin(everywhere)]
+            overall = rank(pooled, "all problems")
+            out.append(Ranking(
+                "all problems",
+                [f"Over all {len(problems)} problems, the {len(everywhere)} configurations "
+                 "that ran every one of them, each problem's instances pooled:",
+                 *overall.sentences], overall.table, overall.chart, overall.tied))
+        else:
+            out.append(Ranking("all problems", [
+                f"No overall ranking: fewer than two configurations ran all {len(problems)} "
+                "problems."], pd.DataFrame(columns=RANK_COLUMNS)))
+    return out
+
+
+def _faults(frame: pd.DataFrame, problem: str) -> list[str]:
+    """Wrong answers and unverified successes, by configuration: they come first."""
+    out = []
+    wrong = frame[frame["outcome"] == "wrong"].groupby("label").size()
+    if len(wrong):
+        parts = ", ".join(f"{c} {int(wrong[c])}" for c in sorted(wrong.index, key=label_order))
+        out.append(f"Wrong answers on {problem} (never counted as solved): {parts} run(s).")
+    unverified = frame[frame["unverified"].astype(bool)].groupby("label").size()
+    if len(unverified):
+        parts = ", ".join(f"{c} {int(unverified[c])}"
+                          for c in sorted(unverified.index, key=label_order))
+        out.append(f"Unverified successes on {problem} (nothing could check them; counted as "
+                   f"unsolved): {parts} run(s).")
+    return out
