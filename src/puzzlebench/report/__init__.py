@@ -18,7 +18,8 @@ zoom and pan; sortable, filterable tables; plotly.js embedded, so it works offli
 Summary tables stay at most 12 columns wide; native counters have a table of their own.
 Each solver configuration has one short label, colour and marker for the whole report
 (``series_styles``), with its full parameters in the legend table. Everything is derived
-from the records and sorted, so the same records give the same files. Names and parameters are escaped in both formats.
+from the records and sorted, so the same records give the same files. Names and parameters
+are escaped in both formats.
 """
 
 from __future__ import annotations
