@@ -201,7 +201,8 @@ def borda_overall(table: pd.DataFrame) -> pd.DataFrame:
     "all"), ranked again; configurations are compared only within a problem. Only problems
     with at least two configurations count (a lone one scores nothing there), and only the
     configurations that ran every such problem are summed: a sum over problems some did not
-    run would rank them by what they attempted. Empty when fewer than two remain."""
+    run would rank them by what they attempted. Empty when fewer than two problems or two
+    configurations remain (a single problem's own table says it all)."""
     if table.empty:
         return pd.DataFrame(columns=TABLE_COLUMNS)
     contested = table.groupby("problem")["configuration"].transform("nunique") >= 2
@@ -209,7 +210,7 @@ def borda_overall(table: pd.DataFrame) -> pd.DataFrame:
     problems = table["problem"].nunique()
     ran = table.groupby("configuration")["problem"].nunique()
     table = table[table["configuration"].isin(ran[ran == problems].index)]
-    if table["configuration"].nunique() < 2:
+    if table["configuration"].nunique() < 2 or problems < 2:
         return pd.DataFrame(columns=TABLE_COLUMNS)
     total = table.groupby("configuration", sort=True).agg(
         {"Borda (complete)": "sum", "Borda (incomplete)": "sum", "instances": "sum"})
@@ -230,7 +231,9 @@ def _ranked(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def borda_by_configuration(frame: pd.DataFrame) -> dict[str, float]:
-    """Configuration label → complete Borda score summed over the frame's problems (the
-    ``Borda`` column of ``compare``'s summary)."""
-    overall = borda_overall(borda_table(frame))
-    return dict(zip(overall["configuration"], overall["Borda (complete)"], strict=True))
+    """Configuration label → complete Borda score (the ``Borda`` column of ``compare``'s
+    summary): the problem's own score for one problem, else the sum of ``borda_overall``."""
+    table = borda_table(frame)
+    if table["problem"].nunique() > 1:
+        table = borda_overall(table)
+    return dict(zip(table["configuration"], table["Borda (complete)"], strict=True))

@@ -127,6 +127,7 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
            + (f", the {int(repeats.max())} repeats per instance averaged" if repeats.max() > 1
               else ""))
     separated: set[frozenset[str]] = set()
+    pvalues: dict[frozenset[str], float] = {}
     test_text, tested = "", False
     identical = bool((scores.nunique(axis=1) <= 1).all())
     if identical:
@@ -142,6 +143,7 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
         else:
             p = float(stats.wilcoxon(scores[a], scores[b], zero_method="wilcox").pvalue)
             test_text, tested = f"Wilcoxon signed-rank, {_p(p)}", True
+            pvalues[frozenset((a, b))] = p
             if p < ALPHA:
                 separated.add(frozenset((a, b)))
     else:
@@ -154,13 +156,14 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
             nemenyi.index = nemenyi.columns = configs
             for i, a in enumerate(configs):
                 for b in configs[i + 1:]:
+                    pvalues[frozenset((a, b))] = float(nemenyi.loc[a, b])
                     if float(nemenyi.loc[a, b]) < ALPHA:
                         separated.add(frozenset((a, b)))
             test_text += ", then Nemenyi post-hoc at α = 0.05"
     letters, groups = _letters(order, separated)
     listing = ", ".join(f"{i + 1}. {c} ({mean_rank[c]:.2f})" for i, c in enumerate(order))
     sentences = [f"{where} ({how}; {test_text}), by mean rank: {listing}."]
-    sentences += _group_sentences(order, groups, separated, tested=tested)
+    sentences += _group_sentences(order, groups, separated, pvalues, tested=tested)
     if floored:
         sentences.append(f"On {scope}, {floored} solved run{'s' if floored != 1 else ''} took "
                          f"less than the noise floor of {NOISE_FLOOR_S * 1e3:g} ms and "
@@ -185,21 +188,23 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
 
 
 def _group_sentences(order: list[str], groups: list[list[str]],
-                     separated: set[frozenset[str]], *, tested: bool) -> list[str]:
+                     separated: set[frozenset[str]], pvalues: dict[frozenset[str], float], *,
+                     tested: bool) -> list[str]:
+    """Who is tied with whom, and who beats whom (the better one first, with the largest p of
+    its wins)."""
     if not tested:
         return []
     if not separated:
         return [f"No test separates {_names(order)}: they are statistically tied."]
-    out = []
-    for g in groups:
-        if len(g) > 1:
-            out.append(f"{_names(g)} are tied (no test separates them).")
-    leaders = groups[0]
-    beaten = [c for c in order if all(frozenset((lead, c)) in separated for lead in leaders)]
-    if beaten:
-        who = leaders[0] if len(leaders) == 1 else ("both" if len(leaders) == 2 else "all")
-        subject = _names(leaders) if len(leaders) == 1 else f"{_names(leaders)}: {who}"
-        out.append(f"{subject} beat{'s' if len(leaders) == 1 else ''} {_names(beaten)}.")
+    out = [f"{_names(g)} are tied (no test separates them)." for g in groups if len(g) > 1]
+    wins = []
+    for i, c in enumerate(order):
+        beaten = [d for d in order[i + 1:] if frozenset((c, d)) in separated]
+        if beaten:
+            worst = max(pvalues[frozenset((c, d))] for d in beaten)
+            bound = "p < 0.001" if worst < 0.001 else f"p ≤ {worst:.3f}"
+            wins.append(f"{c} beats {_names(beaten)} ({bound})")
+    out.append("Separated by the test: " + "; ".join(wins) + ".")
     return out
 
 

@@ -1,0 +1,247 @@
+"""The answer any study gets (report.verdict) and the claims a study file states
+(report.claim_tests): golden stores made here, assertions on the sentences and the rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from puzzlebench.claims import Claim, ClaimError, parse_claim
+from puzzlebench.harness.store import Store, load, study_definition
+from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.report import write_report
+from puzzlebench.report.borda import borda_overall, borda_table
+from puzzlebench.report.claim_tests import claim_findings
+from puzzlebench.report.findings import findings_table
+from puzzlebench.report.verdict import answer, rank
+
+SIZES = (6, 8, 10, 12, 14, 16, 18, 20)
+
+
+def run(solver: str, n: int, t: float, *, rep: int = 0, problem: str = "nqueens",
+        outcome: Outcome = Outcome.SOLVED, verified: bool | None = True,
+        counters: dict | None = None) -> RunRecord:
+    solved = outcome is Outcome.SOLVED
+    return RunRecord(problem=problem, size=n, instance_id=f"{problem}-{n}", solver=solver,
+                     params={}, seed=rep, outcome=outcome, claim="solved" if solved else "",
+                     valid=True if solved and outcome is not Outcome.WRONG else
+                     (False if outcome is Outcome.WRONG else None),
+                     verified=verified if solved else None, time_s=t,
+                     counters=counters or {"nodes": int(t * 1e4)},
+                     budget={"time_limit": 2.0}, study="golden", repeat=rep)
+
+
+def store_of(tmp_path: Path, records: list[RunRecord], name: str = "golden") -> Path:
+    db = tmp_path / f"{name}.sqlite"
+    with Store(db) as store:
+        for i, r in enumerate(records):
+            store.add(f"{i}", r)
+    return db
+
+
+def frame_of(tmp_path: Path, records: list[RunRecord]) -> pd.DataFrame:
+    return load(store_of(tmp_path, records), rejudged=False)
+
+
+def clear_best(rng: np.random.Generator, repeats: int = 1) -> list[RunRecord]:
+    """fast ≈ 10 ms, mid ≈ 100 ms, slow ≈ 1 s on every instance: fast is clearly best."""
+    out = []
+    for n in SIZES:
+        for rep in range(repeats):
+            for solver, base in (("fast", 0.01), ("mid", 0.1), ("slow", 1.0)):
+                out.append(run(solver, n, base * (1 + 0.1 * rng.random()), rep=rep))
+    return out
+
+
+def test_a_clearly_best_solver_is_named_and_separated(tmp_path: Path) -> None:
+    frame = frame_of(tmp_path, clear_best(np.random.default_rng(1)))
+    ranking = rank(frame, "nqueens")
+    text = " ".join(ranking.sentences)
+    assert "Friedman χ²(2)" in text and "Nemenyi" in text
+    assert "Best on nqueens: fast" in text
+    assert "Separated by the test: fast beats slow" in text
+    table = ranking.table.set_index("configuration")
+    assert list(ranking.table["configuration"]) == ["fast", "mid", "slow"]
+    assert set(table.at["fast", "group"]).isdisjoint(table.at["slow", "group"])
+    assert ranking.chart is not None and ranking.chart.slug == "cd_nqueens"
+
+
+def test_two_tied_solvers_share_a_group(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    records = []
+    for n in SIZES:
+        a, b = 0.1 * (1 + rng.random()), 0.1 * (1 + rng.random())  # indistinguishable
+        records += [run("a", n, a), run("b", n, b), run("c", n, 1.5 + rng.random() * 0.1)]
+    ranking = rank(frame_of(tmp_path, records), "nqueens")
+    text = " ".join(ranking.sentences)
+    assert "a and b are tied" in text or "b and a are tied" in text
+    table = ranking.table.set_index("configuration")
+    assert set(table.at["a", "group"]) & set(table.at["b", "group"])
+    assert not set(table.at["a", "group"]) & set(table.at["c", "group"])
+    assert ranking.tied and sorted(ranking.tied[0]) == ["a", "b"]
+
+
+def test_wrong_and_unverified_runs_come_first(tmp_path: Path) -> None:
+    records = clear_best(np.random.default_rng(3))
+    records.append(run("mid", 22, 0.1, outcome=Outcome.WRONG))
+    records.append(run("slow", 22, 0.5, verified=False))
+    sentences = answer(frame_of(tmp_path, records))[0].sentences
+    assert sentences[0].startswith("Wrong answers on nqueens") and "mid 1" in sentences[0]
+    assert sentences[1].startswith("Unverified successes on nqueens") and "slow 1" in sentences[1]
+
+
+def test_times_below_the_noise_floor_make_no_time_claim(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    records = [run(s, n, 1e-5 * (1 + rng.random())) for n in SIZES for s in ("x", "y", "z")]
+    ranking = rank(frame_of(tmp_path, records), "nqueens")
+    text = " ".join(ranking.sentences)
+    assert "noise floor" in text and "no time-based claim" in text
+    assert "every configuration scored the same" in text  # all floored: nothing to test
+    assert set(ranking.table["group"]) == {"a"}
+    assert "adds anything measurable" in text or "add nothing measurable" in text
+
+
+def test_the_virtual_best_solver_credits_the_one_that_alone_solves(tmp_path: Path) -> None:
+    records = []
+    for n in SIZES:
+        records.append(run("steady", n, 0.05))
+        solved = n != 20  # only "rescue" solves n = 20
+        records.append(run("quick", n, 0.01) if solved
+                       else run("quick", n, 2.0, outcome=Outcome.TIMEOUT))
+        records.append(run("rescue", n, 1.0 if n != 20 else 0.5))
+        if n == 20:
+            records[-3] = run("steady", n, 2.0, outcome=Outcome.TIMEOUT)
+    ranking = rank(frame_of(tmp_path, records), "nqueens")
+    table = ranking.table.set_index("configuration")
+    assert table.at["rescue", "VBS loses without it"].startswith("1 solved")
+    assert "rescue (1 instance" in " ".join(ranking.sentences)
+
+
+def test_one_solver_is_not_ranked_and_borda_overall_needs_every_problem(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    records = clear_best(rng)
+    records += [run("fast", n, 0.01, problem="torus-queens") for n in (5, 7, 11)]
+    records += [run("lonely", n, 0.2, problem="queens-knights") for n in (6, 8)]
+    frame = frame_of(tmp_path, records)
+    rankings = {r.scope: r for r in answer(frame)}
+    assert "only fast ran" in rankings["torus-queens"].sentences[0]
+    borda = borda_table(frame)
+    assert (borda.loc[borda["problem"] == "torus-queens", "rank"] == "-").all()
+    overall = borda_overall(borda)
+    assert overall.empty  # nothing but nqueens is contested: no sum over problems
+    assert "No overall ranking" in rankings["all problems"].sentences[0]
+
+
+def test_the_report_opens_with_the_answer_and_keeps_tables_narrow(tmp_path: Path) -> None:
+    frame = frame_of(tmp_path, clear_best(np.random.default_rng(6), repeats=2))
+    out = tmp_path / "rep"
+    write_report(frame, out, title="golden")
+    md = (out / "report.md").read_text()
+    answer_part = md.split("## Details")[0]
+    assert "Best on nqueens: fast" in answer_part and "Virtual best solver" in answer_part
+    assert "figures/cd_nqueens.png" in answer_part
+    assert sorted(p.name for p in out.iterdir()) == ["figures", "report.html", "report.md",
+                                                      "tables"]
+    for csv in (out / "tables").glob("nqueens_*.csv"):
+        assert f"(tables/{csv.name})" in md, csv.name
+    summary = pd.read_csv(out / "tables" / "nqueens_summary.csv")
+    assert len(summary.columns) <= 12
+    assert "nodes median [IQR]" in pd.read_csv(out / "tables" / "nqueens_counters.csv").columns
+    html = (out / "report.html").read_text()
+    assert html.index("Best on nqueens") < html.index("<h2>Details</h2>")
+
+
+def claim(on: str = "time", better: str = "fast", than: str = "slow") -> Claim:
+    return Claim(f"{better} beats {than} on {on}", better, than, on, "nqueens")
+
+
+def test_claims_are_confirmed_or_contradicted_per_size_and_overall(tmp_path: Path) -> None:
+    frame = frame_of(tmp_path, clear_best(np.random.default_rng(7), repeats=10))
+    true, false = claim(), claim(better="slow", than="fast")
+    rows = findings_table(claim_findings(frame, [true, false])).set_index("claim")
+    assert rows.at[true.says, "confirmed"] == len(SIZES)
+    assert rows.at[false.says, "contradicted"] == len(SIZES)
+    overall = f"{true.says} (all sizes, paired by instance)"
+    assert rows.at[overall, "confirmed"] == 1
+    assert rows.at[f"{false.says} (all sizes, paired by instance)", "contradicted"] == 1
+
+
+def test_a_claim_on_a_counter_and_on_success(tmp_path: Path) -> None:
+    records = clear_best(np.random.default_rng(8), repeats=10)
+    records = [r.with_(outcome=Outcome.TIMEOUT, claim="", valid=None, verified=None)
+               if r.solver == "slow" and r.repeat < 9 else r for r in records]
+    frame = frame_of(tmp_path, records)
+    found = claim_findings(frame, [claim("counter:nodes"), claim("success"),
+                                   claim("counter:missing")])
+    rows = findings_table(found).set_index("claim")
+    assert rows.at["fast beats slow on counter:nodes", "confirmed"] == len(SIZES)
+    assert rows.at["fast beats slow on success (all sizes, paired by instance)", "confirmed"] == 1
+    assert rows.at["fast beats slow on counter:missing", "too little data"] == len(SIZES)
+
+
+def test_claim_fields_are_checked() -> None:
+    with pytest.raises(ClaimError, match="unknown measure"):
+        parse_claim({"better": "a", "than": "b", "on": "speed"}, "s [[claims]][0]")
+    with pytest.raises(ClaimError, match="unknown key 'beter'"):
+        parse_claim({"beter": "a", "than": "b"}, "s [[claims]][0]")
+    with pytest.raises(ClaimError, match="same solver"):
+        parse_claim({"better": "a", "than": "a"}, "s [[claims]][0]")
+    assert parse_claim({"better": "a", "than": "b"}, "w").says == "a beats b on time"
+
+
+STUDY = {"study": {"name": "claimed", "time_limit": 2.0},
+         "problems": [{"problem": "nqueens", "sizes": "4..6"}],
+         "solvers": [{"name": "mod12"}, {"name": "bitboard"}]}
+
+
+@pytest.mark.parametrize(("claim_table", "message"), [
+    ({"better": "mod12", "than": "cpsat"}, "'cpsat' is not one of the study's solvers"),
+    ({"better": "mod12", "than": "bitboard", "problem": "sliding"}, "not one of the study's problems"),
+    ({"better": "mod12", "than": "bitboard", "on": "evaluations"}, "does not count evaluations"),
+    ({"better": "mod12", "than": "bitboard", "on": "fast"}, "unknown measure"),
+])
+def test_a_claim_the_study_cannot_test_is_refused_before_any_run(claim_table: dict,
+                                                                  message: str) -> None:
+    from puzzlebench.harness.study import StudyError
+    from puzzlebench.harness.study_file import study_from_dict
+
+    with pytest.raises(StudyError, match=message):
+        study_from_dict({**STUDY, "claims": [claim_table]}, "s.toml")
+
+
+def test_a_studys_claims_reach_its_report_through_the_store(tmp_path: Path) -> None:
+    from puzzlebench.cli import main
+
+    study = tmp_path / "s.toml"
+    study.write_text('[study]\nname = "claimed"\ndescription = "does mod12 beat bitboard?"\n'
+                     'time_limit = 2.0\n[[problems]]\nproblem = "nqueens"\nsizes = "4..6"\n'
+                     '[[solvers]]\nname = "mod12"\n[[solvers]]\nname = "bitboard"\n'
+                     '[[claims]]\nsays = "mod12 is faster than bitboard"\nbetter = "mod12"\n'
+                     'than = "bitboard"\n')
+    db = tmp_path / "s.sqlite"
+    assert main(["run", str(study), "--db", str(db), "--quiet", "--workers", "1"]) == 0
+    assert study_definition(db, "claimed")["claims"] == [
+        {"says": "mod12 is faster than bitboard", "better": "mod12", "than": "bitboard",
+         "on": "time", "problem": ""}]
+    assert main(["report", "--db", str(db), "--out", str(tmp_path / "r")]) == 0
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "| mod12 is faster than bitboard |" in md
+    assert "does mod12 beat bitboard?" in md and "# Study 'claimed'" in md
+
+
+def test_a_store_without_the_studies_table_still_reports(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = store_of(tmp_path, clear_best(np.random.default_rng(9)))
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE studies")
+    conn.execute("PRAGMA user_version=3")  # as the previous release wrote it
+    conn.commit()
+    conn.close()
+    assert study_definition(db, "golden") == {}
+    out = tmp_path / "r"
+    write_report(load(db), out)
+    assert "Best on nqueens: fast" in (out / "report.md").read_text()
