@@ -102,9 +102,13 @@ def test_a_failing_judge_stops_the_loop() -> None:
 def test_ctrl_c_stores_the_runs_that_had_finished(tmp_path: Path, monkeypatch) -> None:
     """Ctrl-C while a finished run is still being judged: the running runs are killed, the
     finished one is judged and stored all the same, then the interrupt propagates."""
+    fired: list[int] = []
+
     def interrupting_conclude(*args: Any, **kw: Any) -> Any:
-        os.kill(os.getpid(), signal.SIGINT)  # the main thread (the loop) gets it
-        time.sleep(0.5)  # still judging when the loop stops
+        if not fired:  # once: a second Ctrl-C after the first has propagated would hit pytest
+            fired.append(1)
+            os.kill(os.getpid(), signal.SIGINT)  # the main thread (the loop) gets it
+            time.sleep(0.5)  # still judging when the loop stops
         return conclude(*args, **kw)
 
     monkeypatch.setattr(runner, "conclude", interrupting_conclude)

@@ -21,7 +21,7 @@ from puzzlebench.harness.frame import records_to_frame
 from puzzlebench.harness.ioh_export import export_ioh
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.store import Store, load_records, load_traces
+from puzzlebench.harness.store import SCHEMA_VERSION, Store, load_records, load_traces
 from puzzlebench.harness.study_file import study_from_dict
 from puzzlebench.iterative import KernelPoints, Run, kernel_caps
 from puzzlebench.local.compiled_random import new_state
@@ -257,8 +257,8 @@ def test_report_with_a_traced_solver_that_recorded_nothing(tmp_path: Path) -> No
     runs += [run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=s) for s in seeds]
     write_report(records_to_frame(runs), tmp_path, traces=trace_rows(runs))
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert (tmp_path / "anytime_nqueens_8_budget.png").exists()
-    headline = pd.read_csv(tmp_path / "anytime_headline.csv").iloc[0]
+    assert (tmp_path / "figures" / "anytime_nqueens_8_budget.png").exists()
+    headline = pd.read_csv(tmp_path / "tables" / "anytime_headline.csv").iloc[0]
     assert headline["fewest evaluations to 0 conflicts (ERT in the common unit)"].startswith(
         "min-conflicts (ERT ")
     assert headline["shortest time to 0 conflicts (ERT in seconds)"].startswith("min-conflicts (ERT ")
@@ -347,7 +347,7 @@ def test_report_has_the_anytime_section(traced_store: Path, tmp_path: Path) -> N
     assert "Anytime performance" in md and "ERT per target" in md and "Anytime ranking" in md
     for n in (8, 12):
         for kind in ("ert", "budget", "ecdf", "ert_time", "budget_time", "ecdf_time"):
-            assert (tmp_path / f"anytime_nqueens_{n}_{kind}.png").exists()
+            assert (tmp_path / "figures" / f"anytime_nqueens_{n}_{kind}.png").exists()
     # Three runs per configuration: tables and figures, but no ranking sentence.
     assert "reaches 0 conflicts with the fewest evaluations" not in md
     assert "fewest evaluations to 0 conflicts" not in md
@@ -395,7 +395,7 @@ def test_old_stores_gain_the_traces_table(tmp_path: Path) -> None:
     conn.close()
     assert load_traces(db).empty  # read-only: no table, no error
     with Store(db) as store:  # opened for writing: migrated
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         store.conn.execute("SELECT COUNT(*) FROM traces").fetchone()
 
 

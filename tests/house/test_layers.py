@@ -13,7 +13,7 @@ The layers, top first; a module may import its own layer and the layers below it
     registry, solver_spec, solver_index, code_fingerprint
     contract and the solver-side helpers (trace, queens_keys, compiled_clock, iterative)
     problems
-    record, plugin_loader, cache_dir    (the bottom floor: import nothing of the project)
+    record, plugin_loader, cache_dir, claims   (the bottom floor: import nothing of the project)
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("puzzlebench.contract", "puzzlebench.trace", "puzzlebench.queens_keys",
      "puzzlebench.compiled_clock", "puzzlebench.iterative"),
     ("puzzlebench.problems",),
-    ("puzzlebench.record", "puzzlebench.plugin_loader", "puzzlebench.cache_dir"),
+    ("puzzlebench.record", "puzzlebench.plugin_loader", "puzzlebench.cache_dir",
+     "puzzlebench.claims"),
 )
 #: Pairs of the same layer that must not import each other.
 SIBLINGS = (("puzzlebench.harness", "puzzlebench.report"),)

@@ -74,12 +74,12 @@ def test_blocks_are_ranked_apart_on_both_axes(tmp_path: Path) -> None:
     write_report(frame, tmp_path / "r", traces=load_traces(db))
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     key = md.split("### Key figure", 1)[1].split("\n## ", 1)[0]
-    assert "](anytime_" in key  # a traced study's key figure is a convergence view
+    assert "](figures/anytime_" in key  # a traced study's key figure is a convergence view
     assert "torus-queens, n = 11, budget 400 evaluations, 5 s" in md
     assert "torus-queens, n = 11, budget 0.2 s" in md
-    headline = pd.read_csv(tmp_path / "r" / "anytime_headline.csv")
+    headline = pd.read_csv(tmp_path / "r" / "tables" / "anytime_headline.csv")
     assert sorted(headline["budget"]) == ["0.2 s", "400 evaluations, 5 s"]
     assert {"fewest evaluations to 0 conflicts (ERT in the common unit)",
             "shortest time to 0 conflicts (ERT in seconds)"} <= set(headline.columns)
     for name in ("ert", "ert_time", "budget", "budget_time", "ecdf", "ecdf_time"):
-        assert (tmp_path / "r" / f"anytime_torus_queens_11_b1_{name}.png").exists()
+        assert (tmp_path / "r" / "figures" / f"anytime_torus_queens_11_b1_{name}.png").exists()

@@ -47,13 +47,16 @@ def test_report_files_and_escaping(tmp_path: Path) -> None:
         assert f'{attr}"http' not in page and f"{attr}'http" not in page
     for name in ("nqueens_summary.csv", "nqueens_par2.csv", "nqueens_pairwise.csv",
                  "nqueens_agreement.csv", "nqueens_wrong.csv", "manifest.csv", "legend.csv",
-                 "nqueens_cactus.png", "nqueens_profile.png", "nqueens_ecdf.png"):
-        assert (tmp_path / name).exists(), name
-    summary = pd.read_csv(tmp_path / "nqueens_summary.csv")
+                 "ranking.csv"):
+        assert (tmp_path / "tables" / name).exists(), name
+        assert f"(tables/{name})" in md, name  # report.md links every table it summarises
+    for name in ("nqueens_cactus.png", "nqueens_profile.png", "nqueens_ecdf.png", "cd_nqueens.png"):
+        assert (tmp_path / "figures" / name).exists(), name
+    summary = pd.read_csv(tmp_path / "tables" / "nqueens_summary.csv")
     assert set(summary["runs"]) >= {12}
-    wrong = pd.read_csv(tmp_path / "nqueens_wrong.csv")
+    wrong = pd.read_csv(tmp_path / "tables" / "nqueens_wrong.csv")
     assert len(wrong) == 1 and "diagonal" in wrong["reason"].iloc[0]
-    pairwise = pd.read_csv(tmp_path / "nqueens_pairwise.csv")
+    pairwise = pd.read_csv(tmp_path / "tables" / "nqueens_pairwise.csv")
     assert {"test", "p", "p (Holm)", "rank-biserial", "95% CI A−B s"} <= set(pairwise.columns)
     tested = pairwise.dropna(subset=["p"])
     assert len(tested) and (tested["p (Holm)"] >= tested["p"]).all()
@@ -64,8 +67,10 @@ def test_report_is_deterministic(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     write_report(frame, a)
     write_report(frame.sample(frac=1.0, random_state=3), b)  # row order must not matter
-    for f in sorted(a.iterdir()):
-        assert f.read_bytes() == (b / f.name).read_bytes(), f.name
+    files = sorted(f.relative_to(a) for f in a.rglob("*") if f.is_file())
+    assert files and files == sorted(f.relative_to(b) for f in b.rglob("*") if f.is_file())
+    for f in files:
+        assert (a / f).read_bytes() == (b / f).read_bytes(), f
 
 
 def test_study_report_regenerates_identically(tmp_path: Path) -> None:
@@ -75,8 +80,9 @@ def test_study_report_regenerates_identically(tmp_path: Path) -> None:
     # The same store reported twice gives identical files.
     assert main(["report", "--db", str(db), "--out", str(tmp_path / "r1")]) == 0
     assert main(["report", "--db", str(db), "--out", str(tmp_path / "r2")]) == 0
-    for f in sorted((tmp_path / "r1").iterdir()):
-        assert f.read_bytes() == (tmp_path / "r2" / f.name).read_bytes(), f.name
+    r1, r2 = tmp_path / "r1", tmp_path / "r2"
+    for f in sorted(f.relative_to(r1) for f in r1.rglob("*") if f.is_file()):
+        assert (r1 / f).read_bytes() == (r2 / f).read_bytes(), f
     text = (tmp_path / "one" / "report.md").read_text()
     assert "node counts match the source study's published table on 9 of 9 inputs" in text
     # the study's page shares the plotly bundle beside its folder; --self-contained embeds it
@@ -105,17 +111,18 @@ def test_report_gives_the_answer_first(tmp_path: Path) -> None:
     html = paths["html"].read_text()
     md = paths["markdown"].read_text()
     answer, details = html.index('id="answer"'), html.index("<h2>Details</h2>")
-    for text in ("lead one", "lead three", 'class="sortable findings"', "Key figure",
-                 'class="plotly-graph-div"'):
+    for text in ("lead one", "lead three", "Best on nqueens", 'class="sortable findings"',
+                 'class="sortable ranking"', "Who is tied with whom", 'class="plotly-graph-div"'):
         assert answer < html.index(text) < details, text
     assert details < html.index("a detail") < html.index("Legend: labels")
     assert "<details><summary>Each test, per size (2)</summary>" in html
     assert md.index("## The answer") < md.index("### Findings") < md.index("## Details") \
         < md.index("- a detail") < md.index("## Legend")
-    table = pd.read_csv(tmp_path / "findings.csv")
+    assert html.index("lead three") < html.index("Best on nqueens")  # the study's own first
+    table = pd.read_csv(tmp_path / "tables" / "findings.csv")
     assert list(table["claim"]) == ["mod12 is faster than backtracking"]
     assert int(table["sizes"].iloc[0]) == 2
-    assert len(pd.read_csv(tmp_path / "findings_per_size.csv")) == 2
+    assert len(pd.read_csv(tmp_path / "tables" / "findings_per_size.csv")) == 2
 
 
 def test_anytime_headline_is_a_table_row() -> None:

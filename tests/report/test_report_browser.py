@@ -79,7 +79,7 @@ def test_page_loads_offline_and_every_chart_has_marks(loaded: tuple[Any, list[st
 
 def test_hover_shows_the_point_details(loaded: tuple[Any, list[str], list[str]]) -> None:
     page, errors, _ = loaded
-    chart = page.locator(".js-plotly-plot").first
+    chart = page.locator("section.problem .js-plotly-plot").first
     chart.scroll_into_view_if_needed()
     point = chart.locator(".scatterlayer .trace path.point").nth(5)
     box = point.bounding_box()
@@ -133,7 +133,7 @@ def test_tables_sort_on_header_click_and_filter(loaded: tuple[Any, list[str], li
                                                                                   reverse=True)
     page.locator("table.par2").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "report-sorted-table.png"))
-    box = page.locator(".table-tools input.table-filter").first
+    box = page.locator('.table-tools input[aria-label="filter the legend table"]')
     box.fill("astar")
     shown = _column(page, "table.legend", "label")
     assert shown and all("astar" in s for s in shown) and len(shown) < 20

@@ -43,7 +43,7 @@ from puzzlebench.report.claim_tests import claim_findings
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table
 from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
-from puzzlebench.report.png_render import write_png
+from puzzlebench.report.png_render import write_pngs
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
@@ -186,9 +186,12 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     styles = SeriesStyles.from_frame(frame)
     frame = styles.with_labels(frame)
 
+    charts: list[Chart] = []
+
     def figure(chart: Chart) -> dict[str, str]:
-        path = write_png(chart, styles, figures_dir)
-        return {"caption": chart.caption, "file": f"{FIGURES}/{path.name}",
+        """The chart's interactive HTML now; its PNG with the others at the end."""
+        charts.append(chart)
+        return {"caption": chart.caption, "file": f"{FIGURES}/{chart.slug}.png",
                 "html": chart_html(chart, styles)}
 
     problems = []
@@ -225,14 +228,15 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     narrative = list(narrative or [])
     headline = pd.DataFrame()
     anytime_notes: list[str] = []
+    headline_csv = ""
     if traces is not None and (len(traces) or ("traced" in frame and frame["traced"].any())):
         sections, anytime_tables, headline, anytime_notes = anytime_sections(traces, frame,
                                                                              styles)
-        csv(headline, "anytime_headline")
-        for name, table in anytime_tables:
-            csv(table, name)
-        for sec in sections:
+        headline_csv = csv(headline, "anytime_headline")
+        paths = [csv(table, name) for name, table in anytime_tables]  # an ert, a scores each
+        for i, sec in enumerate(sections):
             anytime.append({**sec, "ert": table_rows(sec["ert"]), "scores": table_rows(sec["scores"]),
+                            "ert_csv": paths[2 * i], "scores_csv": paths[2 * i + 1],
                             "figures": [figure(c) for c in sec["charts"]]})
     legend = styles.legend_table()
     legend_csv = csv(legend, "legend")
@@ -255,13 +259,14 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "findings_detail": table_rows(per_test), "findings_csv": findings_csv,
                "answer_figures": answer_figures, "ranking": table_rows(ranking_table),
                "ranking_csv": ranking_csv, "borda_csv": borda_csv,
-               "manifest_csv": manifest_csv, "legend_csv": legend_csv,
+               "manifest_csv": manifest_csv, "headline_csv": headline_csv, "legend_csv": legend_csv,
                "headline": table_rows(headline), "key_figure": key,
                "legend": table_rows(legend), "plotly_js": "" if plotly_src else plotly_js(),
                "plotly_src": plotly_src,
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
                "anytime": anytime,
                "borda_overall": table_rows(borda_all) if len(problems) > 1 else None}
+    write_pngs(charts, styles, figures_dir)
     md, html = out / "report.md", out / "report.html"
     md.write_text(render("report.md.j2", context), encoding="utf-8")
     html.write_text(render("report.html.j2", context), encoding="utf-8")

@@ -6,7 +6,10 @@ the same data gives the same bytes."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import textwrap
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +93,22 @@ def save(fig: Figure, path: Path) -> Path:
 def write_png(chart: Chart, styles: SeriesStyles, out: Path) -> Path:
     """Draw ``chart`` and save it as ``out/<slug>.png``."""
     return save(draw(chart, styles), out / f"{chart.slug}.png")
+
+
+#: Below this many charts a report draws them in its own process (a pool costs more).
+POOL_FROM = 6
+
+
+def write_pngs(charts: list[Chart], styles: SeriesStyles, out: Path,
+               workers: int | None = None) -> list[Path]:
+    """Draw every chart into ``out``, on all cores: a report's time goes mostly to laying out
+    and rasterising its figures (``benchmarks/report_stages.py``), and each figure is
+    independent. The bytes are the same whichever process draws them."""
+    count = min(workers or os.cpu_count() or 1, len(charts))
+    if count < 2 or len(charts) < POOL_FROM:
+        return [write_png(c, styles, out) for c in charts]
+    # fork: the children inherit matplotlib already imported (no re-import per worker)
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(count, mp_context=context) as pool:
+        return list(pool.map(write_png, charts, [styles] * len(charts), [out] * len(charts),
+                             chunksize=max(1, len(charts) // (4 * count))))
