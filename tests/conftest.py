@@ -3,6 +3,7 @@ so that the conformance suite and the agreement tests can run it like any other 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,13 +14,17 @@ C_EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "external" / "c"
 
 
 def build_c_example() -> Path:
-    """Compile nqueens.c when the binary is missing or older than its source."""
+    """Compile nqueens.c when the binary is missing or older than its source. Each xdist
+    worker starts a session too: the binary is built under a name of its own and renamed into
+    place, so no worker ever runs a half-written file."""
     source, binary = C_EXAMPLE / "nqueens.c", C_EXAMPLE / "nqueens"
     if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
         compiler = shutil.which("cc") or shutil.which("gcc")
         if compiler is None:
             raise pytest.UsageError("the C example needs a C compiler (cc); .ci/run installs one")
-        subprocess.run([compiler, "-O2", "-o", str(binary), str(source)], check=True)
+        partial = binary.with_name(f".nqueens-{os.getpid()}")
+        subprocess.run([compiler, "-O2", "-o", str(partial), str(source)], check=True)
+        os.replace(partial, binary)
     return binary
 
 

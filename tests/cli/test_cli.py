@@ -164,6 +164,7 @@ def test_pdb_build_then_cached(capsys: pytest.CaptureFixture[str], tmp_path, mon
                for p in (d["path"] for d in first["databases"]))
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_solve_korf_instance_judged_against_the_published_length(capsys: pytest.CaptureFixture[str]) -> None:
     start = "0,1,9,7,11,13,5,3,14,12,4,2,8,6,10,15"  # Korf's #79, 42 moves
     code, out, _ = run(capsys, "solve", "sliding", "15", "--start", start, "--goal",

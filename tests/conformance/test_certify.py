@@ -50,6 +50,7 @@ def good(tmp_path_factory: pytest.TempPathFactory) -> str:
     return f"{path}:Shuffler"
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_a_declared_but_ignored_cap_fails_its_check() -> None:
     card = certify(f"{BROKEN}:IgnoresItsCap", ranking=False)
     failed = {(r.check, r.status) for r in card.failed}
@@ -77,6 +78,7 @@ def test_a_good_plugin_passes_every_check_that_applies(good: str) -> None:
     assert all(r.status is not Status.FAIL for r in results)
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_the_cli_prints_the_card_and_exits_by_it(good: str, capsys, tmp_path: Path) -> None:
     assert main(["certify", f"{BROKEN}:IgnoresItsCap", "--no-rank"]) == 1
     out = capsys.readouterr().out
@@ -139,6 +141,7 @@ def test_ranking_beside_the_baselines_is_stored_and_resumed(tmp_path: Path) -> N
     assert again == first  # every run found stored: the same records, the same table
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_write_card_escapes_a_reason_into_html_and_markdown(tmp_path: Path) -> None:
     card = certify(f"{BROKEN}:IgnoresItsCap", ranking=False, problems=["nqueens"])
     paths = write_card(card, tmp_path)
@@ -147,6 +150,7 @@ def test_write_card_escapes_a_reason_into_html_and_markdown(tmp_path: Path) -> N
     assert "| FAIL | cap:max_iterations | nqueens | nqueens-30 |" in md
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_a_users_ten_line_pytest_file_runs_the_kit(good: str, tmp_path: Path) -> None:
     (tmp_path / "test_mine.py").write_text(textwrap.dedent(f'''\
         import pytest

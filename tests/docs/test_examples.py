@@ -241,7 +241,8 @@ def pages() -> Iterator[Pages]:
 def params() -> list[Any]:
     out = []
     for block in BLOCKS:
-        marks = []
+        # a page's blocks share its folder and run in order: one worker per page (loadgroup)
+        marks: list[Any] = [pytest.mark.xdist_group(block.page)]
         if block.directive.startswith("skip"):
             marks.append(pytest.mark.skip(reason=f"{block.id}: docs-test: {block.directive}"))
         elif block.directive.startswith("requires "):

@@ -42,6 +42,7 @@ def test_solvers_lists_a_manifest_and_params_override(capsys) -> None:  # type: 
     assert row["outcome"] == "budget" and row["params"] == {"max_steps": 0}
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_agree_runs_both_examples_beside_every_baseline(capsys) -> None:  # type: ignore[no-untyped-def]
     code = main(["agree", "nqueens", "--sizes", "4..8", "--solver", C, "--solver", PY, "--json",
                  "--time-limit", "5"])

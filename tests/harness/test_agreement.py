@@ -30,6 +30,7 @@ class Liar(Solver):
 '''
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 @pytest.mark.parametrize("problem", ["nqueens", "torus-queens"])
 def test_all_solvers_agree_up_to_10(problem: str) -> None:
     # Counts get their own, generous limit (a count that ends after its limit is rightly a
@@ -40,6 +41,7 @@ def test_all_solvers_agree_up_to_10(problem: str) -> None:
     assert len(report.instances) == 10 and len(report.cells) >= 5
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_queens_knights_agreement_on_small_boards() -> None:
     # counts get a limit of their own, as above: choco's count of 5-A0 takes 0.6-1.0 s alone
     report = check_agreement("queens-knights", range(1, 6), time_limit=1.0, enumerate_up_to=5,
@@ -76,6 +78,7 @@ def test_estimate_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["estimate", "nqueens", "8", "--probes", "1"]) == 2
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_a_truncated_listing_is_not_used_as_the_solution_set(capsys) -> None:  # type: ignore[no-untyped-def]
     """queens-knights 8 with no queens has far too many solutions to list in a second: the
     listing says it is incomplete, and no answer is called outside it."""

@@ -129,6 +129,7 @@ def write_study(tmp_path: Path) -> Path:
     return study
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_sigkill_and_resume_gives_the_uninterrupted_set(tmp_path: Path) -> None:
     study = write_study(tmp_path)
     total = len(load_study(study).runs())
@@ -186,6 +187,7 @@ def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
     assert len(traces[0]) > 0 and traces[0].equals(traces[1])
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_threads_share_one_fork_server() -> None:
     """A Dask worker runs tasks on several threads of one process, all through its fork
     server: every run must get its own reply (a thread that read another's reply off the

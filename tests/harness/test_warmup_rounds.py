@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from puzzlebench.harness.child import WARMUP_ROUNDS
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
@@ -38,6 +40,7 @@ def test_a_warm_up_that_never_ends_within_its_time_stops_after_its_rounds() -> N
     assert rec.time_s >= COMPILE_S  # still slow when timed: nothing hidden, nothing lost
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_a_sealed_run_on_a_cold_numba_cache_compiles_nothing_while_timed(tmp_path) -> None:
     """The CI failure itself: first-choice-hc on 2-queens (infeasible) with a 1 s limit, numba's
     cache empty; the sealed run stops on its own cap in milliseconds, and the cache is filled."""
@@ -56,6 +59,7 @@ def test_a_sealed_run_on_a_cold_numba_cache_compiles_nothing_while_timed(tmp_pat
     assert list(cache.rglob("*.nbi")), "no kernel reached numba's cache"
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_the_primer_is_skipped_only_when_every_kernel_is_on_disk(tmp_path) -> None:
     """On an empty cache the fork server sees kernels to compile (and primes); once a solve
     has compiled them into the cache, it sees none (and forks the run at once)."""

@@ -286,6 +286,7 @@ def test_run_and_report_survive_hostile_plugins(capsys, tmp_path: Path) -> None:
     assert code == 0
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_dask_judges_hostile_plugins_the_same(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     from puzzlebench.harness.runner import run_study

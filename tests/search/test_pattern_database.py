@@ -429,6 +429,7 @@ def test_rectangular_boards_match_an_exact_reference(rows: int, cols: int) -> No
             assert len(p.answer) == len(ref.answer)
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_4x4_goal_with_a_middle_blank_matches_linear_conflict() -> None:
     """A goal whose blank is not in a corner gets its own databases; the answer is as short as
     the other exact solver's."""
