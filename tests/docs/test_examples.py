@@ -12,8 +12,10 @@ folder of its own (with ``examples/`` and ``studies/`` of the repository linked 
 
 A block that cannot run here says so just above it, in the page: ``<!-- docs-test: skip (the
 reason) -->`` (the test is skipped with that reason), ``<!-- docs-test: requires PROGRAM -->``
-(skipped, with the reason, where PROGRAM is not installed) or ``<!-- docs-test: exit N -->``
-(the commands are expected to exit N). Nothing is skipped by name or silently.
+(skipped, with the reason, where PROGRAM is not installed), ``<!-- docs-test: exit N -->``
+(the commands are expected to exit N) or ``<!-- docs-test: slow (the reason) -->`` (the slow
+tier, ``pytest -m slow``; such a block must not be needed by a later block of its page, and
+may add ``, exit N``). Nothing is skipped by name or silently.
 """
 
 from __future__ import annotations
@@ -115,7 +117,9 @@ def collect() -> tuple[list[Block], list[str]]:
         blocks += found
         problems += bad
     for block in blocks:
-        if block.directive and not re.fullmatch(r"skip \(.+\)|requires [\w.+-]+|exit \d+", block.directive):
+        if block.directive and not re.fullmatch(
+                r"skip \(.+\)|requires [\w.+-]+|exit \d+|slow \(.+\)(?:, exit \d+)?",
+                block.directive):
             problems.append(f"{block.id}: unknown docs-test directive {block.directive!r}")
     return blocks, problems
 
@@ -193,7 +197,8 @@ def run_block(block: Block, run: PageRun) -> None:
         for chunk in re.split(r"\n(?=[{\[])", block.text.strip()):  # several objects, one a line
             json.loads(chunk)
     elif block.lang in SHELL:
-        expected = int(block.directive.split()[1]) if block.directive.startswith("exit ") else 0
+        code = re.search(r"(?:^|, )exit (\d+)", block.directive)
+        expected = int(code.group(1)) if code else 0
         commands = shell_commands(block)
         assert commands, f"{block.id}: a shell block with no command"
         for command in commands:
@@ -241,8 +246,9 @@ def pages() -> Iterator[Pages]:
 def params() -> list[Any]:
     out = []
     for block in BLOCKS:
-        # a page's blocks share its folder and run in order: one worker per page (loadgroup)
-        marks: list[Any] = [pytest.mark.xdist_group(block.page)]
+        marks: list[Any] = []
+        if block.directive.startswith("slow"):
+            marks.append(pytest.mark.slow)
         if block.directive.startswith("skip"):
             marks.append(pytest.mark.skip(reason=f"{block.id}: docs-test: {block.directive}"))
         elif block.directive.startswith("requires "):
@@ -259,7 +265,8 @@ def test_block(block: Block, pages: Pages) -> None:
     # Earlier blocks of the page first (files they write, stores they fill), even when this
     # block is selected alone.
     for index, earlier in enumerate(BLOCKS):
-        if earlier.page != block.page or earlier.line >= block.line or not runnable(earlier):
+        if earlier.page != block.page or earlier.line >= block.line or not runnable(earlier) \
+                or earlier.directive.startswith("slow"):  # a slow block stands alone
             continue
         if index in run.failed:
             pytest.fail(f"an earlier block of the page failed: {run.failed[index]}")

@@ -19,6 +19,7 @@ import typer
 from rich.table import Table
 
 from puzzlebench.cli.app import app
+from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     CliInputError,
     MinTimeOpt,
@@ -65,6 +66,7 @@ def agree_command(
     """Cross-check every applicable solver; name every disagreement. Without options each
     problem checks its own instances (queens-knights: every A; sliding: three scrambles;
     nqueens-completion: three generated placements)."""
+    say_if_first_run()
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.cli.run import check_workers
     from puzzlebench.harness.progress import StudyProgress

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
+from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     CliInputError,
     MinTimeOpt,
@@ -63,6 +64,7 @@ def compare_command(
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Compare solvers: exit 1 if any run is wrong, crashed or was killed."""
+    say_if_first_run()
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.runner import run_study
     from puzzlebench.harness.store import load_records

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
+from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     DEFAULT_TIME_LIMIT,
     CliInputError,
@@ -36,6 +37,7 @@ def count_command(
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Count all solutions; exit 1 if the count contradicts the known value."""
+    say_if_first_run()
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     spec = resolve_solver(solver)
     if not spec.counts:

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
+from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     CliInputError,
     MinTimeOpt,
@@ -56,6 +57,7 @@ def run_command(
 ) -> int:
     """Run every not-yet-stored run of a study; exit 1 if any run is wrong, crashed or was
     killed (judged against the study's other runs too)."""
+    say_if_first_run()
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.progress import summary_table
     from puzzlebench.harness.runner import run_study

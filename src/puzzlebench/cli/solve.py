@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from puzzlebench.cli.app import app
+from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     DEFAULT_TIME_LIMIT,
     MinTimeOpt,
@@ -64,6 +65,7 @@ def solve_command(
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Solve one instance with one solver; the harness validates and judges the answer."""
+    say_if_first_run()
     check_seed(seed)
     check_limit(min_time, "--min-time")
     measurement = measurement_of(min_time, pin, sandbox, startup_limit)
