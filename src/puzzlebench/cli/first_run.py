@@ -10,8 +10,9 @@ import sys
 from functools import cache
 from pathlib import Path
 
-#: README's first command (``compare nqueens --sizes 4..10``), cold cache and cached, seconds.
-FIRST_RUN_S, WARM_RUN_S = 60, 8
+#: README's first command (``compare nqueens --sizes 4..10``), cold cache and cached, seconds
+#: (2026-11-26 07:43 UTC, idle 2-core machine, /usr/bin/time; docs/development.md).
+FIRST_RUN_S, WARM_RUN_S = 35, 25
 
 
 @cache
