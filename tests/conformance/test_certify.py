@@ -129,6 +129,7 @@ def test_standings_rank_verified_successes_then_par2() -> None:
     assert (table["d"].rank, table["b"].rank) == (3, 4) and table["b"].candidate
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_ranking_beside_the_baselines_is_stored_and_resumed(tmp_path: Path) -> None:
     db = tmp_path / "rank.sqlite"
     first = rank(cases_of("cpsat", ["nqueens-completion"])[0].spec, "nqueens-completion", db=db)

@@ -62,6 +62,7 @@ def test_the_handbooks_one_based_model_solves_unchanged(capsys: pytest.CaptureFi
     assert "read 0-based (--param base)" in forced.log
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 @needs_minizinc
 def test_agree_holds_the_one_based_model_beside_every_baseline(
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget
@@ -73,6 +74,7 @@ def test_report_is_deterministic(tmp_path: Path) -> None:
         assert (a / f).read_bytes() == (b / f).read_bytes(), f
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_study_report_regenerates_identically(tmp_path: Path) -> None:
     args = ["study", "eight-puzzle", "--out", str(tmp_path / "one"), "--workers", "2", "--quiet"]
     assert main(args) == 0

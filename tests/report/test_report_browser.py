@@ -140,6 +140,7 @@ def test_tables_sort_on_header_click_and_filter(loaded: tuple[Any, list[str], li
     assert errors == [], errors
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_a_report_with_the_shared_bundle_loads_offline(page: Any, tmp_path: Path) -> None:
     """The committed reports refer to one shared plotly.js (``assets/``, relative): it loads
     from the file beside them, with no network request, and the library is not embedded."""

@@ -138,6 +138,7 @@ def blank_aware_h(tiles: np.ndarray, blank_goal: int, rows: int, cols: int, refl
                            look.pattern_start, look.pattern_size)
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 @pytest.mark.parametrize("goal", [(0, 1, 2, 3, 4, 5, 6, 7, 8), (1, 2, 3, 4, 0, 5, 6, 7, 8),
                                   (1, 0, 2, 3, 4, 5, 6, 7, 8)])
 def test_blank_aware_databases_are_admissible_and_consistent_on_every_3x3_state(goal) -> None:

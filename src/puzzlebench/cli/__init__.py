@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         code = 2
     except PuzzlebenchError as exc:
         print(f"puzzlebench: error: {_one_line(str(exc))}", file=sys.stderr)
-        code = 2
+        code = getattr(exc, "exit_code", 2)  # 2: bad input; a machine fault says its own
     else:
         code = result if isinstance(result, int) else 0
     if argv is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,6 +32,7 @@ from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.scheduler import Backend, Job, Judged, Put
 from puzzlebench.harness.store import Store
 from puzzlebench.harness.study import RunSpec, Study
+from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.record import RunRecord
 
 
@@ -83,6 +85,11 @@ def run_specs(
     @contextlib.contextmanager
     def storing() -> Iterator[Callable[[Job, RunRecord], None]]:
         with Store(db) as store:
+            false = store.drop_false_crashes(name, FALSE_CRASH)
+            if false and not quiet:
+                print(f"re-running {false} runs that a lost Dask cluster had stored as "
+                      "crashes (an earlier puzzlebench's record of a machine fault)",
+                      file=sys.stderr)
             stored = store.keys(name)
             todo.extend(s for s in specs if s.key not in stored)
             progress = StudyProgress(len(todo), len(specs) - len(todo), quiet=quiet)
@@ -151,16 +158,41 @@ def run_on_dask_worker(spec_json: str, workers: int) -> dict[str, Any]:
     return {**record.to_dict(), "trace": record.trace}  # the trace travels beside the record
 
 
+class InfrastructureError(PuzzlebenchError):
+    """The machinery failed (a Dask scheduler or worker lost): the runs it took with it are
+    not stored — no solver is blamed — and the same command resumes them. Exit status 3
+    from the command line (2 is bad input)."""
+
+    exit_code = 3
+
+
+#: The error text of a run that today's code, before infrastructure faults were kept apart,
+#: stored as a crash when its Dask task failed (a lost scheduler or worker): never the
+#: solver's outcome. ``run_specs`` deletes such records and runs them again.
+FALSE_CRASH = "Dask task failed: "
+
+
 def _dask_backend(address: str) -> Backend:
     """The scheduler's backend for a Dask cluster: each run judged on the worker that made
-    it; a task that failed there (a lost worker) is judged here, in the judging thread."""
+    it and released as soon as it is stored, so a lost worker costs only its runs in flight.
+
+    A task that raises did not fail because of its solver — a run's crash, timeout or wrong
+    answer comes back as a record, judged on the worker — but because the cluster did (a lost
+    scheduler or worker, a connection closed). Such runs are not stored: the backend finishes
+    what it can and then raises :class:`InfrastructureError`, which says how many runs are
+    stored and that the same command resumes."""
 
     def backend(jobs: Sequence[Job], put: Put, check: Callable[[], None]) -> None:
         # imported on use: Dask loads only for a study sent to a cluster
+        import logging
+
         from distributed import Client, as_completed
 
         if not jobs:
             return
+        # the client logs a lost scheduler as a traceback; the user gets one line instead
+        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+        lost: list[str] = []
         with Client(address, timeout=30) as client:
             workers = max(1, len(client.scheduler_info().get("workers", {})))
             futures = {
@@ -170,12 +202,19 @@ def _dask_backend(address: str) -> Backend:
             }
             for fut in as_completed(futures):
                 check()
-                job = futures[fut]
+                job = futures.pop(fut)
                 try:
-                    put(job, Judged(RunRecord.from_dict(fut.result())))
-                except Exception as exc:  # a lost worker or a failed task
-                    failed = _job(job.tag, workers) if job.task is None else job
-                    put(failed, ChildReport(
-                        "died", error=f"Dask task failed: {type(exc).__name__}: {exc}"))
+                    result = fut.result()
+                except Exception as exc:  # the cluster failed, not the solver
+                    lost.append(f"{type(exc).__name__}: {str(exc)[:200]}")
+                else:
+                    put(job, Judged(RunRecord.from_dict(result)))
+                finally:
+                    fut.release()  # stored or lost: Dask need not keep or recompute it
+        if lost:
+            raise InfrastructureError(
+                f"the Dask cluster at {address} failed ({lost[0]}); {len(lost)} of "
+                f"{len(jobs)} runs sent there did not finish and were not stored — run the "
+                "same command to resume them")
 
     return backend

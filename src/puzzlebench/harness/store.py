@@ -215,6 +215,24 @@ class Store:
                     out.append(RunRecord.from_dict(json.loads(row[0])))
         return out
 
+    def drop_false_crashes(self, study: str, error_prefix: str) -> int:
+        """Delete the runs of ``study`` stored as crashes whose error starts with
+        ``error_prefix`` — machine faults an earlier puzzlebench stored as the solver's
+        outcome — so that resuming runs them again; how many were deleted."""
+        with self.reading():
+            rows = self.conn.execute(
+                "SELECT key, record FROM runs WHERE study = ? AND outcome = 'crash'",
+                (study,)).fetchall()
+            keys = [k for k, text in rows
+                    if str(json.loads(text).get("error", "")).startswith(error_prefix)]
+            if keys:
+                self.conn.execute("BEGIN IMMEDIATE")
+                for key in keys:
+                    self.conn.execute("DELETE FROM traces WHERE key = ?", (key,))
+                    self.conn.execute("DELETE FROM runs WHERE key = ?", (key,))
+                self.conn.execute("COMMIT")
+        return len(keys)
+
     def save_study(self, study: str, definition: dict[str, object]) -> None:
         """Keep what a study's report needs beyond its runs (its description and its claims),
         replacing what an earlier run of the same study stored."""

@@ -1,0 +1,100 @@
+"""A fault of the machine is never a solver's verdict: a Dask scheduler lost half-way stores
+nothing against the solvers, says so in one line, and the same study resumes to the end; a
+store holding the crashes an earlier puzzlebench recorded for such a loss is repaired by
+resuming. Real parts: a ``dask scheduler`` and a ``dask worker`` process on loopback."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from puzzlebench.harness.runner import FALSE_CRASH, InfrastructureError, run_study
+from puzzlebench.harness.store import Store, load_records
+from puzzlebench.harness.study_file import study_from_dict
+from puzzlebench.record import Outcome
+
+NAPPING = Path(__file__).resolve().parents[1] / "plugins" / "napping.py"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def study(name: str, naps: int = 12) -> object:
+    return study_from_dict({
+        "study": {"name": name, "time_limit": 10.0},
+        "problems": [{"problem": "nqueens", "sizes": list(range(4, 4 + naps))}],
+        "solvers": [{"name": f"{NAPPING}:Napping", "params": {"nap": 0.4}}],
+    })
+
+
+def test_a_lost_scheduler_blames_no_solver_and_the_study_resumes(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", str(port), "--dashboard-address", ":0"], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
+         "--nthreads", "1", "--no-dashboard"], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    db = tmp_path / "lost.sqlite"
+    the_study = study("lost")
+    stored: list[str] = []
+
+    def kill_the_scheduler_after_the_first_run(record: object) -> None:
+        stored.append("one")
+        if len(stored) == 2:
+            os.killpg(scheduler.pid, signal.SIGKILL)
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # the scheduler answers once it listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the scheduler did not start"
+                time.sleep(0.2)
+        with pytest.raises(InfrastructureError, match="same command to resume"):
+            run_study(the_study, db, scheduler=address, quiet=True,  # type: ignore[arg-type]
+                      on_record=kill_the_scheduler_after_the_first_run)
+    finally:
+        for proc in (worker, scheduler):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    records = load_records(db)
+    assert 2 <= len(records) < 12  # some runs finished, the rest were lost with the scheduler
+    assert all(r.outcome is Outcome.SOLVED for r in records), [r.error for r in records]
+    result = run_study(the_study, db, workers=2, quiet=True)  # type: ignore[arg-type]
+    assert len(result.new) == 12 - len(records) and result.skipped == len(records)
+    assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED] * 12
+
+
+def test_resume_reruns_the_crashes_a_lost_cluster_was_charged_with(tmp_path: Path) -> None:
+    the_study = study("repair", naps=3)
+    db = tmp_path / "false.sqlite"
+    run_study(the_study, db, workers=2, quiet=True)  # type: ignore[arg-type]
+    with Store(db) as store:  # as the code before this fix stored a lost scheduler's runs
+        key, record = store.keyed_records("repair")[0]
+        store.conn.execute("DELETE FROM runs WHERE key = ?", (key,))
+        store.add(key, record.with_(outcome=Outcome.CRASH, valid=None, answer=None,
+                                    error=f"{FALSE_CRASH}FutureCancelledError: "
+                                          "scheduler-connection-lost"))
+    assert sum(r.outcome is Outcome.CRASH for r in load_records(db)) == 1
+    result = run_study(the_study, db, workers=2, quiet=True)  # type: ignore[arg-type]
+    assert len(result.new) == 1
+    assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED] * 3
