@@ -55,6 +55,10 @@ def test_the_handbooks_one_based_model_solves_unchanged(capsys: pytest.CaptureFi
     row = json.loads(capsys.readouterr().out)
     assert row["outcome"] == "solved" and row["verified"] and row["params"]["base"] == "auto"
     assert sorted(row["answer"]) == list(range(8))
+    assert "'q' read 1-based (declared 'array [1..n] of var 1..n: q')" in row["notes"]  # --json
+    assert main(["solve", "nqueens", "8", "--solver", model]) == 0
+    assert "note: the solver says: queens.mzn: answer array 'q' read 1-based" in \
+        capsys.readouterr().out  # on the user's screen
     rec = run_solve(model, get_problem("nqueens").make(8))
     assert "'q' read 1-based (declared 'array [1..n] of var 1..n: q')" in rec.log
     forced = run_solve(model, get_problem("nqueens").make(8), params={"base": "0"})

@@ -200,6 +200,9 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
     proposal = proposal or ProposalData(claim=Claim.UNKNOWN)
     answer = judgement.answer
     notes = list(report.notes) + take_rejections()  # a cached judge table refused, rebuilt
+    said = str(getattr(proposal, "note", "") or "")
+    if said and said not in (judgement.reason or ""):  # e.g. how a MiniZinc answer was read
+        notes.append(f"the solver says: {said}")
     if report.mutated:
         notes.append("the solver changed its copy of the instance; judged on the original")
     if report.repeats_agree is False:
