@@ -24,15 +24,16 @@ COMMAND_TIMEOUT_S = 600
 
 
 def tour_commands() -> list[str]:
-    """The tour's commands, as README writes them (comments after ``#`` dropped)."""
+    """The tour's commands, as README writes them (comments after ``#`` dropped by the shell's
+    rules, as a shell would)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     match = TOUR.search(text)
     assert match, "README.md has no 'A short tour' bash block"
     commands = []
     for line in match.group("body").splitlines():
-        command = line.split("  #", 1)[0].strip()
-        if command and not command.startswith("#"):
-            commands.append(command)
+        words = shlex.split(line, comments=True)
+        if words:
+            commands.append(shlex.join(words))
     return commands
 
 
