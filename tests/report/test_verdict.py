@@ -61,7 +61,7 @@ def test_a_clearly_best_solver_is_named_and_separated(tmp_path: Path) -> None:
     ranking = rank(frame, "nqueens")
     text = " ".join(ranking.sentences)
     assert "Friedman χ²(2)" in text and "Nemenyi" in text
-    assert "Best on nqueens: fast" in text
+    assert "Best on nqueens by mean rank: fast" in text
     assert "Separated by the test: fast beats slow" in text
     table = ranking.table.set_index("configuration")
     assert list(ranking.table["configuration"]) == ["fast", "mid", "slow"]
@@ -117,6 +117,8 @@ def test_the_virtual_best_solver_credits_the_one_that_alone_solves(tmp_path: Pat
     ranking = rank(frame_of(tmp_path, records), "nqueens")
     table = ranking.table.set_index("configuration")
     assert table.at["rescue", "VBS loses without it"].startswith("1 solved")
+    # "quick" wins most instances; "rescue" alone solves n = 20: mean rank and PAR-2 disagree
+    assert "Best on nqueens by mean rank: quick" in " ".join(ranking.sentences)
     assert "rescue (1 instance" in " ".join(ranking.sentences)
 
 
@@ -141,7 +143,7 @@ def test_the_report_opens_with_the_answer_and_keeps_tables_narrow(tmp_path: Path
     write_report(frame, out, title="golden")
     md = (out / "report.md").read_text()
     answer_part = md.split("## Details")[0]
-    assert "Best on nqueens: fast" in answer_part and "Virtual best solver" in answer_part
+    assert "Best on nqueens by mean rank: fast" in answer_part and "Virtual best solver" in answer_part
     assert "figures/cd_nqueens.png" in answer_part
     assert sorted(p.name for p in out.iterdir()) == ["figures", "report.html", "report.md",
                                                       "tables"]
@@ -244,4 +246,15 @@ def test_a_store_without_the_studies_table_still_reports(tmp_path: Path) -> None
     assert study_definition(db, "golden") == {}
     out = tmp_path / "r"
     write_report(load(db), out)
-    assert "Best on nqueens: fast" in (out / "report.md").read_text()
+    assert "Best on nqueens by mean rank: fast" in (out / "report.md").read_text()
+
+
+def test_mean_rank_and_mean_par2_disagreeing_is_said(tmp_path: Path) -> None:
+    records = []
+    for n in SIZES:  # "often" wins seven instances narrowly and times out on one
+        records.append(run("often", n, 0.05) if n != 20
+                       else run("often", n, 2.0, outcome=Outcome.TIMEOUT))
+        records.append(run("always", n, 0.06))
+    text = " ".join(rank(frame_of(tmp_path, records), "nqueens").sentences)
+    assert "Best on nqueens by mean rank: often" in text
+    assert "the lowest mean PAR-2 is always's" in text

@@ -173,9 +173,13 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
     best = order[0]
     ties = [g for g in groups if best in g]
     tied_with = [c for c in (ties[0] if ties else []) if c != best]
-    sentences.insert(1, f"Best on {scope}: {best} (solved {int(solved[best])} of {n}, PAR-2 "
-                     f"{par2[best]:.4g} s)" + (f", statistically tied with {_names(tied_with)}"
-                                               if tied_with and separated else "") + ".")
+    lowest = min(order, key=lambda c: (par2[c], label_order(c)))
+    sentences.insert(1, f"Best on {scope} by mean rank: {best} (solved {int(solved[best])} of "
+                     f"{n}, PAR-2 {par2[best]:.4g} s)"
+                     + (f", statistically tied with {_names(tied_with)}"
+                        if tied_with and separated else "")
+                     + (f"; the lowest mean PAR-2 is {lowest}'s ({par2[lowest]:.4g} s: fewer "
+                        "instances won, by larger margins)" if lowest != best else "") + ".")
     sentences += vbs_sentences
     table = pd.DataFrame([{
         "problem": scope, "rank": i + 1, "configuration": c,
