@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -102,8 +103,15 @@ def main() -> None:
             tree = Path(tmp) / "against"
             subprocess.run(["git", "worktree", "add", "--detach", str(tree), args.against],
                            cwd=ROOT, check=True, capture_output=True)
+            old = Path(tmp) / "as-before.sqlite"  # the store as the earlier code wrote it
+            shutil.copy(db, old)
+            conn = sqlite3.connect(old)
+            conn.execute("DROP TABLE IF EXISTS studies")
+            conn.execute("PRAGMA user_version=3")
+            conn.commit()
+            conn.close()
             try:
-                then = whole_command(db, tree, args.repeats)
+                then = whole_command(old, tree, args.repeats)
                 print(f"whole `report` command at {args.against}: {then:.1f} s "
                       f"(best of {args.repeats}); ratio now/then {here / then:.2f}")
             finally:
