@@ -227,8 +227,49 @@ def _own_groups() -> dict[str, str]:
     return out
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_orphans(base: Path) -> list[Path]:
+    """Remove the groups a harness that died left below ``base`` (``puzzlebench-<pid>`` whose
+    pid is gone: a SIGKILLed Dask worker or runner never ran its cleanup), killing any process
+    still in them first; the groups removed. A live harness's groups are never touched."""
+    removed: list[Path] = []
+    for parent in sorted(base.glob("puzzlebench-*")):
+        pid = parent.name.removeprefix("puzzlebench-")
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        for group in sorted(parent.glob("run-*"), reverse=True):
+            with contextlib.suppress(OSError, ValueError):
+                for line in (group / "cgroup.procs").read_text().split():
+                    with contextlib.suppress(OSError):
+                        os.kill(int(line), signal.SIGKILL)
+            for _ in range(200):  # killed processes leave their group within milliseconds
+                try:
+                    group.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.005)
+        with contextlib.suppress(OSError):
+            parent.rmdir()
+            removed.append(parent)
+    return removed
+
+
 def _writable_parent(base: Path) -> Path | None:
-    """A directory below ``base`` where this harness may make run groups (made now)."""
+    """A directory below ``base`` where this harness may make run groups (made now), after
+    sweeping away what dead harnesses left there."""
+    with contextlib.suppress(OSError):
+        sweep_orphans(base)
     parent = base / f"puzzlebench-{os.getpid()}"
     try:
         parent.mkdir(exist_ok=True)
