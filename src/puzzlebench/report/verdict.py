@@ -11,9 +11,10 @@ The decision procedure is Demšar's (JMLR 7, 2006), as most algorithm comparison
   ranked (a configuration is never charged for an instance it did not attempt); the sentence
   says how many were left out. Verified success comes first by construction: a solved run's
   time is below the limit, an unsolved run's score is twice it.
-* **Noise floor.** A solved time below :data:`~puzzlebench.record.NOISE_FLOOR_S` (a single
-  run timed below it says little on a shared machine) is scored *at* the floor, so two such
-  runs tie: no ranking rests on differences nothing can measure, and the sentence says so.
+* **Noise floor.** A single-shot solved time below :data:`~puzzlebench.record.NOISE_FLOOR_S`
+  (a single run timed below it says little on a shared machine) is scored *at* the floor, so
+  two such runs tie: no ranking rests on differences nothing can measure, and the sentence
+  says so. A time that is the median of repeats to a minimum time (``--min-time``) is kept.
 * **Tests.** Two configurations: Wilcoxon's signed-rank test on the paired instance scores.
   Three or more: Friedman's test, then — only when it rejects — the Nemenyi post-hoc test
   (``scikit_posthocs.posthoc_nemenyi_friedman``), the test a critical-difference diagram draws.
@@ -38,7 +39,7 @@ from puzzlebench.report.chart import Chart, Panel, Series
 from puzzlebench.report.findings import ALPHA
 from puzzlebench.report.scores import time_limit_of
 from puzzlebench.report.series_styles import label_order
-from puzzlebench.report.summary import with_labels
+from puzzlebench.report.summary import below_floor, with_labels
 
 #: Fewer instances than this: the ranking is given without a test.
 MIN_BLOCKS = 5
@@ -71,8 +72,10 @@ def _scores(frame: pd.DataFrame) -> tuple[pd.DataFrame, float, int, int]:
     instances every configuration ran; the time limit, instances left out, floored runs."""
     limit = time_limit_of(frame)
     solved = frame["success"].astype(bool)
-    floored = solved & (frame["time_s"] < NOISE_FLOOR_S)
-    score = frame["time_s"].clip(lower=NOISE_FLOOR_S).where(solved, 2 * limit)
+    # a single-shot time below the floor is noise; a median of repeats to a minimum time
+    # (``--min-time``) is not, and keeps its value (``summary.below_floor``)
+    floored = solved & below_floor(frame)
+    score = frame["time_s"].where(~floored, NOISE_FLOOR_S).where(solved, 2 * limit)
     table = frame.assign(score=score).groupby(["instance_id", "label"])["score"].mean()
     wide = table.unstack("label")
     wide = wide.reindex(columns=sorted(wide.columns, key=label_order))
