@@ -13,6 +13,7 @@ result, so a study run again under other limits or other code makes new runs.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -184,8 +185,6 @@ def _dask_backend(address: str) -> Backend:
 
     def backend(jobs: Sequence[Job], put: Put, check: Callable[[], None]) -> None:
         # imported on use: Dask loads only for a study sent to a cluster
-        import logging
-
         from distributed import Client, as_completed
 
         if not jobs:
