@@ -12,7 +12,7 @@ named apart, as ``NO ANSWER``, never as a disagreement), 2 for bad input.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 import typer
@@ -31,8 +31,11 @@ from puzzlebench.cli.options import (
 )
 from puzzlebench.cli.output import console, emit_json
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
-from puzzlebench.harness.agreement import AgreementReport, check_agreement
 from puzzlebench.problems import get_problem
+
+if TYPE_CHECKING:
+    # imported on use (type checking only): at run time it would load numba for --help
+    from puzzlebench.harness.agreement import AgreementReport
 
 #: Most generated instances per size ``agree --generate`` takes.
 MAX_GENERATED = 1000
@@ -88,6 +91,9 @@ def agree_command(
                      else prob.generate(n, generate, np.random.default_rng(n)))
     progress = StudyProgress(0, 0, quiet=as_json, unknown_total=True)
     try:
+        # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
+        from puzzlebench.harness.agreement import check_agreement
+
         report = check_agreement(problem, size_list, solver or None, time_limit=time_limit,
                                  count_time_limit=count_time_limit,
                                  count_up_to=count_up_to, enumerate_up_to=enumerate_up_to,

@@ -18,7 +18,6 @@ from puzzlebench.cli.options import (
 )
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
-from puzzlebench.harness.execute import judged, make_task
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.record import Outcome
 
@@ -39,6 +38,9 @@ def count_command(
     """Count all solutions; exit 1 if the count contradicts the known value."""
     say_if_first_run()
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
+    # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
+    from puzzlebench.harness.execute import judged, make_task
+
     spec = resolve_solver(solver)
     if not spec.counts:
         raise CliInputError(f"solver {spec.name!r} does not count solutions")

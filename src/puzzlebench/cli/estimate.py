@@ -10,7 +10,6 @@ import typer
 from puzzlebench.cli.app import app
 from puzzlebench.cli.options import CliInputError, check_seed, parse_int
 from puzzlebench.cli.output import emit_json
-from puzzlebench.harness.knuth_estimate import estimate_tree
 
 EXACT_UP_TO = 14
 #: The problems whose backtracking tree ``knuth_estimate`` models (row by row, no fixed queens).
@@ -37,6 +36,9 @@ def estimate_command(
     if not 2 <= probes <= MAX_PROBES:
         raise CliInputError(f"--probes must be in 2..{MAX_PROBES}, got {probes}")
     check_seed(seed)
+    # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
+    from puzzlebench.harness.knuth_estimate import estimate_tree
+
     est = estimate_tree(n, probes, np.random.default_rng(seed))
     exact = None
     if n <= EXACT_UP_TO:

@@ -36,7 +36,6 @@ from puzzlebench.cli.output import (
     time_text,
 )
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
-from puzzlebench.harness.execute import judged, make_task
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import problem_of
 
@@ -71,6 +70,9 @@ def solve_command(
     measurement = measurement_of(min_time, pin, sandbox, startup_limit)
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     budget = make_budget(time_limit, max_nodes, max_iterations, max_evaluations)
+    # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
+    from puzzlebench.harness.execute import judged, make_task
+
     spec = resolve_solver(solver)
     task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget,
                      min_time=min_time)
