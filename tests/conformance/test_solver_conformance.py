@@ -18,10 +18,12 @@ from puzzlebench.registry import REGISTRY, SolverSpec
 from puzzlebench.testing import check_case
 from tests.conformance.cases import SOLVABLE
 
-#: The shipped external programs (examples/external) run through the same suite.
+#: The shipped examples run through the same suite: the external programs (examples/external)
+#: and README's own plugin solver (examples/mysolver.py).
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "external"
 SPECS: list[SolverSpec] = [*REGISTRY.all(), resolve_solver(str(EXAMPLES / "c" / "solver.toml")),
-                           resolve_solver(str(EXAMPLES / "python" / "solver.toml"))]
+                           resolve_solver(str(EXAMPLES / "python" / "solver.toml")),
+                           resolve_solver(f"{EXAMPLES.parent / 'mysolver.py'}:MySolver")]
 PAIRS = [(s, p) for s in SPECS for p in sorted(s.problems)]
 
 

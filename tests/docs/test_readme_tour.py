@@ -9,13 +9,14 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.docs.test_examples import console_script
 
 ROOT = Path(__file__).resolve().parents[2]
 TOUR = re.compile(r"## A short tour\s+```bash\n(?P<body>.*?)```", re.S)
@@ -69,11 +70,6 @@ def fresh_copy() -> Iterator[Path]:
     shutil.rmtree(top, ignore_errors=True)
 
 
-def console_script() -> list[str]:
-    beside = Path(sys.executable).with_name("puzzlebench")
-    return [str(beside)] if beside.exists() else [sys.executable, "-m", "puzzlebench"]
-
-
 def test_the_tour_lists_what_readme_promises() -> None:
     commands = tour_commands()
     assert len(commands) >= 12
@@ -82,6 +78,20 @@ def test_the_tour_lists_what_readme_promises() -> None:
                  "studies/example.toml"):
         assert any(name in c for c in commands), name
         assert (ROOT / name).is_file(), f"the tour uses {name}, which the repository lacks"
+
+
+@pytest.mark.covers("my-restart-mc")
+def test_readmes_solver_solves_both_its_problems_through_the_harness() -> None:
+    from puzzlebench.harness.execute import run_solve
+    from puzzlebench.problems import get_problem
+    from puzzlebench.record import Outcome
+
+    solver = f"{ROOT / 'examples' / 'mysolver.py'}:MySolver"
+    for problem, n in (("nqueens", 16), ("torus-queens", 11)):
+        record = run_solve(solver, get_problem(problem).make(n), seed=3)
+        assert record.solver == "my-restart-mc"
+        assert record.outcome is Outcome.SOLVED and record.verified, (problem, record.reason)
+        assert record.counters["iterations"] >= 1
 
 
 @pytest.mark.slow

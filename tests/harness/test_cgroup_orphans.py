@@ -38,8 +38,8 @@ def test_a_dead_harnesss_groups_are_swept_and_a_live_ones_kept() -> None:
             kept.append(alive)
         # the orphan's run still has a process in it (one hierarchy is enough to hold it)
         (orphans[0] / "cgroup.procs").write_text(str(sleeper.pid))
-        for ours in layout.parents.values():
-            sweep_orphans(ours.parent)
+        for ctrl, ours in layout.parents.items():
+            sweep_orphans(ours.parent, layout.version, ctrl)
         assert sleeper.wait(timeout=10) == -9  # killed, not left running
         assert not any(g.exists() or g.parent.exists() for g in orphans)
         assert all(k.exists() for k in kept)

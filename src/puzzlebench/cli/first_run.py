@@ -7,26 +7,25 @@ first command took :data:`FIRST_RUN_S` on a cold cache and :data:`WARM_RUN_S` on
 from __future__ import annotations
 
 import sys
-from functools import cache
 from pathlib import Path
 
+PACKAGE = Path(__file__).resolve().parents[1]
+
 #: README's first command (``compare nqueens --sizes 4..10``), cold cache and cached, seconds
-#: (2026-11-26 07:43 UTC, idle 2-core machine, /usr/bin/time; docs/development.md).
+#: (2026-11-26 07:39–07:41 UTC, idle 2-core machine, /usr/bin/time, one run each;
+#: docs/development.md).
 FIRST_RUN_S, WARM_RUN_S = 35, 25
 
 
-@cache
-def kernels_cold() -> bool:
+def kernels_cold(package: Path = PACKAGE) -> bool:
     """Whether no compiled kernel of the package is cached yet (numba writes an index file,
     ``*.nbi``, into the ``__pycache__`` beside each module with cached kernels)."""
-    package = Path(__file__).resolve().parents[1]
-    return next(package.glob("*/__pycache__/*.nbi"), None) is None and \
-        next(package.glob("__pycache__/*.nbi"), None) is None
+    return next(package.glob("**/__pycache__/*.nbi"), None) is None
 
 
-def say_if_first_run() -> None:
+def say_if_first_run(package: Path = PACKAGE) -> None:
     """One line on stderr (stdout stays clean for --json) when the kernels are not built yet."""
-    if kernels_cold():
+    if kernels_cold(package):
         print(f"puzzlebench: first run on this install — building the compiled kernels once "
               f"(about {FIRST_RUN_S} s for README's first command on 2 cores; about "
               f"{WARM_RUN_S} s once they are cached)", file=sys.stderr, flush=True)

@@ -15,8 +15,8 @@ def report_command(
     db: Annotated[str, typer.Option(help="The SQLite store.")],
     out: Annotated[str, typer.Option(help="Output folder.")],
     study: Annotated[str | None, typer.Option(help="Only this study's runs.")] = None,
-    title: Annotated[str, typer.Option(
-        help="Report title (default: the study's name).")] = "puzzlebench report",
+    title: Annotated[str | None, typer.Option(
+        help="Report title (default: the study's name).")] = None,
 ) -> int:
     """Write report.md and report.html (self-contained) at the top of OUT, figures under
     OUT/figures and CSV tables under OUT/tables. The report opens with the answer generated
@@ -37,8 +37,7 @@ def report_command(
     name = study or (held[0] if held else None)
     kept = study_definition(db, name) if name else {}
     claims = [Claim(**c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
-    if title == "puzzlebench report" and name:
-        title = f"Study '{name}'"
+    title = title or (f"Study '{name}'" if name else "puzzlebench report")
     paths = write_report(frame, out, title=title, traces=load_traces(db, study), claims=claims,
                          description=str(kept.get("description", "")))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")

@@ -237,28 +237,21 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def sweep_orphans(base: Path) -> list[Path]:
-    """Remove the groups a harness that died left below ``base`` (``puzzlebench-<pid>`` whose
-    pid is gone: a SIGKILLed Dask worker or runner never ran its cleanup), killing any process
-    still in them first; the groups removed. A live harness's groups are never touched."""
+def sweep_orphans(base: Path, version: int, ctrl: str) -> list[Path]:
+    """Remove the groups a harness that died left below ``base`` in one hierarchy (``ctrl``;
+    ``unified`` on v2): ``puzzlebench-<pid>`` whose pid is gone — a SIGKILLed Dask worker or
+    runner never ran its cleanup. Each run group is killed and removed as the harness does its
+    own (:meth:`RunCgroup.kill`, :meth:`RunCgroup.remove`); a live harness's groups are never
+    touched. The parent groups removed."""
     removed: list[Path] = []
     for parent in sorted(base.glob("puzzlebench-*")):
         pid = parent.name.removeprefix("puzzlebench-")
         if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
             continue
-        for group in sorted(parent.glob("run-*"), reverse=True):
-            with contextlib.suppress(OSError, ValueError):
-                for line in (group / "cgroup.procs").read_text().split():
-                    with contextlib.suppress(OSError):
-                        os.kill(int(line), signal.SIGKILL)
-            for _ in range(200):  # killed processes leave their group within milliseconds
-                try:
-                    group.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.005)
+        for group in sorted(parent.glob("run-*")):
+            orphan = RunCgroup(version, {ctrl: group})
+            orphan.kill()
+            orphan.remove(wait_s=1.0)
         with contextlib.suppress(OSError):
             parent.rmdir()
             removed.append(parent)
@@ -266,10 +259,7 @@ def sweep_orphans(base: Path) -> list[Path]:
 
 
 def _writable_parent(base: Path) -> Path | None:
-    """A directory below ``base`` where this harness may make run groups (made now), after
-    sweeping away what dead harnesses left there."""
-    with contextlib.suppress(OSError):
-        sweep_orphans(base)
+    """A directory below ``base`` where this harness may make run groups (made now)."""
     parent = base / f"puzzlebench-{os.getpid()}"
     try:
         parent.mkdir(exist_ok=True)
@@ -340,6 +330,9 @@ def _detect(root: str) -> tuple[Layout | None, str]:
     layout = _v2_layout(path, own) or _v1_layout(path, own)
     if layout is None:
         return None, f"no writable cgroup with cpu and memory accounting under {root}"
+    for ctrl, parent in layout.parents.items():  # what dead harnesses left beside ours
+        with contextlib.suppress(OSError):
+            sweep_orphans(parent.parent, layout.version, ctrl)
     atexit.register(cleanup)
     return layout, ""
 

@@ -16,7 +16,7 @@ from scipy import stats
 
 from puzzlebench.claims import Claim
 from puzzlebench.report.findings import MIN_SAMPLE, Finding, compare
-from puzzlebench.report.scores import time_limit_of
+from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 
 
 def measure(frame: pd.DataFrame, claim: Claim) -> pd.Series:
@@ -24,7 +24,7 @@ def measure(frame: pd.DataFrame, claim: Claim) -> pd.Series:
     if claim.on == "success":
         return frame["success"].astype(float)
     if claim.on == "par2":
-        return frame["time_s"].where(frame["success"].astype(bool), 2 * time_limit_of(frame))
+        return run_time_or_penalty(frame, 2 * time_limit_of(frame))
     column = claim.column
     if column not in frame:
         return pd.Series(np.nan, index=frame.index)

@@ -54,7 +54,8 @@ def _num(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def _p(p: float) -> str:
+def p_text(p: float) -> str:
+    """A p-value as every sentence of a report writes it: ``p < 0.001`` or ``p = 0.042``."""
     return f"p {_num(p)}" if p < 0.001 else f"p = {_num(p)}"
 
 
@@ -115,8 +116,8 @@ def _one(f: Finding, tests: int) -> str:
     if f.p is None:
         return f"{f.claim}: {f.verdict} ({f.test}, {f.detail})."
     holm_note = (f", Holm-adjusted over this report's {tests} findings tests: "
-                 f"{_p(f.p_adjusted if f.p_adjusted is not None else f.p)}" if tests > 1 else "")
-    return f"{f.claim}: {f.verdict} ({f.test}, {f.detail}, {_p(f.p)}{holm_note})."
+                 f"{p_text(f.p_adjusted if f.p_adjusted is not None else f.p)}" if tests > 1 else "")
+    return f"{f.claim}: {f.verdict} ({f.test}, {f.detail}, {p_text(f.p)}{holm_note})."
 
 
 def _strata(claim: str, group: list[Finding], tests: int) -> str:
@@ -131,7 +132,7 @@ def _strata(claim: str, group: list[Finding], tests: int) -> str:
     if not ps:
         worst = ""
     elif len(ps) == 1 or min(ps) == max(ps):
-        worst = f"; adjusted {_p(ps[0])}"
+        worst = f"; adjusted {p_text(ps[0])}"
     else:
         worst = f"; adjusted p from {_num(min(ps))} to {_num(max(ps))}"
     sizes = "size" if len(group) == 1 else "sizes"

@@ -36,8 +36,8 @@ from scipy import stats
 
 from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.chart import Chart, Panel, Series
-from puzzlebench.report.findings import ALPHA
-from puzzlebench.report.scores import time_limit_of
+from puzzlebench.report.findings import ALPHA, p_text
+from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.report.series_styles import label_order
 from puzzlebench.report.summary import below_floor, with_labels
 
@@ -59,10 +59,6 @@ class Ranking:
     tied: list[list[str]] = field(default_factory=list)
 
 
-def _p(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
-
-
 def _names(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -75,7 +71,8 @@ def _scores(frame: pd.DataFrame) -> tuple[pd.DataFrame, float, int, int]:
     # a single-shot time below the floor is noise; a median of repeats to a minimum time
     # (``--min-time``) is not, and keeps its value (``summary.below_floor``)
     floored = solved & below_floor(frame)
-    score = frame["time_s"].where(~floored, NOISE_FLOOR_S).where(solved, 2 * limit)
+    timed = frame.assign(time_s=frame["time_s"].where(~floored, NOISE_FLOOR_S))
+    score = run_time_or_penalty(timed, 2 * limit)
     table = frame.assign(score=score).groupby(["instance_id", "label"])["score"].mean()
     wide = table.unstack("label")
     wide = wide.reindex(columns=sorted(wide.columns, key=label_order))
@@ -145,13 +142,13 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
                          "too few to test")
         else:
             p = float(stats.wilcoxon(scores[a], scores[b], zero_method="wilcox").pvalue)
-            test_text, tested = f"Wilcoxon signed-rank, {_p(p)}", True
+            test_text, tested = f"Wilcoxon signed-rank, {p_text(p)}", True
             pvalues[frozenset((a, b))] = p
             if p < ALPHA:
                 separated.add(frozenset((a, b)))
     else:
         chi2, p = stats.friedmanchisquare(*[scores[c].to_numpy() for c in configs])
-        test_text, tested = f"Friedman χ²({k - 1}) = {chi2:.1f}, {_p(float(p))}", True
+        test_text, tested = f"Friedman χ²({k - 1}) = {chi2:.1f}, {p_text(float(p))}", True
         if p < ALPHA:
             import scikit_posthocs as sp  # imported on use: only a rejecting Friedman needs it
 
