@@ -1,5 +1,5 @@
-"""``python -m puzzlebench`` runs the command line."""
+"""``python -m puzzlebench`` runs the command line (as the ``puzzlebench`` script does)."""
 
-from puzzlebench.cli import main
+from puzzlebench.console import main
 
 main()

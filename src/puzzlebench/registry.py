@@ -26,15 +26,15 @@ from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
 
 from puzzlebench.contract import Solver
-from puzzlebench.solver_index import indexed_module, indexed_names, write_index
+from puzzlebench.solver_index import (
+    ENTRY_POINT_GROUP,
+    SOLVER_PACKAGES,
+    indexed_module,
+    indexed_names,
+    write_index,
+)
 from puzzlebench.solver_spec import RegistryError, SolverSpec, spec_from_description, spec_of
 
-SOLVER_PACKAGES: tuple[str, ...] = (
-    "puzzlebench.search",
-    "puzzlebench.local",
-    "puzzlebench.evolution",
-)
-ENTRY_POINT_GROUP = "puzzlebench.solvers"
 #: The distribution whose own entry points are the reference solvers (origin ``baseline``).
 REFERENCE_DISTRIBUTION = "puzzlebench"
 

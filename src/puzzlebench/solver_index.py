@@ -20,6 +20,15 @@ from pathlib import Path
 
 from puzzlebench.cache_dir import cache_dir
 
+#: The packages whose modules register the handwritten solvers (``@register``).
+SOLVER_PACKAGES: tuple[str, ...] = (
+    "puzzlebench.search",
+    "puzzlebench.local",
+    "puzzlebench.evolution",
+)
+#: The entry point group plugin packages (the reference solvers among them) register under.
+ENTRY_POINT_GROUP = "puzzlebench.solvers"
+
 
 def index_path(packages: Iterable[str], group: str) -> Path | None:
     """Where the index for the current solver files lives (None when a package is missing)."""

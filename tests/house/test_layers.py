@@ -26,7 +26,8 @@ from tests.house.import_graph import Edge, cycles, edges, modules
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("puzzlebench_baselines",),
-    ("puzzlebench", "puzzlebench.__main__", "puzzlebench.cli", "puzzlebench.testing"),
+    ("puzzlebench", "puzzlebench.__main__", "puzzlebench.console", "puzzlebench.cli",
+     "puzzlebench.testing"),
     ("puzzlebench.studies", "puzzlebench.conformance"),
     ("puzzlebench.harness", "puzzlebench.report"),
     ("puzzlebench.references",),
@@ -34,7 +35,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "puzzlebench.external_program"),
     ("puzzlebench.registry", "puzzlebench.solver_spec", "puzzlebench.solver_index",
      "puzzlebench.code_fingerprint"),
-    ("puzzlebench.contract", "puzzlebench.trace", "puzzlebench.queens_keys",
+    ("puzzlebench.contract", "puzzlebench.trace", "puzzlebench.trace_points",
+     "puzzlebench.queens_keys",
      "puzzlebench.compiled_clock", "puzzlebench.iterative"),
     ("puzzlebench.problems",),
     ("puzzlebench.record", "puzzlebench.plugin_loader", "puzzlebench.cache_dir",

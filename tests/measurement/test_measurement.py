@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness import cgroups, isolation
+from puzzlebench.harness import cgroups, forkserver, isolation
 from puzzlebench.harness.execute import make_task, resolve, run_solve
 from puzzlebench.harness.isolation import run_task
 from puzzlebench.harness.measure import RUN_NICE, Measurement, check_stamps, repeat_more
@@ -339,7 +339,7 @@ def test_the_run_is_told_its_instance_only_with_go() -> None:
 def fresh_fork_servers(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     """Fork servers of this test's own, whatever earlier tests asked of the process's."""
     servers: dict[bool, object] = {}
-    monkeypatch.setattr(isolation, "_SERVERS", servers)
+    monkeypatch.setattr(forkserver, "SERVERS", servers)
     yield
     for server in list(servers.values()):
         server.close()  # type: ignore[attr-defined]

@@ -21,10 +21,9 @@ from __future__ import annotations
 import resource
 import time
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any
 
-from puzzlebench.code_fingerprint import closure, library_versions
+from puzzlebench.code_fingerprint import imports_numba
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
 from puzzlebench.harness import scheduler as schedules
@@ -41,7 +40,7 @@ from puzzlebench.problems.base import Instance
 from puzzlebench.problems.sliding_distances import take_rejections
 from puzzlebench.record import Outcome, RunRecord, infer_stopped_by
 from puzzlebench.registry import RegistryError, SolverSpec
-from puzzlebench.trace import check_points
+from puzzlebench.trace_points import check_points
 
 #: Default hard limit: the time limit plus 10 % and half a second of grace.
 GRACE_FACTOR, GRACE_S = 1.1, 0.5
@@ -91,14 +90,7 @@ def uses_numba(spec: SolverSpec) -> bool:
     """Whether the solver's runs want numba's compiler started before the fork: it is declared
     compiled, or its module or a project module it imports imports numba (read from the
     source, never run; a plugin's own code is not followed past what is importable by name)."""
-    return spec.compiled or _imports_numba(spec.module)
-
-
-@cache
-def _imports_numba(module: str) -> bool:
-    """Whether ``module``'s import closure imports numba (once per module and process: 0.1 ms
-    a look, on every task of a study otherwise)."""
-    return "numba" in library_versions(closure(module))
+    return spec.compiled or imports_numba(spec.module)
 
 
 def warms(spec: SolverSpec) -> bool:

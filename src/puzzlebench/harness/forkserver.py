@@ -15,7 +15,7 @@ loop nothing.
 Tasks whose solver class exists only in the harness's memory (a class an API user or a test
 made at run time, not importable by name) are forked from the harness as before.
 
-A harness keeps two servers (``harness.isolation.fork_server``): one for solvers whose code uses
+A harness keeps two servers (``fork_server`` below): one for solvers whose code uses
 numba (``Task.jit``: compiled ones, and those importing a module that imports it), which starts
 numba's compiler at once (its runs inherit it: 160 MB), and a *lean* one for the rest, which
 never loads numba (40 MB). Forking a process and tearing it down costs in proportion to the
@@ -25,6 +25,7 @@ quarter less per sealed run in all (``benchmarks/harness_overhead.py``).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import importlib
 import os
@@ -171,6 +172,34 @@ class ForkServer:
         with contextlib.suppress(ProcessLookupError):
             self.proc.kill()
         self.proc.wait()
+
+
+#: This process's fork servers: numba's compiler started (True) or lean (False).
+SERVERS: dict[bool, ForkServer] = {}
+
+
+def fork_server(jit: bool = False) -> ForkServer | None:
+    """This process's fork server for solvers that use numba (``jit``: its compiler started,
+    inherited by every run; ``Task.jit``) or for the rest (lean: a run forked from it maps a
+    quarter of the memory, and its fork and teardown cost the machine half as much); started
+    on first use (None where it cannot start)."""
+    server = SERVERS.get(jit)
+    if server is not None and server.proc.poll() is None:
+        return server
+    SERVERS.pop(jit, None)
+    try:
+        server = ForkServer(jit=jit)
+    except OSError:
+        return None
+    SERVERS[jit] = server
+    atexit.register(server.close)
+    return server
+
+
+def forget(server: ForkServer) -> None:
+    """Stop handing out a server that broke (the next ``fork_server`` starts a new one)."""
+    if SERVERS.get(server.jit) is server:
+        del SERVERS[server.jit]
 
 
 def _now() -> float:

@@ -27,7 +27,6 @@ propose an answer, which is judged like any other, at a time the harness bounds.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import os
 import selectors
@@ -37,33 +36,11 @@ from contextlib import AbstractContextManager
 
 from puzzlebench.harness.child import Task
 from puzzlebench.harness.child_report import ChildReport
-from puzzlebench.harness.forkserver import ForkServer, ForkServerError
+from puzzlebench.harness.forkserver import ForkServer, ForkServerError, forget, fork_server
 from puzzlebench.harness.measure import Measurement
 from puzzlebench.harness.run_process import RunProcess, forks_in_server, reap
 
 __all__ = ["fork_server", "pinned_cores", "run_task", "run_tasks"]
-
-
-#: This process's fork servers: numba's compiler started (True) or lean (False).
-_SERVERS: dict[bool, ForkServer] = {}
-
-
-def fork_server(jit: bool = False) -> ForkServer | None:
-    """This process's fork server for solvers that use numba (``jit``: its compiler started,
-    inherited by every run; ``Task.jit``) or for the rest (lean: a run forked from it maps a
-    quarter of the memory, and its fork and teardown cost the machine half as much); started
-    on first use (None where it cannot start)."""
-    server = _SERVERS.get(jit)
-    if server is not None and server.proc.poll() is None:
-        return server
-    _SERVERS.pop(jit, None)
-    try:
-        server = ForkServer(jit=jit)
-    except OSError:
-        return None
-    _SERVERS[jit] = server
-    atexit.register(server.close)
-    return server
 
 
 def _drain(selector: selectors.BaseSelector, running: dict[int, tuple[RunProcess, int]],
@@ -86,7 +63,7 @@ def _start(task: Task, spawn: bool, measurement: Measurement, core: int | None,
             return RunProcess(task, spawn, measurement, core, server)
         except ForkServerError:
             if server is not None:
-                _SERVERS.pop(server.jit, None)
+                forget(server)
     with guard:
         return RunProcess(task, spawn, measurement, core, None)
 
@@ -129,7 +106,10 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
     measurement = measurement or Measurement()
     queue = list(tasks)
     queue.reverse()
-    if not spawn and any(t.compiled for t in queue):
+    if not spawn and any(t.compiled and not forks_in_server(t) for t in queue):
+        # A compiled solver's run forked from this process inherits its compiler; runs the
+        # fork server makes inherit the server's (numba never loads here for them: a
+        # one-shot `solve` or `count` would pay ~0.5 s for nothing).
         # imported here: numba loads only when a compiled solver runs (start-up time)
         from puzzlebench.compiled_clock import prepare_jit
 

@@ -1,0 +1,62 @@
+"""The one-run commands' head start: the fork server their run will ask for is started from
+the command line alone, before the command-line code loads, and the run then uses it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from puzzlebench.harness import early_server, forkserver
+from puzzlebench.harness.execute import judged, make_task
+from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.problems import get_problem
+from puzzlebench.record import Outcome
+
+
+@pytest.fixture
+def servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[bool, forkserver.ForkServer]]:
+    """This test's own fork servers, closed after it."""
+    table: dict[bool, forkserver.ForkServer] = {}
+    monkeypatch.setattr(forkserver, "SERVERS", table)
+    yield table
+    for server in list(table.values()):
+        server.close()
+
+
+@pytest.mark.parametrize(("argv", "name"), [
+    (["count", "nqueens", "4"], "bitboard"),
+    (["count", "nqueens", "12", "--solver", "backtracking"], "backtracking"),
+    (["solve", "nqueens", "8", "-s", "mod12"], "mod12"),
+    (["solve", "nqueens", "8", "--solver=min-conflicts", "--json"], "min-conflicts"),
+    (["solve", "nqueens", "8"], None),                                  # no solver named
+    (["solve", "nqueens", "8", "--solver", "examples/mysolver.py:MySolver"], None),
+    (["solve", "nqueens", "8", "--solver", "queens.mzn"], None),
+    (["count", "nqueens", "4", "--help"], None),
+    (["compare", "nqueens", "--sizes", "4..6"], None),                  # many runs
+    ([], None),
+])
+def test_the_solver_is_read_from_the_command_line(argv: list[str], name: str | None) -> None:
+    assert early_server.solver_named(argv) == name
+
+
+def test_a_compiled_solver_gets_the_compiler_server_and_its_run_uses_it(
+        servers: dict[bool, forkserver.ForkServer]) -> None:
+    assert early_server.start_for(["count", "nqueens", "6"])
+    assert list(servers) == [True]  # bitboard's module imports numba
+    started = servers[True]
+    spec = resolve_solver("bitboard")
+    record = judged(spec, make_task(spec, get_problem("nqueens").make(6), "count"))
+    assert record.outcome is Outcome.SOLVED and record.count == 4
+    assert servers[True] is started and started.proc.poll() is None  # the same server ran it
+
+
+def test_a_pure_python_solver_gets_the_lean_server(
+        servers: dict[bool, forkserver.ForkServer]) -> None:
+    assert early_server.start_for(["solve", "nqueens", "8", "--solver", "mod12"])
+    assert list(servers) == [False]
+
+
+def test_an_unknown_solver_starts_nothing(servers: dict[bool, forkserver.ForkServer]) -> None:
+    assert not early_server.start_for(["solve", "nqueens", "8", "--solver", "no-such-solver"])
+    assert servers == {}
