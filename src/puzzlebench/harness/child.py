@@ -44,9 +44,17 @@ import numpy as np
 from numpy.random import default_rng  # loaded with the run side: every solve takes one
 
 from puzzlebench.contract import Budget, Enumeration
-from puzzlebench.harness.measure import repeat_more, rusage_cpu_s, stamp_ns
+from puzzlebench.harness.measure import (
+    PRE_GO_SHARE,
+    pre_go_allowance,
+    pre_go_charge,
+    repeat_more,
+    rusage_cpu_s,
+    stamp_ns,
+)
 from puzzlebench.harness.payload import MalformedProposalError, answer_data, to_payload
 from puzzlebench.harness.sandbox import NONE, SandboxPlan, Sealed, check_mode, seal
+from puzzlebench.harness.warmup_cut import WarmupCut, compilations, cut_at
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.references import load_solver
@@ -130,6 +138,9 @@ class RunSetup:
     sandbox: str | None = None
     #: Forked as PID 2 of a PID namespace of its own already (by the fork server).
     pid_namespace: bool = False
+    #: When the harness started the run (``time.monotonic``, one clock for every process of
+    #: the machine): the time limit counts from there (None: from the run's own start).
+    started_at: float | None = None
 
 
 
@@ -146,6 +157,11 @@ class Performed:
     task: Task | None = None
     problem: Any = None
     later: tuple[Any, ...] = ()
+    #: The time limit the solver was given: the task's, less what start-up and warm-up used
+    #: of it (``harness.measure.pre_go_charge``); None without a time limit.
+    timed_limit: float | None = None
+    #: Start-up and warm-up used their whole share of the time limit.
+    pre_go_capped: bool = False
 
     def repeats_agree(self) -> bool | None:
         """Whether every repeat proposed what the first did (None: one solve)."""
@@ -155,29 +171,41 @@ class Performed:
         return all(_digest(*_as_data(self.task, self.problem, r)) == first for r in self.later)
 
 
-def perform(task: Task, wait_for_go: Callable[[float], Instance | None],
-            on_stop: Callable[[], None] | None = None) -> Performed:
+def perform(task: Task, wait_for_go: Callable[[Warmup], Instance | None],
+            on_stop: Callable[[], None] | None = None,
+            started: float | None = None) -> Performed:
     """Load and (if ``task.warmup``) warm the solver, then run the task: the proposal as data.
 
     ``on_stop()`` is called right after the last solve, before its result becomes data (so
-    the harness can read the run's counters there). ``wait_for_go(warmup_s)`` is called once
+    the harness can read the run's counters there). ``wait_for_go(warmup)`` is called once
     the solver is warm; it returns the instance to
     solve (the harness sends it only then). The timed phase — stamped around each repeat —
-    includes the solver's construction. Raises whatever the solver raises, or
-    MalformedProposalError.
+    includes the solver's construction. ``started`` is when the run began
+    (``time.monotonic``; the harness's clock where it says): the time limit counts from
+    there, so start-up and warm-up are bounded by their share of it and what they used of it
+    is taken from the solver's limit (``harness.measure.pre_go_allowance``). Raises whatever
+    the solver raises, or MalformedProposalError.
     """
+    started = time.monotonic() if started is None else started
+    allowance = pre_go_allowance(task.budget.time_limit)
     spec = spec_of(task.factory) if task.factory is not None else load_solver(task.solver)
     if task.kind == "describe" or task.warmup_instance is None:
-        wait_for_go(0.0)
+        wait_for_go(Warmup(0.0, True))
         t = stamp_ns()
         return Performed({"claim": "unknown", "spec": spec.to_json()}, None, [[t, t]], 0.0)
     sink_type = _trace_type(task, spec)  # loaded now, never inside the timed phase
-    warmup_s = 0.0
+    warmup = Warmup(0.0, True)
     if task.warmup:
-        warmup_s = warm_up(spec, task)
-    instance = wait_for_go(warmup_s)
+        warmup = warm_up(spec, task, None if allowance is None else started + allowance)
+    instance = wait_for_go(warmup)
     if instance is None:
         raise RuntimeError("the harness sent no instance")
+    budget, timed_limit, capped = task.budget, task.budget.time_limit, False
+    if timed_limit is not None:
+        charge = pre_go_charge(timed_limit, time.monotonic() - started)
+        capped = charge >= PRE_GO_SHARE * timed_limit
+        timed_limit -= charge
+        budget = replace(budget, time_limit=timed_limit)
     problem = problem_of(instance)
     stamps: list[list[int]] = []
     results: list[Any] = []
@@ -187,7 +215,7 @@ def perform(task: Task, wait_for_go: Callable[[float], Instance | None],
     while True:
         sink = sink_type() if sink_type and not sinks else None  # the first repeat's is kept
         start = stamp_ns()
-        result = _run(spec.create(**task.params), task, instance, task.budget, sink)
+        result = _run(spec.create(**task.params), task, instance, budget, sink)
         end = stamp_ns()
         stamps.append([start, end])
         results.append(result)
@@ -201,7 +229,8 @@ def perform(task: Task, wait_for_go: Callable[[float], Instance | None],
     data, raw = _as_data(task, problem, results[0])
     if sinks[0] is not None:
         data["trace"] = sinks[0].points()
-    return Performed(data, raw, stamps, warmup_s, task, problem, tuple(results[1:]))
+    return Performed(data, raw, stamps, warmup.seconds, task, problem, tuple(results[1:]),
+                     timed_limit, capped)
 
 
 def _as_data(task: Task, problem: Any, result: Any) -> tuple[dict[str, Any], bytes | None]:
@@ -227,26 +256,43 @@ def _digest(data: dict[str, Any], raw: bytes | None) -> str:
     return h.hexdigest()
 
 
-def warm_up(spec: SolverSpec, task: Task) -> float:
-    """Run the solver untimed on the task's warm-up instance until a round ends within its
-    time (at most ``WARMUP_ROUNDS``); the seconds it took.
+@dataclass(frozen=True, slots=True)
+class Warmup:
+    """How a run's warm-up went: its seconds, and whether it ran to its end (False: cut short
+    when the run's share of the time limit before its timed phase was spent)."""
+
+    seconds: float
+    complete: bool
+
+
+def warm_up(spec: SolverSpec, task: Task, until: float | None = None) -> Warmup:
+    """Run the solver untimed on the task's warm-up instance, round after round while a round
+    runs out of its time *and* compiled something (at most ``WARMUP_ROUNDS``), and never past
+    ``until`` (``time.monotonic``; None: no cut) — see ``harness.warmup_cut``.
 
     One round is not enough for a solver that compiles lazily: on a cold cache its first
     round spends the warm-up's time compiling its start kernel and stops at the time limit
     before the search kernel is ever called, which then compiled inside the timed run (a
     3 s "solve" of 2-queens). A round that ends within its time has met every kernel the
-    warm-up instance reaches."""
+    warm-up instance reaches; one that compiled nothing would meet the same code again."""
     sink_type = _trace_type(task, spec)  # the warm-up runs the trace code too
     limit = WARMUP_BUDGET.time_limit or 0.0
     t0 = time.perf_counter()
-    for _ in range(WARMUP_ROUNDS):
-        start = time.perf_counter()
-        with contextlib.suppress(Exception):
-            _run(spec.create(**task.params), task, task.warmup_instance, WARMUP_BUDGET,
-                 sink_type() if sink_type else None)
-        if time.perf_counter() - start < 0.9 * limit:
-            break
-    return time.perf_counter() - t0
+    complete = False
+    try:
+        with cut_at(until):
+            for _ in range(WARMUP_ROUNDS):
+                start = time.perf_counter()
+                before = compilations()
+                with contextlib.suppress(Exception):
+                    _run(spec.create(**task.params), task, task.warmup_instance, WARMUP_BUDGET,
+                         sink_type() if sink_type else None)
+                if time.perf_counter() - start < 0.9 * limit or compilations() == before:
+                    complete = True
+                    break
+    except WarmupCut:
+        complete = False
+    return Warmup(time.perf_counter() - t0, complete)
 
 
 def _trace_type(task: Task, spec: SolverSpec) -> type[Trace] | None:
@@ -350,13 +396,14 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
     cpu: list[float] = []
     held: list[tuple[Any, str]] = []  # the instance and its identity when it arrived
 
-    def ready(warmup_s: float) -> Instance | None:
+    def ready(warmup: Warmup) -> Instance | None:
         try:
             with open("/proc/self/clear_refs", "w", encoding="ascii") as fh:
                 fh.write("5")  # reset VmHWM: the peak is this run's own
         except OSError:
             pass
-        send(result_fd, {"event": "ready", "warmup_s": warmup_s,
+        send(result_fd, {"event": "ready", "warmup_s": warmup.seconds,
+                         "warmup_complete": warmup.complete,
                          "rss_base_mb": _memory_now()[1], "sandbox": sealed.status,
                          "sandbox_why": sealed.why, "own_processes": own_processes})
         instance = read_frame(control_fd)  # the harness's go: the timed phase starts
@@ -381,7 +428,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
             os.read(control_fd, 1)  # the harness's go-ahead (or EOF)
 
     try:
-        done = perform(task, ready, stopped)
+        done = perform(task, ready, stopped, setup.started_at)
     except MemoryError:
         _report_and_exit(result_fd, "memout", "MemoryError", control_fd)
     except MalformedProposalError as exc:
@@ -390,7 +437,8 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
         _report_and_exit(result_fd, "crash", error_text(exc), control_fd)
     meta = {"peak_rss_mb": _peak_rss_mb(), "stamps": done.stamps,
             "repeats_follow": bool(done.later),
-            "cpu_s": cpu[-1] - cpu[0] if len(cpu) == 2 else None}
+            "cpu_s": cpu[-1] - cpu[0] if len(cpu) == 2 else None,
+            "timed_limit_s": done.timed_limit, "pre_go_capped": done.pre_go_capped}
     if held:
         meta["mutated"] = held[0][1] != _identity(held[0][0])
     try:

@@ -28,7 +28,7 @@ from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
 from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.certify_runs import certify_claim, certify_zero_count
-from puzzlebench.harness.child import Performed, Task, error_text, perform
+from puzzlebench.harness.child import Performed, Task, Warmup, error_text, perform
 from puzzlebench.harness.child_report import ChildReport
 from puzzlebench.harness.judge import Judgement, judge_count, judge_solution, judge_version
 from puzzlebench.harness.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
@@ -128,8 +128,8 @@ def run_here(task: Task) -> ChildReport:
     """The in-process form of a run (no isolation, no hard limit): for debugging only."""
     marks: dict[str, float] = {}
 
-    def go(warmup_s: float) -> Instance | None:
-        marks.update(warmup=warmup_s, go=stamp_ns(), cpu=time.process_time())
+    def go(warmup: Warmup) -> Instance | None:
+        marks.update(warmup=warmup.seconds, go=stamp_ns(), cpu=time.process_time())
         return task.instance
 
     done: Performed | None = None

@@ -67,6 +67,8 @@ def _ready(message: dict[str, Any]) -> str:
     own = message.get("own_processes", 1)
     if isinstance(own, bool) or not isinstance(own, int) or own < 0:
         return f"own_processes is {_show(own)}, not a count"
+    if not isinstance(message.get("warmup_complete", True), bool):
+        return f"warmup_complete is {_show(message['warmup_complete'])}, not true or false"
     return ""
 
 

@@ -74,6 +74,31 @@ STARTUP_LIMIT = 30.0
 PROJECT_STARTUP_LIMIT = 300.0
 
 
+#: The time limit is the user's wait: a run's start-up and warm-up may use this share of it
+#: (at least :data:`PRE_GO_FLOOR_S`, for the interpreter's own start), and whatever they used
+#: of that share is taken from the timed phase's limit. So a run with limit T ends within
+#: 1.1 × T + 0.5 s of its start (the hard limit), warm-up included, for T ≥ 2 s; below, the
+#: floor may add up to half a second. A warm-up still at work when its share is spent is cut
+#: short (``harness.child.warm_up``) and the record says so.
+PRE_GO_SHARE = 0.25
+PRE_GO_FLOOR_S = 1.0
+
+
+def pre_go_allowance(time_limit: float | None) -> float | None:
+    """Seconds a run with this time limit may spend before its timed phase (None: no
+    limit, the warm-up's own rounds bound it)."""
+    if time_limit is None:
+        return None
+    return max(PRE_GO_FLOOR_S, PRE_GO_SHARE * time_limit)
+
+
+def pre_go_charge(time_limit: float | None, pre_go_s: float) -> float:
+    """Seconds of the time limit a run's start-up and warm-up used up (at most the share)."""
+    if time_limit is None:
+        return 0.0
+    return min(max(0.0, pre_go_s), PRE_GO_SHARE * time_limit)
+
+
 #: The nice value a run's processes get when its timed phase starts, where the harness may
 #: raise a priority (as root): a CPU-bound process of the machine at the default priority then
 #: takes a few per cent of the run's core instead of half, so a run's time stays the run's own

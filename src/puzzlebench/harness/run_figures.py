@@ -73,6 +73,7 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
             notes.append(timing.note)
     else:
         timing = Timing(span, span, 1, "harness")
+    notes.extend(pre_go_notes(run))
     if cpu is None:  # the fallback: the run's own rusage delta, bounded by its whole life
         own = number(meta.get("cpu_s"))
         life = rusage.ru_utime + rusage.ru_stime if rusage is not None else None
@@ -104,3 +105,18 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
     }
 
 
+
+
+def pre_go_notes(run: RunWindow) -> list[str]:
+    """What start-up and warm-up did to the run's time limit, in words, when it matters: a
+    warm-up cut short, and a start-up and warm-up that used their whole share of the limit
+    (the solver then had the rest). Never figures: the notes of two runs of one seed must not
+    differ by timings (``warmup_s`` and ``startup_s`` hold them)."""
+    notes = []
+    if run.ready.get("warmup_complete") is False:
+        notes.append("warm-up cut short: start-up and warm-up may use max(1 s, 25 % of the time "
+                     "limit); first-call costs may fall in the timed phase")
+    if run.done_meta.get("pre_go_capped") is True:
+        notes.append("the time limit counts from the run's start: start-up and warm-up used "
+                     "their whole share of it (25 %), so the solver was given the rest")
+    return notes

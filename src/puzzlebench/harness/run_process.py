@@ -31,7 +31,7 @@ from puzzlebench.harness.child import RunSetup, Task, child_main, write_frame
 from puzzlebench.harness.child_report import ChildReport, describe_status
 from puzzlebench.harness.forkserver import ForkServer, ForkServerError, prime_key
 from puzzlebench.harness.frame_fields import frame_problem
-from puzzlebench.harness.measure import Measurement, stamp_ns
+from puzzlebench.harness.measure import Measurement, pre_go_charge, stamp_ns
 from puzzlebench.harness.payload import MAX_FRAME_BYTES
 from puzzlebench.harness.run_figures import RunWindow, accepted_figures
 from puzzlebench.harness.sandbox import SEALED, verify
@@ -68,14 +68,14 @@ class RunProcess:
             except CgroupError as exc:
                 self.w.notes.append(f"measured by rusage: {exc}")
         self.w.measured_by = layout.source if self.cgroup is not None and layout else "rusage"
-        setup = RunSetup(tuple(self.cgroup.procs_files) if self.cgroup else (), core,
-                         measurement.sandbox)
         sealed = task.sealed()
         read_fd, write_fd = os.pipe()
         with contextlib.suppress(OSError):  # a big answer in a few reads, not hundreds
             fcntl.fcntl(read_fd, fcntl.F_SETPIPE_SZ, RESULT_PIPE_BYTES)
         control_read, self.control = os.pipe()
         self.w.t_start = time.monotonic()  # the process is made from here on
+        setup = RunSetup(tuple(self.cgroup.procs_files) if self.cgroup else (), core,
+                         measurement.sandbox, started_at=self.w.t_start)
         self.proc: subprocess.Popen[bytes] | None = None
         if spawn:
             self.proc = subprocess.Popen(
@@ -323,7 +323,10 @@ class RunProcess:
             return self.w.t_start + self.startup_limit
         if self.task.hard_limit is None:
             return float("inf")
-        return self.w.t_ready + self.task.hard_limit
+        # the time limit counts from the run's start: what start-up and warm-up used of their
+        # share is the solver's no more (``harness.measure.pre_go_charge``, as the run does)
+        charge = pre_go_charge(self.task.budget.time_limit, self.w.t_ready - self.w.t_start)
+        return self.w.t_ready + self.task.hard_limit - charge
 
     # -- ending --------------------------------------------------------------------------
     def kill(self, why: str, *, crash: bool = False) -> None:

@@ -16,7 +16,7 @@ import heapq
 import itertools
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sized
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +43,12 @@ class SearchState(ABC):
     @abstractmethod
     def successors(self) -> Iterator[tuple[Any, SearchState]]:
         """(move, child) pairs in a fixed order."""
+
+    @property
+    def size(self) -> int:
+        """Cells the state holds: the search's memory cap counts them."""
+        key = self.key
+        return len(key) if isinstance(key, Sized) else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +85,16 @@ def effective_branching_factor(generated: int, depth: int) -> float:
     return round((lo + hi) / 2, 4)
 
 
+#: Children generated between two looks at the clock and the memory held; every child
+#: once states hold LARGE_STATE cells (making one child then costs far more than a look).
+CHECK_EVERY = 64
+LARGE_STATE = 1024
+#: Most state cells (states held × their size) a search keeps before it stops by itself,
+#: unsolved: about 1 GB of Python tuples. Past it a large board's search would not end in
+#: any time limit a user can wait for, and would take the machine's memory first.
+STORED_CELLS = 120_000_000
+
+
 def best_first(start: SearchState, limits: Budget | Caps, *, astar: bool) -> SearchResult:
     """Greedy best-first (``astar=False``) or A* from ``start`` within the framework's caps
     (``iterative.kernel_caps`` of the run's budget, made here from a budget: ``max_nodes`` on
@@ -92,6 +108,8 @@ def best_first(start: SearchState, limits: Budget | Caps, *, astar: bool) -> Sea
     closed: set[Hashable] = set()
     expanded = generated = 0
     largest = 1
+    cells = start.size
+    every = CHECK_EVERY if cells < LARGE_STATE else 1  # a large state's child costs O(n) or more
 
     def finish(goal: SearchState | None, exhausted: bool) -> SearchResult:
         moves: list[Any] = []
@@ -126,6 +144,11 @@ def best_first(start: SearchState, limits: Budget | Caps, *, astar: bool) -> Sea
         expanded += 1
         for move, child in node.successors():
             generated += 1
+            # within an expansion too: at n = 10,000 one expansion makes 20,000 children of
+            # 10,000 columns each, seconds of work and gigabytes of states
+            if generated % every == 0 and (time.perf_counter() >= caps.deadline
+                                                 or len(best_g) * cells > STORED_CELLS):
+                return finish(None, False)
             ck = child.key
             known = best_g.get(ck)
             if known is not None and (not astar or child.g >= known):

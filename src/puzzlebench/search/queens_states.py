@@ -40,6 +40,69 @@ class Board:
         return c1 == c2 or same_diagonal(r1, c1, r2, c2, self.n, self.torus)
 
 
+class Lines:
+    """One placement's lines — rows on each column, anti-diagonal and diagonal — built in O(n)
+    once per expansion, so that a child's H1 costs O(1) and its H2 O(queens on the moved
+    queen's six lines) instead of O(n) each (at n = 10,000 an expansion was O(n²) before).
+
+    Two queens in different rows share at most one line, except on an even torus, where a
+    queen at (r + n/2, c + n/2) shares both diagonals with one at (r, c): such a pair is one
+    attacking pair, and ``partner`` says when it is there."""
+
+    __slots__ = ("anti", "board", "col", "cols", "diag", "half")
+
+    def __init__(self, board: Board, cols: tuple[int, ...]) -> None:
+        self.board, self.cols = board, cols
+        self.col: dict[int, list[int]] = {}
+        self.anti: dict[int, list[int]] = {}
+        self.diag: dict[int, list[int]] = {}
+        n, torus = board.n, board.torus
+        for r, c in enumerate(cols):
+            a, d = diagonal_keys(r, c, n, torus)
+            self.col.setdefault(c, []).append(r)
+            self.anti.setdefault(a, []).append(r)
+            self.diag.setdefault(d, []).append(r)
+        self.half = n // 2 if torus and n % 2 == 0 else 0
+
+    def keys(self, row: int, c: int) -> tuple[int, int, int]:
+        a, d = diagonal_keys(row, c, self.board.n, self.board.torus)
+        return c, a, d
+
+    def partner(self, row: int, c: int) -> bool:
+        """Whether another queen shares both diagonals with a queen at (row, c)."""
+        if not self.half:
+            return False
+        n = self.board.n
+        return self.cols[(row + self.half) % n] == (c + self.half) % n
+
+    def on(self, c: int, a: int, d: int) -> int:
+        """Queens on column c, anti-diagonal a and diagonal d, counted once per line."""
+        return (len(self.col.get(c, ())) + len(self.anti.get(a, ()))
+                + len(self.diag.get(d, ())))
+
+    def attacks(self, row: int, c: int) -> int:
+        """Queens attacking the queen of ``row`` if it stood at (row, c), the others as they
+        are: O(1)."""
+        k = self.keys(row, c)
+        here = int(self.cols[row] == c) * 3  # the queen itself, when it stands there
+        return self.on(*k) - here - int(self.partner(row, c))
+
+    def pairs(self, columns: bool = True) -> int:
+        """Attacking pairs of the placement (on shared diagonals only, with ``columns``
+        False): O(n)."""
+        families = [self.anti, self.diag] + ([self.col] if columns else [])
+        total = sum(len(v) * (len(v) - 1) // 2 for f in families for v in f.values())
+        if self.half:  # pairs on both diagonals were counted twice
+            n = self.board.n
+            total -= sum(1 for r in range(n // 2) if self.partner(r, self.cols[r]))
+        return total
+
+    def attacked(self, row: int) -> bool:
+        """Whether the queen of ``row`` is attacked by at least one other."""
+        c, a, d = self.keys(row, self.cols[row])
+        return len(self.col[c]) > 1 or len(self.anti[a]) > 1 or len(self.diag[d]) > 1
+
+
 def queen_attacks(board: Board, cols: tuple[int, ...] | list[int], row: int, col: int) -> int:
     """How many other queens attack a queen at (row, col): O(n)."""
     return sum(
@@ -79,7 +142,9 @@ class ShiftState(SearchState):
     @classmethod
     def initial(cls, board: Board) -> ShiftState:
         cols = board.start
-        h = attacking_pairs(board, cols) if cls.pairs_heuristic else attacked_queens(board, cols)
+        lines = Lines(board, cols)
+        h = lines.pairs() if cls.pairs_heuristic else sum(
+            1 for r in range(board.n) if lines.attacked(r))
         return cls(board, cols, 0, h)
 
     @property
@@ -89,19 +154,26 @@ class ShiftState(SearchState):
     def is_goal(self) -> bool:
         return self.h == 0
 
-    def child_h(self, row: int, old: int, new: int, cols: tuple[int, ...]) -> int:
-        b = self.board
-        return self.h - queen_attacks(b, self.cols, row, old) + queen_attacks(b, cols, row, new)
+    def child_h(self, lines: Lines, row: int, old: int, new: int) -> int:
+        """H1 of the child that moves the queen of ``row`` from ``old`` to ``new``: O(1)."""
+        return self.h - lines.attacks(row, old) + lines.attacks(row, new)
 
     def successors(self) -> Iterator[tuple[Any, SearchState]]:
         n, start = self.board.n, self.board.start
+        lines = Lines(self.board, self.cols)
         for row, col in enumerate(self.cols):
             for new in (col - 1, col + 1):
                 if 0 <= new < n:
                     cols = (*self.cols[:row], new, *self.cols[row + 1:])
                     g = self.g - abs(col - start[row]) + abs(new - start[row])
                     yield (row, new), type(self)(self.board, cols, g,
-                                                 self.child_h(row, col, new, cols))
+                                                 self.child_h(lines, row, col, new))
+
+
+#: Queens below which H2's recount of every queen (O(n), in tight code) beats the
+#: incremental update (measured at n = 10: 1.6× faster; at n = 10,000 the recount is O(n²)
+#: per expansion).
+SMALL_BOARD = 48
 
 
 class AttackedShiftState(ShiftState):
@@ -110,8 +182,31 @@ class AttackedShiftState(ShiftState):
     __slots__ = ()
     pairs_heuristic = False
 
-    def child_h(self, row: int, old: int, new: int, cols: tuple[int, ...]) -> int:
-        return attacked_queens(self.board, cols)
+    def child_h(self, lines: Lines, row: int, old: int, new: int) -> int:
+        """H2 of the child: only the queens on the moved queen's old and new lines (and the
+        queen itself) can change their status. Below SMALL_BOARD queens a recount is faster."""
+        if self.board.n < SMALL_BOARD:
+            cols = lines.cols
+            return attacked_queens(self.board, (*cols[:row], new, *cols[row + 1:]))
+        gone, come = lines.keys(row, old), lines.keys(row, new)
+        h = self.h
+        touched: set[int] = set()
+        for family, g, c in zip((lines.col, lines.anti, lines.diag), gone, come, strict=True):
+            touched.update(family.get(g, ()))
+            touched.update(family.get(c, ()))
+        touched.discard(row)
+        for q in touched:
+            after = lines.keys(q, lines.cols[q])
+            now = False
+            for family, key, g, c in zip((lines.col, lines.anti, lines.diag), after, gone, come,
+                                         strict=True):
+                if len(family[key]) - (key == g) + (key == c) > 1:
+                    now = True
+                    break
+            h += int(now) - int(lines.attacked(q))
+        h -= int(lines.attacked(row))
+        h += int(lines.on(*come) > 0)  # the moved queen: attacked if any queen is on its lines
+        return h
 
 
 def inversions(seq: list[int]) -> int:
@@ -147,7 +242,7 @@ class SwapState(SearchState):
 
     @classmethod
     def initial(cls, board: Board) -> SwapState:
-        return cls(board, board.start, 0, diagonal_pairs(board, board.start))
+        return cls(board, board.start, 0, Lines(board, board.start).pairs(columns=False))
 
     @property
     def key(self) -> tuple[int, ...]:

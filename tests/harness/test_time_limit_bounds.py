@@ -1,0 +1,52 @@
+"""A time limit is the user's wait: a warm-up that cannot finish is cut at its share of the
+limit, what start-up and warm-up used is taken from the solver's limit, and a solver that
+declares the limit stops by itself at a size where one step of its search is long."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from puzzlebench.contract import Budget
+from puzzlebench.harness.execute import judged, make_task
+from puzzlebench.harness.measure import (
+    PRE_GO_FLOOR_S,
+    PRE_GO_SHARE,
+    pre_go_allowance,
+    pre_go_charge,
+)
+from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.problems import get_problem
+from puzzlebench.record import Outcome
+
+PLUGIN = Path(__file__).parents[1] / "plugins" / "slow_first_call.py"
+
+
+def test_the_allowance_is_a_share_of_the_limit_with_a_floor() -> None:
+    assert pre_go_allowance(None) is None
+    assert pre_go_allowance(2.0) == PRE_GO_FLOOR_S
+    assert pre_go_allowance(60.0) == pytest.approx(PRE_GO_SHARE * 60.0)
+    assert pre_go_charge(60.0, 0.4) == pytest.approx(0.4)
+    assert pre_go_charge(2.0, 5.0) == pytest.approx(PRE_GO_SHARE * 2.0)  # at most the share
+    assert pre_go_charge(None, 5.0) == 0.0
+
+
+def test_a_warm_up_that_cannot_finish_is_cut_and_the_run_goes_on() -> None:
+    spec = resolve_solver(f"{PLUGIN}:SlowFirstCall")
+    task = make_task(spec, get_problem("nqueens").make(10), "solve",
+                     budget=Budget(time_limit=2.0))
+    assert task.warmup  # declared compiled: warmed
+    record = judged(spec, task)
+    assert record.outcome is Outcome.SOLVED, record.reason
+    assert "warm-up cut short" in record.notes
+    assert record.warmup_s < 30.0 / 2  # the 30 s first call was cut, not waited for
+
+
+def test_astar_h1_stops_by_itself_at_n_10000() -> None:
+    spec = resolve_solver("astar-h1")
+    assert "time_limit" in spec.honours
+    record = judged(spec, make_task(spec, get_problem("nqueens").make(10_000), "solve",
+                                    budget=Budget(time_limit=1.0)))
+    assert record.outcome is Outcome.BUDGET, record.reason
+    assert "killed" not in record.reason
