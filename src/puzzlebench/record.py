@@ -56,6 +56,9 @@ VOLATILE_FIELDS: frozenset[str] = frozenset(
      "timed_by", "measured_by", "clock_resolution_s", "core", "sandbox", "certificate",
      "certify_s"}
 )
+#: Notes that say how the machine's timing went, not what the run did (a warm-up cut short,
+#: a start-up that used its whole share of the time limit): volatile as the timings are.
+TIMING_NOTES: tuple[str, ...] = ("warm-up cut short", "the time limit counts from the run's start")
 
 #: The ladder of verification, strongest first (``RunRecord.verified_by``): the validator
 #: checked a solution; a rule or a published fact decided it (solvability rules, known counts,
@@ -212,6 +215,8 @@ class RunRecord:
         ``pdb_load_s``) and are volatile too."""
         out = {k: v for k, v in self.to_dict().items() if k not in VOLATILE_FIELDS}
         out["counters"] = {k: v for k, v in self.counters.items() if not k.endswith("_s")}
+        out["notes"] = "; ".join(part for part in self.notes.split("; ")
+                                 if part and not part.startswith(TIMING_NOTES))
         return out
 
     def with_(self, **changes: Any) -> RunRecord:

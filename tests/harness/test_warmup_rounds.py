@@ -4,7 +4,9 @@ On a fresh checkout numba's cache is cold. A hill climber's first warm-up round 
 warm-up's 0.5 s compiling its start kernel and stopped at its time limit before the search
 kernel was ever called; the search kernel then compiled inside the timed run (CI: 2-queens
 "killed at the hard limit of 1.6 s", 3.25 s of work under a 0.3 s limit). The warm-up now goes
-round by round until a round ends within its time, and the fork server primes each project
+round by round until a round ends within its time or compiles nothing (a pure-Python search
+that cannot finish the warm-up instance stops after one round: the last test), and the fork
+server primes each project
 solver once, unsealed, so that its kernels reach numba's cache for every sealed run after it.
 """
 
@@ -78,3 +80,11 @@ def test_the_primer_is_skipped_only_when_every_kernel_is_on_disk(tmp_path) -> No
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env, timeout=600)
     assert done.stdout.split() == ["False", "True"], done.stderr[-2000:]
+
+
+def test_a_round_that_compiled_nothing_is_the_last() -> None:
+    """A pure-Python search that cannot finish the warm-up instance in its round (A* with H2
+    on 8-queens) is warmed once, not six times."""
+    rec = run_solve("astar-h2", get_problem("nqueens").make(5))
+    assert rec.outcome is Outcome.SOLVED, rec
+    assert rec.warmup_s < 3 * 0.5, rec.warmup_s  # one 0.5 s round, not six

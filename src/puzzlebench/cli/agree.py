@@ -21,6 +21,7 @@ from rich.table import Table
 from puzzlebench.cli.app import app
 from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
+    TIME_LIMIT_HELP,
     CliInputError,
     MinTimeOpt,
     SandboxOpt,
@@ -50,7 +51,7 @@ def agree_command(
     solver: Annotated[list[str] | None, typer.Option(
         help="Solver(s) to check beside every baseline (repeatable; module:attr allowed).")] = None,
     time_limit: Annotated[float, typer.Option(
-        help="Per-run budget (s); each run is killed at 1.1×+0.5 s.")] = 10.0,
+        help=TIME_LIMIT_HELP)] = 10.0,
     count_time_limit: Annotated[float | None, typer.Option(
         help="Budget of each count (s; default: --time-limit); counting is exhaustive.")] = None,
     workers: Annotated[int | None, typer.Option(help="Runs at once (default: cores).")] = None,

@@ -16,6 +16,7 @@ import typer
 from puzzlebench.cli.app import app
 from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
+    TIME_LIMIT_HELP,
     CliInputError,
     MinTimeOpt,
     PinOpt,
@@ -51,7 +52,7 @@ def compare_command(
     solvers: Annotated[str | None, typer.Option(help="Comma-separated solver names.")] = None,
     repeats: Annotated[int, typer.Option(help="Runs per solver and size.")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
-    time_limit: Annotated[float, typer.Option(help="Per-run budget (s); killed at 1.1×+0.5 s.")] = 10.0,
+    time_limit: Annotated[float, typer.Option(help=TIME_LIMIT_HELP)] = 10.0,
     workers: Annotated[int | None, typer.Option(help="Local worker processes.")] = None,
     min_time: MinTimeOpt = None,
     pin: PinOpt = None,

@@ -10,6 +10,7 @@ from puzzlebench.cli.app import app
 from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     DEFAULT_TIME_LIMIT,
+    TIME_LIMIT_HELP,
     CliInputError,
     make_budget,
     parse_int,
@@ -30,7 +31,7 @@ def count_command(
     unique: Annotated[bool, typer.Option(help="Also count solutions distinct up to symmetry.")] = False,
     solver: Annotated[str, typer.Option("--solver", "-s", help="A counting solver.")] = "bitboard",
     time_limit: Annotated[float, typer.Option(
-        help="Wall-clock budget in seconds; the run is killed at 1.1×+0.5 s.")] = DEFAULT_TIME_LIMIT,
+        help=TIME_LIMIT_HELP)] = DEFAULT_TIME_LIMIT,
     param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
     problem_opts: dict[str, str] | None = None,

@@ -128,6 +128,9 @@ def parse_sizes(text: str) -> list[int]:
 
 #: Every command's default wall-clock budget per run, in seconds (shown in each --help).
 DEFAULT_TIME_LIMIT = 60.0
+#: What ``--time-limit`` bounds, as ``--help`` says it (``harness.measure.pre_go_allowance``).
+TIME_LIMIT_HELP = ("Seconds a run may take from its start, warm-up included (start-up and "
+                   "warm-up get at most max(1 s, 25 %)); killed at 1.1×+0.5 s.")
 
 
 def warn_ignored_caps(spec: Any, budget: Budget) -> None:

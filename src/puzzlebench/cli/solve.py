@@ -16,6 +16,7 @@ from puzzlebench.cli.app import app
 from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     DEFAULT_TIME_LIMIT,
+    TIME_LIMIT_HELP,
     MinTimeOpt,
     PinOpt,
     SandboxOpt,
@@ -50,7 +51,7 @@ def solve_command(
     solver: SolverOpt,
     seed: Annotated[int, typer.Option(help="Seed of the solver's random generator.")] = 0,
     time_limit: Annotated[float, typer.Option(
-        help="Wall-clock budget in seconds; the run is killed at 1.1×+0.5 s.")] = DEFAULT_TIME_LIMIT,
+        help=TIME_LIMIT_HELP)] = DEFAULT_TIME_LIMIT,
     max_nodes: Annotated[int | None, typer.Option(help="Node budget.")] = None,
     max_iterations: Annotated[int | None, typer.Option(help="Iteration budget.")] = None,
     max_evaluations: Annotated[int | None, typer.Option(help="Evaluation budget.")] = None,

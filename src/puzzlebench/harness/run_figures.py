@@ -115,7 +115,7 @@ def pre_go_notes(run: RunWindow) -> list[str]:
     notes = []
     if run.ready.get("warmup_complete") is False:
         notes.append("warm-up cut short: start-up and warm-up may use max(1 s, 25 % of the time "
-                     "limit); first-call costs may fall in the timed phase")
+                     "limit), so first-call costs may fall in the timed phase")
     if run.done_meta.get("pre_go_capped") is True:
         notes.append("the time limit counts from the run's start: start-up and warm-up used "
                      "their whole share of it (25 %), so the solver was given the rest")
