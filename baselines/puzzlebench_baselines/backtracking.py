@@ -23,6 +23,9 @@ from puzzlebench.problems.queens_knights import QueensKnightsInstance
 from puzzlebench.queens_keys import diagonal_keys, diagonal_lines
 
 CHECK_EVERY = 1024
+#: Columns looked at between two looks at the clock, however few queens they placed (at
+#: n = 10,000 a backtracking step scans up to 10,000 columns, and most steps place none).
+CHECK_SCANNED = 1 << 16
 
 
 class _BudgetSpentError(Exception):
@@ -43,6 +46,7 @@ def queens_first_solution(
     anti_used = [False] * ndiag
     cols = [-1] * n
     nodes = backtracks = 0
+    scanned, next_look = 0, CHECK_SCANNED
 
     row = 0
     while 0 <= row < n:
@@ -61,6 +65,11 @@ def queens_first_solution(
                 nodes += 1
                 placed = True
                 break
+        scanned += len(choices)  # at most: one scan of a row is O(n), long on a large board
+        if scanned >= next_look:  # the clock, however few queens the scans placed
+            next_look = scanned + CHECK_SCANNED
+            if clock.expired():
+                return None, False, {"nodes": nodes, "backtracks": backtracks}
         if placed:
             row += 1
             if nodes % CHECK_EVERY == 0 and (

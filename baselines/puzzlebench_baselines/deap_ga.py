@@ -123,7 +123,10 @@ class DeapGA(Solver):
         logbook = tools.Logbook()
         pop = toolbox.population(n=int(cfg["population"]))
         evaluations = 0
-        for ind in pop:
+        for ind in pop:  # the clock between individuals: at n = 10,000 a generation is seconds
+            if clock.expired():
+                return Proposal(counters={"generations": 0, "evaluations": evaluations},
+                                note="budget exhausted")
             ind.fitness.values = toolbox.evaluate(ind)
             evaluations += 1
         generation = 0
@@ -142,6 +145,8 @@ class DeapGA(Solver):
                 return Proposal(counters=counters, note="budget exhausted")
             generation += 1
             offspring = [toolbox.clone(ind) for ind in toolbox.select(pop, len(pop))]
+            if clock.expired():  # cloning a large population is long too
+                return Proposal(counters=counters, note="budget exhausted")
             for a, b in zip(offspring[::2], offspring[1::2], strict=False):
                 if rand.random() < cfg["cxpb"]:
                     toolbox.mate(a, b)
@@ -152,8 +157,11 @@ class DeapGA(Solver):
                     del ind.fitness.values
             fresh = [ind for ind in offspring if not ind.fitness.valid]
             for ind in fresh:
+                if clock.expired():  # this generation is not finished: the last one's best
+                    counters["evaluations"] = evaluations
+                    return Proposal(counters=counters, note="budget exhausted")
                 ind.fitness.values = toolbox.evaluate(ind)
-            evaluations += len(fresh)
+                evaluations += 1
             pop[:] = offspring
             logbook.record(gen=generation, evals=len(fresh), **stats.compile(pop))
             self.logbook = logbook  # per-generation statistics, for API users

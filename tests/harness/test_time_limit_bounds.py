@@ -50,3 +50,23 @@ def test_astar_h1_stops_by_itself_at_n_10000() -> None:
                                     budget=Budget(time_limit=1.0)))
     assert record.outcome is Outcome.BUDGET, record.reason
     assert "killed" not in record.reason
+
+
+def test_repeats_that_reuse_the_first_solve_are_not_its_time() -> None:
+    """A solver that caches its answer at module level, timed with --min-time: the median of
+    the repeats would credit it with a lookup; the first solve's time is recorded instead."""
+    spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'remembers.py'}:Remembers")
+    record = judged(spec, make_task(spec, get_problem("nqueens").make(10), "solve",
+                                    budget=Budget(time_limit=20.0), min_time=0.5))
+    assert record.outcome is Outcome.SOLVED, record.reason
+    assert record.repeats > 1
+    assert "reused the first solve's work" in record.notes
+    assert record.time_s >= 0.2  # the first solve's own work, not a lookup's
+
+
+def test_genuine_repeats_keep_their_median() -> None:
+    from puzzlebench.harness.measure import reused_first_solve
+
+    assert not reused_first_solve([0.012, 0.010, 0.011, 0.010])   # warm and repeated
+    assert not reused_first_solve([0.004, 0.0001, 0.0001])        # below 10 ms: noise
+    assert reused_first_solve([1.2, 3e-5, 3e-5, 4e-5])            # remembered

@@ -84,6 +84,8 @@ MUTATION_NOTE = "the solver changed its copy of the instance"
 #: slow.
 TIME_CHECK_LIMIT = 0.3
 TIME_CHECK_KILL_AT = 10.0
+#: The time limit of the ``large`` check (the family's largest board in practice).
+LARGE_TIME_LIMIT = 0.5
 #: A run that declares ``time_limit`` may overrun it by this factor and this many seconds
 #: (loading is not in a run's time; a busy machine still delays its last step).
 OVERRUN_FACTOR, OVERRUN_S = 2.0, 0.5
@@ -95,7 +97,7 @@ REPRODUCE_BUDGET = Budget(max_nodes=100_000, max_iterations=100_000, max_evaluat
                           time_limit=20)
 
 #: Every check's name, in the order a card lists them (``cap:*`` stands for each cap).
-CHECK_NAMES: tuple[str, ...] = ("solves", "infeasible", "time-limit", "cap:*", "same-seed",
+CHECK_NAMES: tuple[str, ...] = ("solves", "infeasible", "time-limit", "large", "cap:*", "same-seed",
                                 "deterministic", "no-mutation", "counts", "exact", "traces")
 
 
@@ -190,6 +192,10 @@ def cases_for(spec: SolverSpec, problems: list[str] | None = None) -> list[Case]
         out += [Case("solves", spec, problem, inst) for inst in cases.solvable]
         out += [Case("infeasible", spec, problem, inst) for inst in cases.infeasible]
         out.append(Case("time-limit", spec, problem, cases.hard))
+        out.append(Case("large", spec, problem, cases.large,
+                        skip="" if cases.large is not None and "time_limit" in spec.honours
+                        else "declares no time limit" if cases.large is not None
+                        else "its hard case is its largest board"))
         caps = sorted(spec.honours - {"time_limit"})
         out += [Case(f"cap:{cap}", spec, problem, cases.capped) for cap in caps]
         if not caps:
@@ -263,6 +269,26 @@ def _time_limit(case: Case, log: _Log) -> str:
     if record.time_s > allowed:
         return (f"declares time_limit but worked {record.time_s:.2f} s under a {limit:g} s "
                 f"limit ({record.outcome}; allowed {allowed:g} s)")
+    return ""
+
+
+def _large(case: Case, log: _Log) -> str:
+    """A solver that declares ``time_limit`` stops by itself on the family's largest board in
+    practice too, where one step of its search can take long (issue 43: A* and backtracking
+    checked the clock per node, and one node at n = 10,000 took seconds)."""
+    assert case.instance is not None
+    limit = LARGE_TIME_LIMIT
+    record = log.solve(case.spec, case.instance, seed=0, budget=Budget(time_limit=limit),
+                       hard_limit=TIME_CHECK_KILL_AT)
+    if record.outcome in (Outcome.CRASH, Outcome.WRONG):
+        return _what(record)
+    if record.outcome is Outcome.TIMEOUT and "hard limit" in record.error:
+        return (f"declares time_limit but ran on to the {TIME_CHECK_KILL_AT:g} s kill on "
+                f"{case.instance.instance_id}")
+    allowed = OVERRUN_FACTOR * limit + OVERRUN_S
+    if record.time_s > allowed:
+        return (f"declares time_limit but worked {record.time_s:.2f} s under a {limit:g} s "
+                f"limit on {case.instance.instance_id} ({record.outcome}; allowed {allowed:g} s)")
     return ""
 
 
@@ -420,6 +446,6 @@ def _traces(case: Case, log: _Log) -> str:
 
 _CHECKS: dict[str, Callable[[Case, _Log], str]] = {
     "solves": _solves, "infeasible": _infeasible, "time-limit": _time_limit, "cap": _cap,
-    "same-seed": _same_seed, "deterministic": _deterministic, "no-mutation": _no_mutation,
+    "large": _large, "same-seed": _same_seed, "deterministic": _deterministic, "no-mutation": _no_mutation,
     "counts": _counts, "exact": _exact, "traces": _traces,
 }

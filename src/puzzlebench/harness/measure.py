@@ -204,7 +204,29 @@ def check_stamps(stamps: object, window: tuple[int, int], *, cpu_s: float | None
         return _note(fallback, f"the run's time stamps ({total_s:.6f} s) are contradicted by "
                                f"its CPU time ({cpu_s:.6f} s on {cores} cores)")
     seconds = [d / 1e9 for d in durations]
+    if reused_first_solve(seconds):
+        later = statistics.median(seconds[1:])
+        return Timing(seconds[0], seconds[0], len(seconds), "run",
+                      f"the first solve took {seconds[0]:.3g} s and the {len(seconds) - 1} "
+                      f"repeats after it a median of {later:.3g} s: repeats in one process "
+                      "reused the first solve's work, so the first solve's time is the run's")
     return Timing(statistics.median(seconds), min(seconds), len(seconds), "run")
+
+
+#: A first solve this many times slower than the median of the repeats after it, and at least
+#: FIRST_SOLVE_MIN_S long, was not repeated but remembered (``--min-time`` repeats share one
+#: process: a solver may cache its answer at module level). After the warm-up, a genuine
+#: repeat of a solve of 10 ms or more is not ten times faster than the first.
+FIRST_SOLVE_FACTOR = 10.0
+FIRST_SOLVE_MIN_S = 0.01
+
+
+def reused_first_solve(seconds: list[float]) -> bool:
+    """Whether ``seconds`` (one per solve, in order) show later repeats reusing the first's
+    work rather than doing it again."""
+    if len(seconds) < 2 or seconds[0] < FIRST_SOLVE_MIN_S:
+        return False
+    return seconds[0] > FIRST_SOLVE_FACTOR * statistics.median(seconds[1:])
 
 
 def _note(timing: Timing, why: str) -> Timing:

@@ -66,6 +66,10 @@ class ConformanceCases:
     hard: Instance
     capped: Instance
     reproducible: Instance
+    #: The largest board the family's solvers meet in practice (n = 10,000 for the queens
+    #: boards): a solver that declares ``time_limit`` must stop by itself there too, where one
+    #: step of its search can be long. None: the hard case is already the largest.
+    large: Instance | None = None
 
 
 class Problem(ABC):

@@ -133,4 +133,5 @@ class NQueens(Problem):
             solvable=[self.make(1), self.make(5), self.make(8)],
             infeasible=[self.make(2), self.make(3)],
             hard=self.make(200), capped=self.make(30), reproducible=self.make(8),
+            large=self.make(10_000),
         )

@@ -207,6 +207,7 @@ class NQueensCompletion(NQueens):
             hard=self.make(200, placed="0:0,199:1"),
             capped=self.make(30, placed="0:0"),
             reproducible=self.make(8, placed="0:0"),
+            large=self.make(10_000, placed="0:0,9999:1"),
         )
 
 

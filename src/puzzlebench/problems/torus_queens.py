@@ -49,4 +49,5 @@ class TorusQueens(NQueens):
             solvable=[self.make(1), self.make(5), self.make(7)],
             infeasible=[self.make(2), self.make(4)],
             hard=self.make(49), capped=self.make(25), reproducible=self.make(7),
+            large=self.make(10_001),  # 73 × 137: prime to 6, so it has solutions
         )
