@@ -70,3 +70,22 @@ def test_genuine_repeats_keep_their_median() -> None:
     assert not reused_first_solve([0.012, 0.010, 0.011, 0.010])   # warm and repeated
     assert not reused_first_solve([0.004, 0.0001, 0.0001])        # below 10 ms: noise
     assert reused_first_solve([1.2, 3e-5, 3e-5, 4e-5])            # remembered
+
+
+def test_a_cut_waits_for_numba_to_finish_compiling() -> None:
+    """A kernel cut half-way would be compiled again in the timed phase (on a cold cache a run
+    then spent its limit compiling): while this thread holds numba's compiler lock the cut
+    waits, and it lands once the lock is released."""
+    import time
+
+    from numba.core.compiler_lock import global_compiler_lock
+
+    from puzzlebench.harness.warmup_cut import WarmupCut, cut_at
+
+    reached = []
+    with pytest.raises(WarmupCut), cut_at(time.monotonic() + 0.01):
+        with global_compiler_lock:  # "compiling" when the cut comes due
+            time.sleep(0.3)
+            reached.append("compiled")
+        time.sleep(30)  # cut here
+    assert reached == ["compiled"]

@@ -10,8 +10,10 @@ that ran out of time but compiled (or loaded) no numba kernel ends the warm-up t
 round would meet the same code again. And the whole warm-up is cut when the run's share of
 the time limit before its timed phase is spent (``harness.measure.pre_go_allowance``): the
 cut is a signal (SIGALRM) that raises :class:`WarmupCut` in the solver's code, so a warm-up
-round that sleeps or loops in Python stops there; only a call into native code that does not
-return (a compiler, a C extension) runs on until it does.
+round that sleeps or loops in Python stops there. A cut that finds numba compiling waits for
+the compiler to finish (a kernel cut half-way would only be compiled again in the timed
+phase: on a cold cache a run would then spend its limit compiling); a call into native code
+that does not return (a C extension) runs on until it does.
 """
 
 from __future__ import annotations
@@ -23,6 +25,19 @@ import threading
 import time
 from collections.abc import Iterator
 from typing import Any
+
+#: How often a cut that found numba compiling looks again: the cut waits for the compiler.
+COMPILE_GRACE_S = 0.02
+
+
+def _compiling() -> bool:
+    """Whether this thread is inside numba's compiler (it holds numba's compiler lock)."""
+    if "numba" not in sys.modules:
+        return False
+    # imported on use: numba is loaded already (checked above); never loaded for this
+    from numba.core.compiler_lock import global_compiler_lock
+
+    return bool(global_compiler_lock.is_locked())
 
 
 class WarmupCut(BaseException):
@@ -39,6 +54,9 @@ def cut_at(deadline: float | None) -> Iterator[None]:
         return
 
     def cut(_signum: int, _frame: Any) -> None:
+        if _compiling():  # a kernel half compiled would be compiled again in the timed phase
+            signal.setitimer(signal.ITIMER_REAL, COMPILE_GRACE_S)
+            return
         raise WarmupCut
 
     previous = signal.signal(signal.SIGALRM, cut)
