@@ -18,7 +18,8 @@ run's own process, right after it joined its cgroup and before the solver is imp
   point), so the store, the cache (judge tables, BFS distances, pattern databases), ``/tmp``
   and the rest of the file system cannot be written (they stay readable: a plugin file may
   live anywhere); a private, writable temporary directory (``/dev/shm``, ``TMPDIR``), freed
-  with the run; ``/run`` (daemons' sockets) hidden; a ``/dev`` with only ``null``, ``zero``,
+  with the run; ``/run`` (daemons' sockets) hidden; the judge's own data (published counts,
+  ``problems.known_counts``) an empty directory; a ``/dev`` with only ``null``, ``zero``,
   ``full``, ``random`` and ``urandom``; a ``/proc`` of the run's own namespace (``/proc/sys``
   read-only);
 * no network: a network namespace with only a loopback device;
@@ -56,6 +57,8 @@ import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NoReturn
+
+from puzzlebench.problems.known_counts import JUDGE_DATA
 
 #: ``--sandbox`` values: seal where possible, refuse to run unsealed, never seal.
 MODES = ("auto", "required", "off")
@@ -338,6 +341,9 @@ def _seal_mounts(plan: SandboxPlan) -> None:
         _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND)
         _set_read_only(path, recursive=False, read_only=False)
         os.close(fd)
+    if JUDGE_DATA.is_dir():  # the judge's known answers: an empty directory to the run
+        _mount("tmpfs", str(JUDGE_DATA), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+               "mode=555")
 
 
 def _loopback_up() -> None:

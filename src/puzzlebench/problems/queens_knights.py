@@ -21,7 +21,8 @@ from puzzlebench.problems.base import (
     Problem,
     Verdict,
 )
-from puzzlebench.problems.nqueens import A000170, A002562, check_size
+from puzzlebench.problems.known_counts import oeis
+from puzzlebench.problems.nqueens import check_size
 from puzzlebench.problems.options import ProblemOption, count
 
 Piece = tuple[str, int, int]
@@ -261,7 +262,7 @@ class QueensKnights(Problem):
 
     def known_count(self, instance: QueensKnightsInstance, unique: bool = False) -> int | None:
         if instance.queens == instance.n:
-            table = A002562 if unique else A000170
+            table = oeis("A002562" if unique else "A000170")
             return table[instance.n] if instance.n < len(table) else None
         return None
 

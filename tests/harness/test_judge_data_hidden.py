@@ -1,0 +1,43 @@
+"""The judge's known answers are out of a sealed run's reach: a solver that "counts" by
+reading the published counts installed with the package gets nothing to read, and is not
+solved; the judge, in its own process, still reads them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from puzzlebench.contract import Budget
+from puzzlebench.harness.execute import judged, make_task
+from puzzlebench.harness.measure import Measurement
+from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.problems import get_problem
+from puzzlebench.problems.known_counts import JUDGE_DATA, oeis
+from puzzlebench.record import Outcome
+
+PLUGIN = Path(__file__).parents[1] / "plugins" / "reads_the_judge.py"
+
+
+def _count(sandbox: str):  # type: ignore[no-untyped-def]
+    spec = resolve_solver(f"{PLUGIN}:ReadsTheJudge")
+    task = make_task(spec, get_problem("nqueens").make(12), "count", budget=Budget(time_limit=20))
+    return judged(spec, task, measurement=Measurement(sandbox=sandbox))
+
+
+def test_the_judge_reads_its_tables_from_its_own_data() -> None:
+    assert (JUDGE_DATA / "oeis.json").is_file()
+    assert oeis("A000170")[12] == 14200
+    assert get_problem("nqueens").known_count(get_problem("nqueens").make(12)) == 14200
+
+
+def test_a_sealed_run_cannot_read_the_judges_answers() -> None:
+    record = _count("required")  # this machine seals runs (tests/plugins/test_sealed_runs.py)
+    assert record.sandbox == "namespaces"
+    assert record.outcome is Outcome.CRASH, (record.outcome, record.count, record.reason)
+    assert "cannot be read" in record.error
+
+
+def test_unsealed_the_lookup_works_and_the_record_says_unsealed() -> None:
+    """Without the sandbox the file is readable: what sealing buys, shown by its absence."""
+    record = _count("off")
+    assert record.sandbox == "none"
+    assert record.outcome is Outcome.SOLVED and record.count == 14200
