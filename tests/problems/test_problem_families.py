@@ -170,6 +170,9 @@ def test_a_family_in_one_file_works_through_every_front_end(capsys, tmp_path: Pa
     code, out, _ = cli(capsys, "solve", problem, "5", "--option", "ones=3", "--solver", SOLVER,
                        "--json")
     assert code == 0 and json.loads(out)["answer"] == "10101"
+    # the validator that judged it is the family's own, the user's code: the record says so
+    assert f"from {problem}" in json.loads(out)["notes"]
+    assert "(not the project's code)" in json.loads(out)["notes"]
     code, out, _ = cli(capsys, "compare", problem, "--option", "ones=1,2,3", "--sizes", "4,5",
                        "--solvers", SOLVER, "--json", "--workers", "2")
     outcomes = sorted(json.loads(line)["outcome"] for line in out.splitlines())
@@ -265,3 +268,27 @@ def test_solve_prints_a_problems_own_answer_summary(capsys) -> None:
     assert code == 0 and first.endswith("moves=20") and second.strip().startswith("moves: ")
     code, out, _ = cli(capsys, "solve", "nqueens", "8", "--solver", "mod12")
     assert code == 0 and "moves" not in out
+
+
+def test_a_plugin_familys_origin_reaches_the_record_and_the_report(tmp_path: Path) -> None:
+    """A family from a user's file judges with its own validator: the record's versions and
+    notes name the file, and the report's manifest (which lists the versions) shows it."""
+    from puzzlebench.harness.execute import judged, make_task
+    from puzzlebench.harness.resolve import resolve_solver
+    from puzzlebench.problems import get_problem
+    from puzzlebench.problems.catalogue import family_origin
+
+    problem = get_problem(f"{TOY}:SpacedOnes")
+    assert family_origin(problem.id) == f"{TOY}:SpacedOnes"
+    assert family_origin("nqueens") == ""
+    spec = resolve_solver(SOLVER)
+    record = judged(spec, make_task(spec, problem.make(5, ones=3), "solve"))
+    assert record.outcome is Outcome.SOLVED and record.verified_by == "validator"
+    assert record.versions["problem family"] == f"{TOY}:SpacedOnes"
+    assert "problem family's own validator" in record.notes
+    import pandas as pd
+
+    from puzzlebench.report import manifest
+
+    frame = pd.DataFrame([record.to_dict()])
+    assert any("problem family" in str(v) for v in manifest(frame)["value"])

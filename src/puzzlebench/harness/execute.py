@@ -37,6 +37,7 @@ from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.scheduler import Job
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
+from puzzlebench.problems.catalogue import family_origin
 from puzzlebench.problems.sliding_distances import take_rejections
 from puzzlebench.record import Outcome, RunRecord, infer_stopped_by
 from puzzlebench.registry import RegistryError, SolverSpec
@@ -195,6 +196,10 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
     said = str(getattr(proposal, "note", "") or "")
     if said and said not in (judgement.reason or ""):  # e.g. how a MiniZinc answer was read
         notes.append(f"the solver says: {said}")
+    family = family_origin(instance.problem)
+    if family and judgement.verified_by == "validator":  # user code judged this answer
+        notes.append(f"validated by the problem family's own validator, from {family} (not the "
+                     "project's code)")
     if report.mutated:
         notes.append("the solver changed its copy of the instance; judged on the original")
     if report.repeats_agree is False:
@@ -232,7 +237,7 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
         budget=task.budget.to_dict(),
         instance=instance.describe(),
         origin=spec.origin,
-        versions=environment.versions(),
+        versions={**environment.versions(), **({"problem family": family} if family else {})},
         machine={**environment.machine(),
                  **({"nice": report.nice} if report.nice is not None else {})},
         timestamp=datetime.now(UTC).isoformat(timespec="seconds"),

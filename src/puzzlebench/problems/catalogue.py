@@ -39,6 +39,9 @@ ENTRY_POINT_GROUP = "puzzlebench.problems"
 ENV_VAR = "PUZZLEBENCH_PROBLEMS"
 
 PROBLEMS: dict[str, Problem] = {}
+#: Where each family not built into the project comes from (a ``module:attr`` or file
+#: reference, an entry point, a module): its validator is that code's, and records say so.
+ORIGINS: dict[str, str] = {}
 #: What a family's id may be.
 PROBLEM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+=-]{0,63}")
 
@@ -57,7 +60,24 @@ def register_problem(problem: Problem | type[Problem], origin: str = "") -> Prob
     if held is not None and type(held) is not type(obj):
         raise InvalidInstanceError(f"problem id {pid!r} is taken by {type(held).__qualname__}")
     PROBLEMS.setdefault(pid, obj)
+    if origin and not _built_in(type(PROBLEMS[pid])):
+        ORIGINS.setdefault(pid, origin)
     return PROBLEMS[pid]
+
+
+def _built_in(cls: type) -> bool:
+    return cls.__module__.startswith(f"{__package__}.")
+
+
+def family_origin(problem_id: str) -> str:
+    """Where a family's code comes from ('' for the project's own families): a judgement by
+    its validator is a judgement by that code."""
+    if problem_id in ORIGINS:
+        return ORIGINS[problem_id]
+    found = PROBLEMS.get(problem_id)
+    if found is None or _built_in(type(found)):
+        return ""
+    return f"module {type(found).__module__}"
 
 
 def _load_reference(ref: str) -> Problem:
