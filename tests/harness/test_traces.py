@@ -444,3 +444,35 @@ name = "first-choice-hc"
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     assert "## Anytime performance" in md and "nqueens, n = 10" in md
     capsys.readouterr()
+
+
+class ForgedTracer(Solver):
+    """Solves honestly (by backtracking, slowly) but stamps its trace at 0 s and 1 evaluation."""
+
+    name = "forged-tracer"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens"})
+    traces: ClassVar[bool] = True
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator, trace: Trace | None = None
+              ) -> Proposal:
+        import time
+
+        time.sleep(0.3)
+        if trace is not None:
+            trace.extend(np.array([1]), np.array([0]), np.array([trace.start]), 1)
+        n = instance.n
+        return Proposal(answer=list(range(1, n, 2)) + list(range(0, n, 2)), claim=Claim.SOLVED,
+                        counters={"evaluations": 5000})
+
+
+def test_a_forged_trace_reaches_its_solution_when_the_run_ends() -> None:
+    """The solution point of a trace is placed at the run's checked time and its whole
+    reported effort: a trace stamped at 0 s and 1 evaluation ranks nothing."""
+    from puzzlebench.report.anytime_statistics import group_runs
+
+    forged = run_solve(spec_of(ForgedTracer), get_problem("nqueens").make(10), seed=1)
+    assert forged.outcome is Outcome.SOLVED and forged.trace is not None
+    assert forged.trace[-1][:2] == [1, 0]  # as the run claimed it
+    runs = group_runs(trace_rows([forged]), records_to_frame([forged]))[("nqueens", 10)]
+    evals, seconds = runs[0].hit(0) or (0.0, 0.0)
+    assert evals == 5000 and seconds >= 0.3 and seconds == pytest.approx(forged.time_s)
