@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import ClassVar
 
 import numpy as np
 
@@ -197,12 +198,14 @@ class CountsRaise(_Counter):
 
 
 class UniqueWrong(_Counter):
-    """Right total (from OEIS), wrong unique count."""
+    """Right total (published numbers it carries itself: a sealed run cannot read the
+    judge's), wrong unique count."""
 
     name = "hostile-unique-wrong"
+    published: ClassVar[dict[int, int]] = {4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724}
 
     def count(self, instance, budget, *, unique=False):  # type: ignore[no-untyped-def]
-        total = nqueens.A000170[instance.n]
+        total = self.published[instance.n]
         return Proposal(claim=Claim.SOLVED, count=total, unique=total if unique else None)
 
 
