@@ -12,9 +12,12 @@ import math
 CAP = 2048
 
 
-def check_points(points: object, solved: bool, wall_s: float | None = None) -> str:
+def check_points(points: object, solved: bool, wall_s: float | None = None,
+                 evaluations: object = None) -> str:
     """Why a trace cannot be stored ('' when it can): the harness's check of the solver's data.
-    ``wall_s`` is the run's time as the harness measured it (no point may come later)."""
+    ``wall_s`` is the run's time as the harness measured it (no point may come later);
+    ``evaluations`` the run's own count of them, when it reports one (no point may claim
+    more)."""
     if not isinstance(points, list):
         return "a trace is a list of [evaluations, best, seconds]"
     if len(points) > CAP:
@@ -31,6 +34,10 @@ def check_points(points: object, solved: bool, wall_s: float | None = None) -> s
         if e < prev_e or t < prev_t or e < 0 or b < 0 or t < 0 or (prev_b is not None and b >= prev_b):
             return "trace points must improve the best (strictly) at non-decreasing effort and time"
         prev_e, prev_b, prev_t = e, b, t
+    if (type(evaluations) is int and points and isinstance(points[-1], list)
+            and points[-1][0] > evaluations):
+        return (f"a trace point claims {points[-1][0]} evaluations, more than the run's own "
+                f"count of {evaluations}")
     if prev_b == 0 and not solved:
         return "the trace reaches 0 conflicts but the run has no accepted answer"
     if solved and points and prev_b != 0:

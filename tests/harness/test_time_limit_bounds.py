@@ -89,3 +89,29 @@ def test_a_cut_waits_for_numba_to_finish_compiling() -> None:
             reached.append("compiled")
         time.sleep(30)  # cut here
     assert reached == ["compiled"]
+
+
+def test_a_killed_run_keeps_the_cpu_time_its_cgroup_measured() -> None:
+    from puzzlebench.harness.cgroups import detect
+
+    spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'burns.py'}:Burns")
+    record = judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve",
+                                    budget=Budget(time_limit=0.3), hard_limit=1.0))
+    assert record.outcome is Outcome.TIMEOUT and "hard limit" in record.error
+    layout, _ = detect()
+    if layout is None:
+        pytest.skip("no cgroups here: a killed run's CPU time comes from the run's own word")
+    assert record.measured_by != "rusage"
+    assert record.cpu_s > 0.0  # before: 0.0 for every killed run
+
+
+def test_cpu_beyond_one_core_is_noted() -> None:
+    """A solver burning three cores under a one-core run (3.03 s of CPU beside 2.48 s of
+    wall time in the third hostile sweep) is noted; one core's worth is not."""
+    from puzzlebench.harness.run_figures import cores_note
+
+    assert cores_note(3.03, 2.48) == ("the run used more than one core: 3.03 s of CPU in "
+                                      "2.48 s (1.2 cores)")
+    assert cores_note(2.50, 2.48) == ""   # one core, and the kernel's rounding
+    assert cores_note(0.04, 0.001) == ""  # below the slack: a process's own start
+    assert cores_note(1.0, 0.0) == ""     # no timed phase

@@ -476,3 +476,27 @@ def test_a_forged_trace_reaches_its_solution_when_the_run_ends() -> None:
     runs = group_runs(trace_rows([forged]), records_to_frame([forged]))[("nqueens", 10)]
     evals, seconds = runs[0].hit(0) or (0.0, 0.0)
     assert evals == 5000 and seconds >= 0.3 and seconds == pytest.approx(forged.time_s)
+
+
+class InflatedTracer(Solver):
+    """Its trace claims more evaluations than the run's own count."""
+
+    name = "inflated-tracer"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens"})
+    traces: ClassVar[bool] = True
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator, trace: Trace | None = None
+              ) -> Proposal:
+        if trace is not None:
+            trace.improve(10, 3)
+            trace.improve(900, 1)
+        return Proposal(claim=Claim.UNKNOWN, counters={"evaluations": 50})
+
+
+def test_a_trace_claiming_more_evaluations_than_its_run_is_dropped() -> None:
+    from puzzlebench.trace_points import check_points
+
+    assert "more than the run's own count" in check_points([[900, 1, 0.1]], False, evaluations=50)
+    assert check_points([[50, 1, 0.1]], False, evaluations=50) == ""
+    record = run_solve(spec_of(InflatedTracer), get_problem("nqueens").make(8))
+    assert record.trace is None and "more than the run's own count of 50" in record.notes

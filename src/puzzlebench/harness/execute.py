@@ -184,7 +184,7 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
             judgement = certify_claim(instance, judgement)
         elif task.kind == "count" and proposal.count == 0:
             judgement = certify_zero_count(instance, judgement)
-    elif report.status == "timeout":
+    elif report.status in ("timeout", "startup"):  # a limit ended it, before go or after
         judgement = Judgement(Outcome.TIMEOUT, None, error)
     elif report.status == "error" and report.error_kind == "memout":
         judgement = Judgement(Outcome.MEMOUT, None, error)
@@ -208,7 +208,8 @@ def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: boo
     trace = report.data.get("trace") if report.status == "done" and isinstance(report.data, dict) else None
     if trace is not None:
         why = check_points(trace, solved=judgement.outcome is Outcome.SOLVED and judgement.verified is True,
-                           wall_s=report.wall_s)
+                           wall_s=report.wall_s,
+                           evaluations=(proposal.counters or {}).get("evaluations"))
         if why:
             notes.append(f"trace dropped: {why}")
             trace = None

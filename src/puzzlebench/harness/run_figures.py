@@ -45,6 +45,20 @@ class RunWindow:
     nice: int | None = None  # the run's priority from ``go`` on, as the harness set it
 
 
+#: CPU time beyond this many times the wall time (and the slack) means the run kept more than
+#: one core busy: noted, as its time is then not a one-core time (its solver may say so).
+MULTI_CORE_FACTOR, MULTI_CORE_SLACK_S = 1.2, 0.05
+
+
+def cores_note(cpu_s: float, wall_s: float) -> str:
+    """'' unless a solve's CPU time shows it kept more than one core busy (then what, in
+    words: its time is not a one-core time, whether or not its solver says it uses threads)."""
+    if wall_s <= 0 or cpu_s <= MULTI_CORE_FACTOR * wall_s + MULTI_CORE_SLACK_S:
+        return ""
+    return (f"the run used more than one core: {cpu_s:.2f} s of CPU in {wall_s:.2f} s "
+            f"({cpu_s / wall_s:.1f} cores)")
+
+
 def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
     """The run's time, CPU and memory as the harness accepts them (ChildReport's fields):
     the run's stamps where they lie in the harness's window and its CPU time does not
@@ -79,6 +93,10 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
         life = rusage.ru_utime + rusage.ru_stime if rusage is not None else None
         cpu = min(own, life) if own is not None and life is not None else (
             own if own is not None else 0.0)
+    per_solve = cpu / max(1, timing.repeats) if started else 0.0
+    busy = cores_note(per_solve, timing.time_s if started else 0.0)
+    if busy:
+        notes.append(busy)
     peak = run.peak_mb
     if peak is None:  # the fallback: the kernel's high-water mark of the run's process (its
         # whole life), never the run's own word — only where the kernel's figure is missing
@@ -90,7 +108,7 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
         "repeats": timing.repeats,
         "timed_by": timing.timed_by,
         "span_s": span,
-        "cpu_s": cpu / max(1, timing.repeats) if started else 0.0,
+        "cpu_s": per_solve,
         "warmup_s": float(run.ready.get("warmup_s", 0.0) or 0.0),
         "startup_s": (run.t_ready if run.t_ready is not None else time.monotonic())
         - run.t_start,

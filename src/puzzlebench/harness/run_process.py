@@ -330,8 +330,13 @@ class RunProcess:
 
     # -- ending --------------------------------------------------------------------------
     def kill(self, why: str, *, crash: bool = False) -> None:
-        """Kill the run's group: at a limit (a timeout), or for breaking the protocol (crash)."""
+        """Kill the run's group: at a limit (a timeout), or for breaking the protocol (crash).
+        Its cgroup's CPU time and peak memory are read first: a killed run keeps them."""
         self.killed, self.kill_is_crash = why, crash
+        if self.w.go_ns and self.w.t_done is None:
+            self._read_counters()
+        if self.w.t_ready is None:
+            self.w.notes.append("killed before it said whether it was sealed")
         self._kill_all()
 
     def _count_survivors(self) -> None:
