@@ -5,6 +5,7 @@ settled only by agreement."""
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import os
 import re
@@ -279,12 +280,13 @@ def test_a_plugin_familys_origin_reaches_the_record_and_the_report(tmp_path: Pat
     from puzzlebench.problems.catalogue import family_origin
 
     problem = get_problem(f"{TOY}:SpacedOnes")
-    assert family_origin(problem.id) == f"{TOY}:SpacedOnes"
+    digest = hashlib.sha256(Path(TOY).read_bytes()).hexdigest()[:12]
+    assert family_origin(problem.id) == f"{TOY}:SpacedOnes (sha256 {digest})"
     assert family_origin("nqueens") == ""
     spec = resolve_solver(SOLVER)
     record = judged(spec, make_task(spec, problem.make(5, ones=3), "solve"))
     assert record.outcome is Outcome.SOLVED and record.verified_by == "validator"
-    assert record.versions["problem family"] == f"{TOY}:SpacedOnes"
+    assert record.versions["problem family"] == f"{TOY}:SpacedOnes (sha256 {digest})"
     assert "problem family's own validator" in record.notes
     import pandas as pd
 

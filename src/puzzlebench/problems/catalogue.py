@@ -22,7 +22,9 @@ judge. It is never loaded because a solver asked for it.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import inspect
 import os
 import pkgutil
@@ -85,11 +87,26 @@ def _load_reference(ref: str) -> Problem:
         target: Any = load_attribute(ref, "problem")
     except PluginLoadError as exc:
         raise InvalidInstanceError(str(exc)) from None
-    problem = register_problem(target, ref)
+    problem = register_problem(target, f"{ref} (sha256 {_digest(ref)})")
     refs = [r for r in os.environ.get(ENV_VAR, "").split(",") if r]
     if ref not in refs:
         os.environ[ENV_VAR] = ",".join([*refs, ref])
     return problem
+
+
+def _digest(ref: str) -> str:
+    """The first 12 hex digits of the SHA-256 of the file a ``module:attr`` or
+    ``path.py:attr`` reference loads ('unknown' where it cannot be read)."""
+    target = ref.rpartition(":")[0]
+    try:
+        if target.endswith(".py"):
+            path = Path(target)
+        else:
+            spec = importlib.util.find_spec(target)
+            path = Path(spec.origin) if spec is not None and spec.origin else Path()
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    except (OSError, ImportError, ValueError):
+        return "unknown"
 
 
 def _discover_entry_points() -> None:
