@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 #: (command line, target seconds from issue 38 §5)
 COMMANDS: tuple[tuple[str, float], ...] = (
@@ -42,7 +43,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=7)
     args = ap.parse_args()
-    script = shutil.which("puzzlebench")
+    # the script beside this interpreter (a version manager's shim on PATH adds its own start)
+    beside = Path(sys.executable).with_name("puzzlebench")
+    script = str(beside) if beside.is_file() else shutil.which("puzzlebench")
     if script is None:
         sys.exit("the puzzlebench console script is not installed (pip install -e .)")
     python = wall([sys.executable, "-c", "pass"], args.repeats)

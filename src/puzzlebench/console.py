@@ -12,10 +12,12 @@ import sys
 
 def main() -> None:
     """Entry point of the installed ``puzzlebench`` command."""
-    # imported on use: the server starts before the command line's code loads
-    from puzzlebench.harness.early_server import start_for
+    if sys.argv[1:2] in (["solve"], ["count"]):  # the one-run commands (early_server)
+        # imported on use: the server starts before the command line's code loads, and no
+        # other command pays for this import
+        from puzzlebench.harness.early_server import start_for
 
-    start_for(sys.argv[1:])
+        start_for(sys.argv[1:])
     # imported on use: only now, while the server starts (the point of this module)
     from puzzlebench.cli import main as cli_main
 
