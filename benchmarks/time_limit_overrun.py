@@ -10,12 +10,22 @@ docs/concepts/measurement.md). ``--large`` adds n-queens at n = 10,000, where on
 search can be long (issue 43).
 
     python benchmarks/time_limit_overrun.py [--limit 1.0] [--large] [--solvers a,b]
+    python benchmarks/time_limit_overrun.py --doors [--limit 2.0]
+
+``--doors`` times whole commands instead, as the user waits for them (the console script,
+CLI start-up included): each front door with a solver whose first call sleeps 30 s (its
+warm-up cannot finish: ``tests/plugins/slow_first_call.py``) and ``solve`` with astar-h1 at
+n = 10,000, printing wall ÷ limit (the bound is 1.1 × T + 0.5 s per run, plus the CLI).
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
@@ -37,7 +47,11 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=1.0)
     ap.add_argument("--large", action="store_true", help="also n-queens at n = 10,000")
     ap.add_argument("--solvers", default="", help="comma-separated names (default: all)")
+    ap.add_argument("--doors", action="store_true", help="time whole commands (see above)")
     args = ap.parse_args()
+    if args.doors:
+        doors(args.limit)
+        return
     cases = dict(HARD)
     if args.large:
         cases["nqueens-10000"] = get_problem("nqueens").make(10_000)
@@ -60,6 +74,35 @@ def main() -> None:
                   f"whole {whole:6.2f} s = {whole / args.limit:5.2f} T", flush=True)
     ratio, name = max(worst)
     print(f"worst: {name} at {ratio:.2f} × the time limit ({args.limit:g} s)")
+
+
+def doors(limit: float) -> None:
+    """Each front door as a whole command, wall time ÷ the limit."""
+    root = Path(__file__).resolve().parents[1]
+    slow = f"{root / 'tests' / 'plugins' / 'slow_first_call.py'}:SlowFirstCall"
+    script = Path(sys.executable).with_name("puzzlebench")
+    t = f"{limit:g}"
+    with tempfile.TemporaryDirectory() as tmp:
+        study = Path(tmp) / "slow.toml"
+        study.write_text(f'[study]\nname = "slow"\ntime_limit = {limit}\n[[problems]]\n'
+                         f'problem = "nqueens"\nsizes = [7]\n[[solvers]]\nname = "{slow}"\n')
+        commands = {
+            "solve (slow warm-up)": ["solve", "nqueens", "7", "--solver", slow, "--time-limit", t],
+            "count (slow warm-up)": ["count", "nqueens", "6", "--solver", slow, "--time-limit", t],
+            "compare (slow warm-up)": ["compare", "nqueens", "--sizes", "7", "--solvers", slow,
+                                       "--time-limit", t],
+            "run (slow warm-up)": ["run", str(study), "--db", str(Path(tmp) / "s.sqlite")],
+            "solve astar-h1 n=10000": ["solve", "nqueens", "10000", "--solver", "astar-h1",
+                                       "--time-limit", t],
+        }
+        print(f"time limit T = {limit:g} s; bound per run 1.1 T + 0.5 s = {1.1 * limit + 0.5:g} s")
+        for label, argv in commands.items():
+            t0 = time.perf_counter()
+            done = subprocess.run([str(script), *argv], capture_output=True, text=True,
+                                  check=False)
+            wall = time.perf_counter() - t0
+            print(f"{label:<26} exit {done.returncode}   wall {wall:6.2f} s = {wall / limit:5.2f} T",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -98,3 +98,50 @@ def test_resume_reruns_the_crashes_a_lost_cluster_was_charged_with(tmp_path: Pat
     result = run_study(the_study, db, workers=2, quiet=True)  # type: ignore[arg-type]
     assert len(result.new) == 1
     assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED] * 3
+
+
+@pytest.mark.slow  # slow tier: see docs/development.md
+def test_a_lost_worker_costs_only_its_runs_in_flight(tmp_path: Path) -> None:
+    """Two `dask worker` processes; one is SIGKILLed after the second run is stored. The other
+    finishes the study: every run stored once, solved, none charged to the solver."""
+    pytest.importorskip("distributed")
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", str(port), "--dashboard-address", ":0"], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    workers = [subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
+         "--nthreads", "1", "--no-dashboard"], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        for _ in range(2)]
+    db = tmp_path / "worker.sqlite"
+    the_study = study("worker-lost")
+    stored: list[object] = []
+
+    def kill_a_worker_after_the_second_run(record: object) -> None:
+        stored.append(record)
+        if len(stored) == 2:
+            os.killpg(workers[0].pid, signal.SIGKILL)
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the scheduler did not start"
+                time.sleep(0.2)
+        result = run_study(the_study, db, scheduler=address, quiet=True,  # type: ignore[arg-type]
+                           on_record=kill_a_worker_after_the_second_run)
+    finally:
+        for proc in (*workers, scheduler):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    assert workers[0].returncode is not None and workers[0].returncode < 0  # it was killed
+    assert len(result.new) == 12 and len(stored) == 12  # each run stored once
+    assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED] * 12

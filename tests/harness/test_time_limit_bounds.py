@@ -34,8 +34,10 @@ def test_the_allowance_is_a_share_of_the_limit_with_a_floor() -> None:
 
 def test_a_warm_up_that_cannot_finish_is_cut_and_the_run_goes_on() -> None:
     spec = resolve_solver(f"{PLUGIN}:SlowFirstCall")
+    # 12 s: start-up and warm-up get 3 s, far more than a loaded machine needs to reach the
+    # warm-up's first call (a cut before it would leave the slow call to the timed phase)
     task = make_task(spec, get_problem("nqueens").make(10), "solve",
-                     budget=Budget(time_limit=2.0))
+                     budget=Budget(time_limit=12.0))
     assert task.warmup  # declared compiled: warmed
     record = judged(spec, task)
     assert record.outcome is Outcome.SOLVED, record.reason
@@ -115,3 +117,41 @@ def test_cpu_beyond_one_core_is_noted() -> None:
     assert cores_note(2.50, 2.48) == ""   # one core, and the kernel's rounding
     assert cores_note(0.04, 0.001) == ""  # below the slack: a process's own start
     assert cores_note(1.0, 0.0) == ""     # no timed phase
+
+
+SLOW = f"{PLUGIN}:SlowFirstCall"
+
+
+@pytest.mark.parametrize("door", ["solve", "count", "compare", "agree", "run"])
+def test_every_door_cuts_a_warm_up_that_cannot_finish(door: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Each front door with --time-limit 12 (a study's time_limit): the plugin's first call
+    sleeps 30 s. Uncut, the warm-up would meet the 30 s start-up limit and the run would be a
+    timeout; cut at its share of the limit, the run answers and is judged."""
+    import json
+
+    from puzzlebench.cli import main
+    from puzzlebench.harness.store import load_records
+
+    limit = ["--time-limit", "12"]  # start-up and warm-up get 3 s (as above)
+    if door == "solve":
+        assert main(["solve", "nqueens", "7", "--solver", SLOW, "--json", *limit]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert record["outcome"] == "solved" and "warm-up cut short" in record["notes"]
+    elif door == "count":
+        assert main(["count", "nqueens", "6", "--solver", SLOW, "--json", *limit]) == 0
+        assert json.loads(capsys.readouterr().out)["count"] == 4
+    elif door == "compare":
+        assert main(["compare", "nqueens", "--sizes", "7", "--solvers", SLOW, "--json",
+                     *limit]) == 0
+        record = json.loads(capsys.readouterr().out.splitlines()[0])
+        assert record["outcome"] == "solved" and "warm-up cut short" in record["notes"]
+    elif door == "agree":
+        assert main(["agree", "nqueens", "--sizes", "6", "--solver", SLOW, *limit]) == 0
+    else:
+        study = tmp_path / "slow.toml"
+        study.write_text(f'[study]\nname = "slow"\ntime_limit = 12.0\n[[problems]]\n'
+                         f'problem = "nqueens"\nsizes = [7]\n[[solvers]]\nname = "{SLOW}"\n')
+        assert main(["run", str(study), "--db", str(tmp_path / "slow.sqlite")]) == 0
+        [record] = load_records(tmp_path / "slow.sqlite")
+        assert record.outcome is Outcome.SOLVED and "warm-up cut short" in record.notes

@@ -19,6 +19,7 @@ class SlowFirstCall(Solver):
     name = "slow-first-call"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens"})
     complete = False
+    counts = True
     compiled = True
     params: ClassVar[dict[str, Any]] = {"nap": 30.0}
 
@@ -31,3 +32,17 @@ class SlowFirstCall(Solver):
             return Proposal(claim=Claim.UNKNOWN)
         evens, odds = list(range(1, n, 2)), list(range(0, n, 2))
         return Proposal(answer=evens + odds, claim=Claim.SOLVED)  # n mod 6 ∉ {2, 3}
+
+    def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
+        if not _called[0]:
+            _called[0] = True
+            time.sleep(float(self.config["nap"]))
+        n = instance.n
+
+        def place(row: int, cols: list[int]) -> int:
+            if row == n:
+                return 1
+            return sum(place(row + 1, [*cols, c]) for c in range(n)
+                       if all(c != q and abs(c - q) != row - r for r, q in enumerate(cols)))
+
+        return Proposal(claim=Claim.SOLVED, count=place(0, []))
