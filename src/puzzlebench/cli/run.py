@@ -69,7 +69,14 @@ def run_command(
     study = with_measurement(load_study(study_file), min_time, pin, sandbox,
                              startup_limit)
     target = db or study.db or f"{study.name}.sqlite"
-    result = run_study(study, target, workers=workers, scheduler=scheduler, quiet=quiet)
+    try:
+        result = run_study(study, target, workers=workers, scheduler=scheduler, quiet=quiet)
+    except KeyboardInterrupt:  # what is stored, and how to go on: the same command resumes
+        keys = [s.key for s in study.runs()]
+        stored = len(load_records(target, keys=keys)) if Path(target).exists() else 0
+        typer.echo(f"puzzlebench: interrupted — {stored} of the study's {len(keys)} runs are "
+                   f"stored in {target}; run the same command to resume", err=True)
+        raise typer.Exit(130) from None
     # this definition's runs (not earlier ones under other limits), judged against each other
     records = load_records(target, keys=[s.key for s in study.runs()])
     console().print(summary_table(records))
