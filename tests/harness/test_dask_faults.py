@@ -5,12 +5,14 @@ resuming. Real parts: a ``dask scheduler`` and a ``dask worker`` process on loop
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,15 +31,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def study(name: str, naps: int = 12) -> object:
-    return study_from_dict({
-        "study": {"name": name, "time_limit": 10.0},
-        "problems": [{"problem": "nqueens", "sizes": list(range(4, 4 + naps))}],
-        "solvers": [{"name": f"{NAPPING}:Napping", "params": {"nap": 0.4}}],
-    })
-
-
-def test_a_lost_scheduler_blames_no_solver_and_the_study_resumes(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def cluster(workers: int = 1) -> Iterator[tuple[str, subprocess.Popen[bytes],
+                                                 list[subprocess.Popen[bytes]]]]:
+    """A `dask scheduler` and `workers` `dask worker` processes on loopback, each in a process
+    group of its own (for the tests to kill), all killed on leaving."""
     pytest.importorskip("distributed")
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
@@ -46,19 +44,11 @@ def test_a_lost_scheduler_blames_no_solver_and_the_study_resumes(tmp_path: Path)
         [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
          "--port", str(port), "--dashboard-address", ":0"], env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    worker = subprocess.Popen(
+    started = [subprocess.Popen(
         [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
          "--nthreads", "1", "--no-dashboard"], env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    db = tmp_path / "lost.sqlite"
-    the_study = study("lost")
-    stored: list[str] = []
-
-    def kill_the_scheduler_after_the_first_run(record: object) -> None:
-        stored.append("one")
-        if len(stored) == 2:
-            os.killpg(scheduler.pid, signal.SIGKILL)
-
+        for _ in range(workers)]
     try:
         deadline = time.monotonic() + 60
         while True:  # the scheduler answers once it listens
@@ -68,14 +58,36 @@ def test_a_lost_scheduler_blames_no_solver_and_the_study_resumes(tmp_path: Path)
             except OSError:
                 assert time.monotonic() < deadline, "the scheduler did not start"
                 time.sleep(0.2)
-        with pytest.raises(InfrastructureError, match="same command to resume"):
-            run_study(the_study, db, scheduler=address, quiet=True,  # type: ignore[arg-type]
-                      on_record=kill_the_scheduler_after_the_first_run)
+        yield address, scheduler, started
     finally:
-        for proc in (worker, scheduler):
+        for proc in (*started, scheduler):
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=30)
+
+
+def study(name: str, naps: int = 12) -> object:
+    return study_from_dict({
+        "study": {"name": name, "time_limit": 10.0},
+        "problems": [{"problem": "nqueens", "sizes": list(range(4, 4 + naps))}],
+        "solvers": [{"name": f"{NAPPING}:Napping", "params": {"nap": 0.4}}],
+    })
+
+
+def test_a_lost_scheduler_blames_no_solver_and_the_study_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "lost.sqlite"
+    the_study = study("lost")
+    stored: list[str] = []
+    with cluster() as (address, scheduler, _):
+
+        def kill_the_scheduler_after_the_first_run(record: object) -> None:
+            stored.append("one")
+            if len(stored) == 2:
+                os.killpg(scheduler.pid, signal.SIGKILL)
+
+        with pytest.raises(InfrastructureError, match="same command to resume"):
+            run_study(the_study, db, scheduler=address, quiet=True,  # type: ignore[arg-type]
+                      on_record=kill_the_scheduler_after_the_first_run)
     records = load_records(db)
     assert 2 <= len(records) < 12  # some runs finished, the rest were lost with the scheduler
     assert all(r.outcome is Outcome.SOLVED for r in records), [r.error for r in records]
@@ -104,44 +116,18 @@ def test_resume_reruns_the_crashes_a_lost_cluster_was_charged_with(tmp_path: Pat
 def test_a_lost_worker_costs_only_its_runs_in_flight(tmp_path: Path) -> None:
     """Two `dask worker` processes; one is SIGKILLed after the second run is stored. The other
     finishes the study: every run stored once, solved, none charged to the solver."""
-    pytest.importorskip("distributed")
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
-    scheduler = subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-         "--port", str(port), "--dashboard-address", ":0"], env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    workers = [subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
-         "--nthreads", "1", "--no-dashboard"], env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        for _ in range(2)]
     db = tmp_path / "worker.sqlite"
     the_study = study("worker-lost")
     stored: list[object] = []
+    with cluster(workers=2) as (address, _, workers):
 
-    def kill_a_worker_after_the_second_run(record: object) -> None:
-        stored.append(record)
-        if len(stored) == 2:
-            os.killpg(workers[0].pid, signal.SIGKILL)
+        def kill_a_worker_after_the_second_run(record: object) -> None:
+            stored.append(record)
+            if len(stored) == 2:
+                os.killpg(workers[0].pid, signal.SIGKILL)
 
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the scheduler did not start"
-                time.sleep(0.2)
         result = run_study(the_study, db, scheduler=address, quiet=True,  # type: ignore[arg-type]
                            on_record=kill_a_worker_after_the_second_run)
-    finally:
-        for proc in (*workers, scheduler):
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=30)
     assert workers[0].returncode is not None and workers[0].returncode < 0  # it was killed
     assert len(result.new) == 12 and len(stored) == 12  # each run stored once
     assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED] * 12

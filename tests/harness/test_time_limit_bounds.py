@@ -43,6 +43,9 @@ def test_a_warm_up_that_cannot_finish_is_cut_and_the_run_goes_on() -> None:
     assert record.outcome is Outcome.SOLVED, record.reason
     assert "warm-up cut short" in record.notes
     assert record.warmup_s < 30.0 / 2  # the 30 s first call was cut, not waited for
+    # the cut warm-up used its whole share (25 % of 12 s): the solver was given the rest
+    assert "time limit given: 9.000 s" in record.notes
+    assert "used their whole share" in record.notes
 
 
 def test_astar_h1_stops_by_itself_at_n_10000() -> None:
@@ -117,6 +120,14 @@ def test_cpu_beyond_one_core_is_noted() -> None:
     assert cores_note(2.50, 2.48) == ""   # one core, and the kernel's rounding
     assert cores_note(0.04, 0.001) == ""  # below the slack: a process's own start
     assert cores_note(1.0, 0.0) == ""     # no timed phase
+    # and the harness's figures carry it: a 2.48 s timed phase whose cgroup counted 3.03 s
+    from puzzlebench.harness.run_figures import RunWindow, accepted_figures
+
+    run = RunWindow(t_start=0.0, t_ready=0.0)
+    run.go_ns, run.done_ns, run.cpu_go, run.cpu_stop = 10**9, 10**9 + 2_480_000_000, 0.0, 3.03
+    figures = accepted_figures(run, None, "")
+    assert figures["wall_s"] == pytest.approx(2.48) and figures["cpu_s"] == pytest.approx(3.03)
+    assert cores_note(3.03, 2.48) in figures["notes"]
 
 
 SLOW = f"{PLUGIN}:SlowFirstCall"

@@ -31,7 +31,9 @@ class SlowFirstCall(Solver):
         if n % 6 in (2, 3) or n < 4:
             return Proposal(claim=Claim.UNKNOWN)
         evens, odds = list(range(1, n, 2)), list(range(0, n, 2))
-        return Proposal(answer=evens + odds, claim=Claim.SOLVED)  # n mod 6 ∉ {2, 3}
+        given = "none" if budget.time_limit is None else f"{budget.time_limit:.3f} s"
+        return Proposal(answer=evens + odds, claim=Claim.SOLVED,  # n mod 6 ∉ {2, 3}
+                        note=f"time limit given: {given}")
 
     def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
         if not _called[0]:

@@ -157,10 +157,8 @@ class Performed:
     task: Task | None = None
     problem: Any = None
     later: tuple[Any, ...] = ()
-    #: The time limit the solver was given: the task's, less what start-up and warm-up used
-    #: of it (``harness.measure.pre_go_charge``); None without a time limit.
-    timed_limit: float | None = None
-    #: Start-up and warm-up used their whole share of the time limit.
+    #: Start-up and warm-up used their whole share of the time limit, so the solver was given
+    #: the rest (``harness.measure.pre_go_charge``).
     pre_go_capped: bool = False
 
     def repeats_agree(self) -> bool | None:
@@ -200,12 +198,11 @@ def perform(task: Task, wait_for_go: Callable[[Warmup], Instance | None],
     instance = wait_for_go(warmup)
     if instance is None:
         raise RuntimeError("the harness sent no instance")
-    budget, timed_limit, capped = task.budget, task.budget.time_limit, False
-    if timed_limit is not None:
-        charge = pre_go_charge(timed_limit, time.monotonic() - started)
-        capped = charge >= PRE_GO_SHARE * timed_limit
-        timed_limit -= charge
-        budget = replace(budget, time_limit=timed_limit)
+    budget, limit, capped = task.budget, task.budget.time_limit, False
+    if limit is not None:
+        charge = pre_go_charge(limit, time.monotonic() - started)
+        capped = charge >= PRE_GO_SHARE * limit
+        budget = replace(budget, time_limit=limit - charge)
     problem = problem_of(instance)
     stamps: list[list[int]] = []
     results: list[Any] = []
@@ -230,7 +227,7 @@ def perform(task: Task, wait_for_go: Callable[[Warmup], Instance | None],
     if sinks[0] is not None:
         data["trace"] = sinks[0].points()
     return Performed(data, raw, stamps, warmup.seconds, task, problem, tuple(results[1:]),
-                     timed_limit, capped)
+                     capped)
 
 
 def _as_data(task: Task, problem: Any, result: Any) -> tuple[dict[str, Any], bytes | None]:
@@ -438,7 +435,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
     meta = {"peak_rss_mb": _peak_rss_mb(), "stamps": done.stamps,
             "repeats_follow": bool(done.later),
             "cpu_s": cpu[-1] - cpu[0] if len(cpu) == 2 else None,
-            "timed_limit_s": done.timed_limit, "pre_go_capped": done.pre_go_capped}
+            "pre_go_capped": done.pre_go_capped}
     if held:
         meta["mutated"] = held[0][1] != _identity(held[0][0])
     try:

@@ -123,8 +123,6 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
     }
 
 
-
-
 def pre_go_notes(run: RunWindow) -> list[str]:
     """What start-up and warm-up did to the run's time limit, in words, when it matters: a
     warm-up cut short, and a start-up and warm-up that used their whole share of the limit
