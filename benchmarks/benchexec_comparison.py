@@ -35,8 +35,8 @@ from statistics import median
 
 from benchexec.runexecutor import RunExecutor
 
-from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.study_file import study_from_dict
+from puzzlebench.harness.campaign.runner import run_study
+from puzzlebench.harness.campaign.study_file import study_from_dict
 
 START = "867254301"  # an 8-puzzle: astar-manhattan expands the same 6,744 nodes every time
 SOLVE_ONCE = f"""

@@ -32,8 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.study_file import study_from_dict
+from puzzlebench.harness.campaign.runner import run_study
+from puzzlebench.harness.campaign.study_file import study_from_dict
 
 
 def one(args: argparse.Namespace, sandbox: str, runs: int) -> float:
@@ -63,7 +63,7 @@ def one(args: argparse.Namespace, sandbox: str, runs: int) -> float:
 #: The reference: fork, exit and reap of the lean run side's image, in a process of its own.
 REFERENCE = """
 import os, statistics, sys, time
-import puzzlebench.harness.child  # what the lean fork server holds (no numba)
+import puzzlebench.harness.run.child  # what the lean fork server holds (no numba)
 times = []
 for _ in range(int(sys.argv[1])):
     t0 = time.perf_counter()
@@ -91,9 +91,9 @@ def direct(count: int) -> None:
     import signal
     import statistics
 
-    import puzzlebench.harness.child  # noqa: F401 - what a run's process holds, as forked
+    import puzzlebench.harness.run.child  # noqa: F401 - what a run's process holds, as forked
     from puzzlebench.compiled_clock import prepare_jit
-    from puzzlebench.harness.sandbox import (
+    from puzzlebench.harness.run.sandbox import (
         SandboxPlan,
         enter_pid_namespace,
         leave_pid_namespace,

@@ -35,9 +35,9 @@ def study(solver: str, numbers: list[int], limit: float, params: dict | None = N
 
 
 def run(definition: dict, store: Path, workers: int) -> tuple[list, float]:
-    from puzzlebench.harness.runner import run_study
-    from puzzlebench.harness.store import load_records
-    from puzzlebench.harness.study_file import study_from_dict
+    from puzzlebench.harness.campaign.runner import run_study
+    from puzzlebench.harness.campaign.store import load_records
+    from puzzlebench.harness.campaign.study_file import study_from_dict
 
     s = study_from_dict(definition, "benchmark")
     t0 = time.perf_counter()

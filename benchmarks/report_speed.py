@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from puzzlebench.contract import Budget
+from puzzlebench.harness.campaign.store import Store
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.store import Store
 from puzzlebench.problems import get_problem
 from puzzlebench.record import json_default
 

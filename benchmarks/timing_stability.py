@@ -10,7 +10,7 @@ one of about 100 ms.
     python benchmarks/timing_stability.py [--repeats 30] [--burners 2] [--pin] [--nice off|N]
 
 ``--nice off`` leaves the runs at the priority they inherit (``$PUZZLEBENCH_NICE``); by default
-the harness raises each run to ``harness.measure.RUN_NICE`` where it may (root).
+the harness raises each run to ``harness.run.measure.RUN_NICE`` where it may (root).
 
 **The machine's own spread, measured in the same run.** Beside the burners, the same solve is
 also timed with no harness at all (``bare``): one plain process loads and warms the solver and
@@ -32,7 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from puzzlebench.harness.measure import RUN_NICE
+from puzzlebench.harness.run.measure import RUN_NICE
 
 #: (label, solver, start): about 5 ms and about 100–200 ms of A* on one 8-puzzle.
 CASES = (("~5 ms", "astar-manhattan", "867254301"),

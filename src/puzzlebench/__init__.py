@@ -17,7 +17,7 @@ __version__ = "0.1.0"
 def load(db: str) -> Any:
     """The runs stored in a study database, as a pandas DataFrame (one row per run)."""
     # imported on use: `import puzzlebench` stays light (start-up time)
-    from puzzlebench.harness.store import load as _load
+    from puzzlebench.harness.campaign.store import load as _load
 
     return _load(db)
 
@@ -26,7 +26,7 @@ def load_traces(db: str, study: str | None = None) -> Any:
     """The anytime traces stored in a study database, as a pandas DataFrame: run key columns,
     ``evaluations``, ``time_s`` and ``best`` (one row per improvement)."""
     # imported on use: `import puzzlebench` stays light (start-up time)
-    from puzzlebench.harness.store import load_traces as _load_traces
+    from puzzlebench.harness.campaign.store import load_traces as _load_traces
 
     return _load_traces(db, study)
 

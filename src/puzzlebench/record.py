@@ -138,7 +138,7 @@ class RunRecord:
     hard_limit: float | None = None
     memory_limit_mb: int | None = None
     fingerprint: str = ""
-    #: The code fingerprint of the judge that decided the outcome (``harness.judge``): a
+    #: The code fingerprint of the judge that decided the outcome (``harness.judging.judge``): a
     #: stored run judged by another version is judged again when read. Empty: made before.
     judge_version: str = ""
     log: str = ""
@@ -175,7 +175,7 @@ class RunRecord:
     repeats_agree: bool | None = None
     #: The core the run was pinned to (None: not pinned).
     core: int | None = None
-    #: How the run was sealed off from the machine (``harness.sandbox``): ``namespaces`` (its
+    #: How the run was sealed off from the machine (``harness.run.sandbox``): ``namespaces`` (its
     #: own PID, mount and network namespaces, a read-only file system, no capabilities) or
     #: ``none`` (an ordinary process of the harness's user; ``notes`` says why). Records made
     #: before the field say ``none``: they were not sealed.

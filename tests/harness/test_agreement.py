@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness.agreement import check_agreement
-from puzzlebench.harness.knuth_estimate import estimate_tree, tree_nodes
+from puzzlebench.harness.campaign.agreement import check_agreement
+from puzzlebench.search.knuth_estimate import estimate_tree, tree_nodes
 
 WRONG_PLUGIN = '''
 from puzzlebench.contract import Claim, Proposal, Solver

@@ -243,7 +243,7 @@ def _even_record(answer: list[int]) -> object:
 
 def test_the_judge_version_follows_the_validator(family: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlebench.harness.judge import judge_version
+    from puzzlebench.harness.judging.judge import judge_version
     from puzzlebench.problems import get_problem
 
     before = judge_version(get_problem("fp-even"))
@@ -259,7 +259,7 @@ def test_the_judge_version_follows_the_validator(family: Path,
 
 def test_stored_proposals_are_judged_again_by_a_new_judge(
         family: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlebench.harness.store import Store, load_records
+    from puzzlebench.harness.campaign.store import Store, load_records
     from puzzlebench.record import Outcome
 
     loose, strict = _even_record([2, 4, 6]), _even_record([4, 8, 12])
@@ -282,7 +282,7 @@ def test_stored_proposals_are_judged_again_by_a_new_judge(
 
 
 def test_records_made_before_judge_versions_are_judged_again() -> None:
-    from puzzlebench.harness.judge import judge_stored
+    from puzzlebench.harness.judging.judge import judge_stored
     from puzzlebench.record import Outcome, RunRecord
 
     old = RunRecord(problem="nqueens", size=4, instance_id="nqueens-4", solver="old",
@@ -299,7 +299,7 @@ def test_records_made_before_judge_versions_are_judged_again() -> None:
 def test_a_certified_or_refuted_claim_keeps_its_verdict_when_judged_again() -> None:
     """A proof check is not redone on reading (its proof is not stored): a claim the judge
     certified, or refuted, stays so; a claim with no certificate is judged again."""
-    from puzzlebench.harness.judge import judge_stored
+    from puzzlebench.harness.judging.judge import judge_stored
     from puzzlebench.record import Outcome, RunRecord
 
     claim = RunRecord(problem="queens-knights", size=3, instance_id="queens-knights-3-A2",

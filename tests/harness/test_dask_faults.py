@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness.runner import FALSE_CRASH, InfrastructureError, run_study
-from puzzlebench.harness.store import Store, load_records
-from puzzlebench.harness.study_file import study_from_dict
+from puzzlebench.harness.campaign.runner import FALSE_CRASH, InfrastructureError, run_study
+from puzzlebench.harness.campaign.store import Store, load_records
+from puzzlebench.harness.campaign.study_file import study_from_dict
 from puzzlebench.record import Outcome
 
 NAPPING = Path(__file__).resolve().parents[1] / "plugins" / "napping.py"

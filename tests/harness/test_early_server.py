@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from puzzlebench.harness import early_server, forkserver
 from puzzlebench.harness.execute import judged, make_task
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.run import early_server, forkserver
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
 

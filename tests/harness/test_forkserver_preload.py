@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 SCRIPT = """
-from puzzlebench.harness.forkserver import _preload
+from puzzlebench.harness.run.forkserver_main import _preload
 from puzzlebench.registry import REGISTRY
 assert not REGISTRY.known({name!r})
 _preload({module!r}, {name!r})

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import judged, make_task
-from puzzlebench.harness.measure import Measurement
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.run.measure import Measurement
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.known_counts import JUDGE_DATA, oeis
 from puzzlebench.record import Outcome

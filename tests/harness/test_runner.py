@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.store import Store
-from puzzlebench.harness.study_file import load_study, study_from_dict
+from puzzlebench.harness.campaign.runner import run_study
+from puzzlebench.harness.campaign.store import Store
+from puzzlebench.harness.campaign.study_file import load_study, study_from_dict
 from puzzlebench.record import Outcome
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,7 +181,7 @@ def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
     assert stable_rows(local) == stable_rows(dask_db), differences(stable_rows(local),
                                                                    stable_rows(dask_db))
     # the traces travel back from the Dask workers too: same points apart from times
-    from puzzlebench.harness.store import load_traces
+    from puzzlebench.harness.campaign.store import load_traces
     traces = [load_traces(db)[["key", "point", "evaluations", "best"]].sort_values(["key", "point"])
               .reset_index(drop=True) for db in (local, dask_db)]
     assert len(traces[0]) > 0 and traces[0].equals(traces[1])

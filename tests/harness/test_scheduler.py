@@ -15,13 +15,14 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget
-from puzzlebench.harness import runner, scheduler
+from puzzlebench.harness import scheduler
+from puzzlebench.harness.campaign import runner
+from puzzlebench.harness.campaign.store import Store, load_records
+from puzzlebench.harness.campaign.study_file import study_from_dict
 from puzzlebench.harness.execute import conclude, make_task
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.harness.run_process import RunProcess
+from puzzlebench.harness.run.run_process import RunProcess
 from puzzlebench.harness.scheduler import Job
-from puzzlebench.harness.store import Store, load_records
-from puzzlebench.harness.study_file import study_from_dict
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
 

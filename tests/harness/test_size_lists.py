@@ -7,9 +7,9 @@ import re
 import pytest
 
 from puzzlebench.cli.options import CliInputError, parse_sizes
-from puzzlebench.harness.size_lists import SizeListError, parse_integer, parse_size_list
-from puzzlebench.harness.study import StudyError
-from puzzlebench.harness.study_file import parse_sizes as study_sizes
+from puzzlebench.harness.campaign.study import StudyError
+from puzzlebench.harness.campaign.study_file import parse_sizes as study_sizes
+from puzzlebench.problems.size_lists import SizeListError, parse_integer, parse_size_list
 
 
 @pytest.mark.parametrize(("text", "sizes"), [

@@ -7,10 +7,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
-from puzzlebench.harness.agreement import SYMBOL
+from puzzlebench.harness.campaign.agreement import SYMBOL
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.judge import judge_solution
-from puzzlebench.harness.payload import ProposalData
+from puzzlebench.harness.judging.judge import judge_solution
+from puzzlebench.harness.run.payload import ProposalData
 from puzzlebench.problems import NQueens, QueensInstance, SlidingInstance
 from puzzlebench.record import Outcome, RunRecord, infer_stopped_by
 from puzzlebench.registry import spec_of

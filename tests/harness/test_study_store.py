@@ -10,10 +10,10 @@ import pytest
 
 import puzzlebench
 from puzzlebench.cli import main
-from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.store import Store, StoreError, export
-from puzzlebench.harness.study import StudyError
-from puzzlebench.harness.study_file import load_study, study_from_dict
+from puzzlebench.harness.campaign.runner import run_study
+from puzzlebench.harness.campaign.store import Store, StoreError, export
+from puzzlebench.harness.campaign.study import StudyError
+from puzzlebench.harness.campaign.study_file import load_study, study_from_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = {

@@ -10,13 +10,13 @@ import pytest
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import judged, make_task
-from puzzlebench.harness.measure import (
+from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.run.measure import (
     PRE_GO_FLOOR_S,
     PRE_GO_SHARE,
     pre_go_allowance,
     pre_go_charge,
 )
-from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
 
@@ -70,7 +70,7 @@ def test_repeats_that_reuse_the_first_solve_are_not_its_time() -> None:
 
 
 def test_genuine_repeats_keep_their_median() -> None:
-    from puzzlebench.harness.measure import reused_first_solve
+    from puzzlebench.harness.run.measure import reused_first_solve
 
     assert not reused_first_solve([0.012, 0.010, 0.011, 0.010])   # warm and repeated
     assert not reused_first_solve([0.004, 0.0001, 0.0001])        # below 10 ms: noise
@@ -85,7 +85,7 @@ def test_a_cut_waits_for_numba_to_finish_compiling() -> None:
 
     from numba.core.compiler_lock import global_compiler_lock
 
-    from puzzlebench.harness.warmup_cut import WarmupCut, cut_at
+    from puzzlebench.harness.run.warmup import WarmupCut, cut_at
 
     reached = []
     with pytest.raises(WarmupCut), cut_at(time.monotonic() + 0.01):
@@ -97,7 +97,7 @@ def test_a_cut_waits_for_numba_to_finish_compiling() -> None:
 
 
 def test_a_killed_run_keeps_the_cpu_time_its_cgroup_measured() -> None:
-    from puzzlebench.harness.cgroups import detect
+    from puzzlebench.harness.run.cgroups import detect
 
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'burns.py'}:Burns")
     record = judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve",
@@ -113,7 +113,7 @@ def test_a_killed_run_keeps_the_cpu_time_its_cgroup_measured() -> None:
 def test_cpu_beyond_one_core_is_noted() -> None:
     """A solver burning three cores under a one-core run (3.03 s of CPU beside 2.48 s of
     wall time in the third hostile sweep) is noted; one core's worth is not."""
-    from puzzlebench.harness.run_figures import cores_note
+    from puzzlebench.harness.run.run_figures import cores_note
 
     assert cores_note(3.03, 2.48) == ("the run used more than one core: 3.03 s of CPU in "
                                       "2.48 s (1.2 cores)")
@@ -121,7 +121,7 @@ def test_cpu_beyond_one_core_is_noted() -> None:
     assert cores_note(0.04, 0.001) == ""  # below the slack: a process's own start
     assert cores_note(1.0, 0.0) == ""     # no timed phase
     # and the harness's figures carry it: a 2.48 s timed phase whose cgroup counted 3.03 s
-    from puzzlebench.harness.run_figures import RunWindow, accepted_figures
+    from puzzlebench.harness.run.run_figures import RunWindow, accepted_figures
 
     run = RunWindow(t_start=0.0, t_ready=0.0)
     run.go_ns, run.done_ns, run.cpu_go, run.cpu_stop = 10**9, 10**9 + 2_480_000_000, 0.0, 3.03
@@ -142,7 +142,7 @@ def test_every_door_cuts_a_warm_up_that_cannot_finish(door: str, tmp_path: Path,
     import json
 
     from puzzlebench.cli import main
-    from puzzlebench.harness.store import load_records
+    from puzzlebench.harness.campaign.store import load_records
 
     limit = ["--time-limit", "12"]  # start-up and warm-up get 3 s (as above)
     if door == "solve":

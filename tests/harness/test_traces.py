@@ -16,13 +16,13 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.evolution.population_fitness import attacking_pairs
+from puzzlebench.harness.campaign.ioh_export import export_ioh
+from puzzlebench.harness.campaign.records_frame import records_to_frame
+from puzzlebench.harness.campaign.runner import run_study
+from puzzlebench.harness.campaign.store import SCHEMA_VERSION, Store, load_records, load_traces
+from puzzlebench.harness.campaign.study_file import study_from_dict
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.frame import records_to_frame
-from puzzlebench.harness.ioh_export import export_ioh
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.store import SCHEMA_VERSION, Store, load_records, load_traces
-from puzzlebench.harness.study_file import study_from_dict
 from puzzlebench.iterative import KernelPoints, Run, kernel_caps
 from puzzlebench.local.compiled_random import new_state
 from puzzlebench.local.min_conflicts import Lines

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness.child import WARMUP_ROUNDS
 from puzzlebench.harness.execute import run_solve
+from puzzlebench.harness.run.warmup import WARMUP_ROUNDS
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
 
@@ -67,15 +67,15 @@ def test_the_primer_is_skipped_only_when_every_kernel_is_on_disk(tmp_path) -> No
     has compiled them into the cache, it sees none (and forks the run at once)."""
     script = (
         "import numpy as np\n"
-        "from puzzlebench.harness.forkserver import _kernels_on_disk\n"
+        "from puzzlebench.harness.run.numba_kernels import kernels_on_disk\n"
         "from puzzlebench.local.hill_climbing import FirstChoiceHC\n"
         "from puzzlebench.contract import Budget\n"
         "from puzzlebench.problems import get_problem\n"
         "m = 'puzzlebench.local.hill_climbing'\n"
-        "before = _kernels_on_disk(m)\n"
+        "before = kernels_on_disk(m)\n"
         "FirstChoiceHC().solve(get_problem('nqueens').make(8), Budget(max_evaluations=10**5),"
         " np.random.default_rng(1))\n"
-        "print(before, _kernels_on_disk(m))\n")
+        "print(before, kernels_on_disk(m))\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env, timeout=600)

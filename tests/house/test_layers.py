@@ -44,6 +44,21 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 #: Pairs of the same layer that must not import each other.
 SIBLINGS = (("puzzlebench.harness", "puzzlebench.report"),)
+#: The harness's three rooms and what each must never import: the run side (one process) knows
+#: nothing of judging or of studies, and judging knows nothing of the store or of studies. The
+#: front door (``harness.execute``, ``scheduler``, ``resolve``, ``task``) sits above the rooms.
+HARNESS = "puzzlebench.harness"
+ROOM_NEVER = {
+    "puzzlebench.harness.run": ("puzzlebench.harness.judging", "puzzlebench.harness.campaign",
+                                "puzzlebench.harness.execute", "puzzlebench.harness.scheduler",
+                                "puzzlebench.harness.resolve"),
+    "puzzlebench.harness.judging": ("puzzlebench.harness.campaign",
+                                    "puzzlebench.harness.execute",
+                                    "puzzlebench.harness.scheduler"),
+}
+#: At most this many modules at the harness's top level, and no harness module longer.
+HARNESS_TOP_MODULES = 12
+HARNESS_MODULE_LINES = 400
 #: The plugin packages and the highest core layer they may import (the solvers' layer: a
 #: reference solver is written against the same API as a user's).
 PLUGINS = {"puzzlebench_baselines": "puzzlebench.search"}
@@ -78,6 +93,17 @@ def upward(graph_edges: list[Edge]) -> list[str]:
         if pair in SIBLINGS or pair[::-1] in SIBLINGS:
             bad.append(f"{e.importer}:{e.line} imports its sibling {e.imported}")
     return bad
+
+
+def _within(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def across_rooms(graph_edges: list[Edge]) -> list[str]:
+    """Imports from a harness room into what that room must never know."""
+    return [f"{e.importer}:{e.line} imports {e.imported}, which its room must not know"
+            for e in graph_edges for room, never in ROOM_NEVER.items()
+            if _within(e.importer, room) and any(_within(e.imported, n) for n in never)]
 
 
 def _block_start(lines: list[str], index: int) -> int:
@@ -152,6 +178,30 @@ def test_no_upward_import() -> None:
     assert upward(GRAPH) == []
 
 
+def test_harness_rooms_keep_to_themselves() -> None:
+    assert across_rooms(GRAPH) == []
+
+
+@pytest.mark.parametrize("importer, imported", [
+    ("puzzlebench.harness.run.child", "puzzlebench.harness.judging.judge"),
+    ("puzzlebench.harness.judging.judge", "puzzlebench.harness.campaign.store"),
+    ("puzzlebench.harness.run.forkserver", "puzzlebench.harness.execute"),
+])
+def test_room_check_catches_a_planted_import(importer: str, imported: str) -> None:
+    assert across_rooms([*GRAPH, Edge(importer, imported, 1, False)])
+
+
+def test_harness_is_a_few_small_rooms() -> None:
+    names = [m for m in modules() if _within(m, HARNESS)]
+    top = [m for m in names if m.count(".") == 2 and m + ".__init__" not in names
+           and not any(_within(n, m) and n != m for n in names)]
+    assert len(top) <= HARNESS_TOP_MODULES, top
+    long = {m: n for m in names
+            if (n := len(modules()[m].read_text(encoding="utf-8").splitlines()))
+            > HARNESS_MODULE_LINES}
+    assert long == {}, f"harness modules over {HARNESS_MODULE_LINES} lines: {long}"
+
+
 def test_deferred_imports_say_why() -> None:
     assert unexplained_deferred(GRAPH) == []
 
@@ -167,12 +217,12 @@ def test_every_deferred_import_is_found() -> None:
 
 
 @pytest.mark.parametrize("importer, imported", [
-    ("puzzlebench.report.summary", "puzzlebench.harness.store"),  # report → harness
+    ("puzzlebench.report.summary", "puzzlebench.harness.campaign.store"),  # report → harness
     ("puzzlebench.registry", "puzzlebench.harness.resolve"),  # the old registry → harness
     ("puzzlebench.record", "puzzlebench.contract"),  # the bottom floor importing up
     ("puzzlebench.studies.backtracking", "puzzlebench_baselines.bitboard"),  # core → a reference
     ("puzzlebench.registry", "puzzlebench_baselines.minizinc_user"),  # core → a reference
-    ("puzzlebench_baselines.cpsat", "puzzlebench.harness.store"),  # a reference above the API
+    ("puzzlebench_baselines.cpsat", "puzzlebench.harness.campaign.store"),  # a reference above the API
 ])
 def test_checks_catch_a_planted_upward_import(importer: str, imported: str) -> None:
     planted = [*GRAPH, Edge(importer, imported, 1, False)]

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness import cgroups, forkserver, isolation
 from puzzlebench.harness.execute import make_task, resolve, run_solve
-from puzzlebench.harness.isolation import run_task
-from puzzlebench.harness.measure import RUN_NICE, Measurement, check_stamps, repeat_more
+from puzzlebench.harness.run import cgroups, forkserver, isolation
+from puzzlebench.harness.run.isolation import run_task
+from puzzlebench.harness.run.measure import RUN_NICE, Measurement, check_stamps, repeat_more
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
 
@@ -86,7 +86,7 @@ def test_the_handover_is_the_runs_cpu_time_where_a_cgroup_measures_it() -> None:
     """With the run's cgroup counters, the hand-over is the work the run did after its solves:
     a harness that read a prompt run's answer late no longer refuses its stamps; a run that
     worked on after ``stopped`` is still refused. Without them, the wall time is all there is."""
-    from puzzlebench.harness.run_figures import RunWindow, accepted_figures
+    from puzzlebench.harness.run.run_figures import RunWindow, accepted_figures
 
     def window(cpu_stop: float | None, cpu_done: float | None) -> RunWindow:
         ms = 1_000_000

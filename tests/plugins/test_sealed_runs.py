@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness import sandbox
+from puzzlebench.harness.campaign.store import load_records
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.store import load_records
+from puzzlebench.harness.run import sandbox
 from puzzlebench.problems import get_problem, sliding_distances
 from puzzlebench.record import Outcome
 
@@ -207,7 +207,7 @@ def test_a_poisoned_bfs_table_changes_no_verdict(mode: str, monkeypatch, tmp_pat
 def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
     """Without the sandbox, the run's cgroup is what ends its setsid daemons (v1: frozen,
     killed, thawed; v2: cgroup.kill)."""
-    from puzzlebench.harness import cgroups
+    from puzzlebench.harness.run import cgroups
 
     if cgroups.detect()[0] is None:
         pytest.skip(f"no usable cgroups here: {cgroups.detect()[1]}")
@@ -224,7 +224,7 @@ def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
 
 def test_the_spawned_run_of_a_dask_worker_is_sealed_too(monkeypatch) -> None:
     from puzzlebench.harness.execute import conclude, make_task, resolve
-    from puzzlebench.harness.isolation import run_task
+    from puzzlebench.harness.run.isolation import run_task
 
     monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "auto")
     spec = resolve(ref("Inspector"))
@@ -286,7 +286,7 @@ def test_an_unprivileged_harness_seals_its_runs_too() -> None:
 
 @pytest.mark.parametrize("mode", MODES, indirect=True)
 def test_what_a_run_leaves_running_is_named(mode: str, monkeypatch) -> None:
-    from puzzlebench.harness import cgroups
+    from puzzlebench.harness.run import cgroups
 
     if cgroups.detect()[0] is None:
         pytest.skip(f"no usable cgroups here: {cgroups.detect()[1]}")

@@ -56,7 +56,7 @@ def test_agree_compares_unique_counts_with_a002562(capsys, plugin: str, name: st
 
 
 def test_unique_counts_differing_between_counters_are_wrong() -> None:
-    from puzzlebench.harness.rejudge import rejudge
+    from puzzlebench.harness.judging.cross_run import rejudge
 
     base = run_solve("mod12", get_problem("nqueens").make(8))
     a = base.with_(task="count", solver="a", count=92, unique=12, verified=True)
@@ -99,14 +99,14 @@ def test_two_plugins_agreeing_never_verify_infeasibility(capsys, tmp_path: Path,
     exported = {(r.solver, r.outcome, None if pd.isna(r.verified) else bool(r.verified))
                 for r in frame.itertuples()}
     assert exported == compare_verdict
-    from puzzlebench.harness.store import load
+    from puzzlebench.harness.campaign.store import load
 
     stored = load(db)
     assert not stored["success"].any()
 
 
 def test_infeasibility_agreed_by_built_in_complete_solvers_is_verified() -> None:
-    from puzzlebench.harness.rejudge import rejudge
+    from puzzlebench.harness.judging.cross_run import rejudge
 
     base = run_solve("mod12", get_problem("nqueens").make(8))
     claims = [base.with_(solver=s, outcome=Outcome.INFEASIBLE, verified=False, origin=o,
@@ -120,7 +120,7 @@ def test_infeasibility_agreed_by_built_in_complete_solvers_is_verified() -> None
 
 
 def test_export_rejudges_like_report(capsys, tmp_path: Path) -> None:
-    from puzzlebench.harness.store import Store
+    from puzzlebench.harness.campaign.store import Store
 
     liar = run_solve(ref("CompleteLiarA"), get_problem("queens-knights").make(8, queens=4))
     honest = run_solve("backtracking", get_problem("queens-knights").make(8, queens=4))
@@ -144,7 +144,7 @@ def test_export_rejudges_like_report(capsys, tmp_path: Path) -> None:
 # -- memory figures -----------------------------------------------------------------------------
 
 def test_a_run_cannot_change_its_recorded_peak_memory() -> None:
-    from puzzlebench.harness.cgroups import detect
+    from puzzlebench.harness.run.cgroups import detect
 
     layout, why = detect()
     if layout is None:
@@ -155,7 +155,7 @@ def test_a_run_cannot_change_its_recorded_peak_memory() -> None:
 
 
 def test_without_cgroups_the_peak_is_the_kernels_figure() -> None:
-    from puzzlebench.harness.measure import Measurement
+    from puzzlebench.harness.run.measure import Measurement
 
     record = run_solve(ref("MemoryLiar"), get_problem("nqueens").make(8),
                        measurement=Measurement(cgroups=False))
@@ -164,7 +164,7 @@ def test_without_cgroups_the_peak_is_the_kernels_figure() -> None:
 
 
 def test_exported_traces_carry_the_rejudged_outcome(tmp_path: Path) -> None:
-    from puzzlebench.harness.store import Store, load_traces
+    from puzzlebench.harness.campaign.store import Store, load_traces
 
     inst = get_problem("nqueens").make(30)
     traced = run_solve("min-conflicts", inst)
@@ -184,7 +184,7 @@ def test_a_plugins_exact_claim_gets_one_verdict_everywhere(capsys, tmp_path: Pat
     """A plugin declaring ``exact`` whose answer is longer than a built-in exact solver's is
     wrong in compare, and so in report and export of the same store (they cannot resolve the
     plugin: the record says the run was exact)."""
-    from puzzlebench.harness.store import load, load_records
+    from puzzlebench.harness.campaign.store import load, load_records
 
     detour = f"{HERE / 'hostile.py'}:LongerThanOptimal"
     start = ",".join(str(t) for t in [*range(1, 15), 0, 15])

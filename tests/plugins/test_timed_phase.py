@@ -18,7 +18,7 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.measure import STARTUP_LIMIT, Measurement
+from puzzlebench.harness.run.measure import STARTUP_LIMIT, Measurement
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from puzzlebench.harness.store import Store, load
+from puzzlebench.harness.campaign.store import Store, load
 from puzzlebench.record import Outcome, RunRecord
 
 SIZES = (4, 8, 16, 64, 1_000, 10_000, 100_000, 1_000_000)

@@ -188,7 +188,7 @@ def test_overall_sums_problems_and_ranks_again() -> None:
 
 
 def test_report_writes_and_shows_the_borda_table(tmp_path: Path) -> None:
-    from puzzlebench.harness.frame import records_to_frame
+    from puzzlebench.harness.campaign.records_frame import records_to_frame
     from puzzlebench.record import Outcome, RunRecord
     from puzzlebench.report import write_report
 
@@ -255,8 +255,8 @@ def test_compare_summary_has_a_borda_column() -> None:
 
     from puzzlebench.cli.compare import borda_scores
     from puzzlebench.contract import Budget
+    from puzzlebench.harness.campaign.progress import summary_table
     from puzzlebench.harness.execute import run_solve
-    from puzzlebench.harness.progress import summary_table
     from tests.conformance.cases import make
 
     records = [run_solve(s, make("nqueens", n), seed=0, budget=Budget(time_limit=5))

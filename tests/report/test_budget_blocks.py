@@ -10,11 +10,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from puzzlebench.harness.frame import records_to_frame
-from puzzlebench.harness.runner import run_study
-from puzzlebench.harness.store import load_records, load_traces
-from puzzlebench.harness.study import StudyError
-from puzzlebench.harness.study_file import study_from_dict
+from puzzlebench.harness.campaign.records_frame import records_to_frame
+from puzzlebench.harness.campaign.runner import run_study
+from puzzlebench.harness.campaign.store import load_records, load_traces
+from puzzlebench.harness.campaign.study import StudyError
+from puzzlebench.harness.campaign.study_file import study_from_dict
 from puzzlebench.report import write_report
 from puzzlebench.report.anytime_statistics import binding_budget, budget_block
 from puzzlebench.studies.anytime import binding_table, narrative, success_rates

@@ -9,8 +9,8 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget
+from puzzlebench.harness.campaign.records_frame import records_to_frame
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.frame import records_to_frame
 from puzzlebench.record import Outcome
 from puzzlebench.report import write_report
 from tests.conformance.cases import make

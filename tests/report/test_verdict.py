@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from puzzlebench.claims import Claim, ClaimError, parse_claim
-from puzzlebench.harness.store import Store, load, study_definition
+from puzzlebench.harness.campaign.store import Store, load, study_definition
 from puzzlebench.record import Outcome, RunRecord
 from puzzlebench.report import write_report
 from puzzlebench.report.borda import borda_overall, borda_table
@@ -207,8 +207,8 @@ STUDY = {"study": {"name": "claimed", "time_limit": 2.0},
 ])
 def test_a_claim_the_study_cannot_test_is_refused_before_any_run(claim_table: dict,
                                                                   message: str) -> None:
-    from puzzlebench.harness.study import StudyError
-    from puzzlebench.harness.study_file import study_from_dict
+    from puzzlebench.harness.campaign.study import StudyError
+    from puzzlebench.harness.campaign.study_file import study_from_dict
 
     with pytest.raises(StudyError, match=message):
         study_from_dict({**STUDY, "claims": [claim_table]}, "s.toml")

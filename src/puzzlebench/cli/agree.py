@@ -36,7 +36,7 @@ from puzzlebench.problems import get_problem
 
 if TYPE_CHECKING:
     # imported on use (type checking only): at run time it would load numba for --help
-    from puzzlebench.harness.agreement import AgreementReport
+    from puzzlebench.harness.campaign.agreement import AgreementReport
 
 #: Most generated instances per size ``agree --generate`` takes.
 MAX_GENERATED = 1000
@@ -73,7 +73,7 @@ def agree_command(
     say_if_first_run()
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.cli.run import check_workers
-    from puzzlebench.harness.progress import StudyProgress
+    from puzzlebench.harness.campaign.progress import StudyProgress
 
     prob = get_problem(problem)
     check_limit(time_limit)
@@ -93,7 +93,7 @@ def agree_command(
     progress = StudyProgress(0, 0, quiet=as_json, unknown_total=True)
     try:
         # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
-        from puzzlebench.harness.agreement import check_agreement
+        from puzzlebench.harness.campaign.agreement import check_agreement
 
         report = check_agreement(problem, size_list, solver or None, time_limit=time_limit,
                                  count_time_limit=count_time_limit,

@@ -31,7 +31,7 @@ from puzzlebench.cli.options import (
 from puzzlebench.cli.output import console, emit_json, record_json, runs_table
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.cli.run import check_workers
-from puzzlebench.harness.progress import summary_table
+from puzzlebench.harness.campaign.progress import summary_table
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.record import RunRecord
@@ -67,9 +67,9 @@ def compare_command(
     """Compare solvers: exit 1 if any run is wrong, crashed or was killed."""
     say_if_first_run()
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.runner import run_study
-    from puzzlebench.harness.store import load_records
-    from puzzlebench.harness.study_file import study_from_dict
+    from puzzlebench.harness.campaign.runner import run_study
+    from puzzlebench.harness.campaign.store import load_records
+    from puzzlebench.harness.campaign.study_file import study_from_dict
     if repeats < 1:
         raise CliInputError(f"--repeats must be at least 1, got {repeats}")
     check_limit(time_limit)
@@ -138,7 +138,7 @@ def borda_scores(records: list[RunRecord]) -> dict[str, float] | None:
     except ImportError:
         return None
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.frame import records_to_frame
+    from puzzlebench.harness.campaign.records_frame import records_to_frame
 
     return borda_by_configuration(records_to_frame(records)) if records else None
 
@@ -151,6 +151,6 @@ def write_report(records: list[RunRecord], out_dir: str) -> None:
     except ImportError:
         raise CliInputError("--report needs the report package, which is not installed") from None
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.frame import records_to_frame
+    from puzzlebench.harness.campaign.records_frame import records_to_frame
 
     writer(records_to_frame(records), out_dir)

@@ -13,13 +13,13 @@ from typing import Annotated, Any
 import typer
 
 from puzzlebench.contract import Budget
-from puzzlebench.harness.size_lists import (
+from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.problems.size_lists import (
     MAX_INT,
     SizeListError,
     parse_integer,
     parse_size_list,
 )
-from puzzlebench.problems.base import PuzzlebenchError
 
 
 class CliInputError(PuzzlebenchError, ValueError):
@@ -42,7 +42,7 @@ PinOpt = Annotated[bool | None, typer.Option(
     "--pin/--no-pin", help="Give each worker its own core (cpuset cgroup, else affinity).")]
 
 
-#: ``--sandbox``: how each run is sealed off from the machine (``harness.sandbox``).
+#: ``--sandbox``: how each run is sealed off from the machine (``harness.run.sandbox``).
 SandboxOpt = Annotated[str | None, typer.Option(
     "--sandbox", metavar="auto|required|off",
     help="Seal each run in namespaces of its own (no other process, read-only files, no "
@@ -59,7 +59,7 @@ def check_sandbox(mode: str | None) -> str | None:
     """A ``--sandbox`` value; ``required`` where runs cannot be sealed is refused here, before
     any run is made."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness import sandbox
+    from puzzlebench.harness.run import sandbox
 
     if mode is None:
         mode = sandbox.default_mode() if sandbox.MODE_ENV in os.environ else None
@@ -78,7 +78,7 @@ def measurement_of(min_time: float | None, pin: bool | None, sandbox: str | None
                    startup_limit: float | None = None) -> Any:
     """The ``Measurement`` of a command's flags (checked)."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.measure import STARTUP_LIMIT, Measurement
+    from puzzlebench.harness.run.measure import STARTUP_LIMIT, Measurement
 
     check_limit(min_time, "--min-time")
     check_limit(startup_limit, "--startup-limit")
@@ -128,7 +128,7 @@ def parse_sizes(text: str) -> list[int]:
 
 #: Every command's default wall-clock budget per run, in seconds (shown in each --help).
 DEFAULT_TIME_LIMIT = 60.0
-#: What ``--time-limit`` bounds, as ``--help`` says it (``harness.measure.pre_go_allowance``).
+#: What ``--time-limit`` bounds, as ``--help`` says it (``harness.run.measure.pre_go_allowance``).
 TIME_LIMIT_HELP = ("Seconds a run may take from its start, warm-up included (start-up and "
                    "warm-up get at most max(1 s, 25 %)); killed at 1.1×+0.5 s.")
 

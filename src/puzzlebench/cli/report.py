@@ -24,7 +24,7 @@ def report_command(
     of the claims the study file states."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.claims import Claim
-    from puzzlebench.harness.store import load, load_traces, studies, study_definition
+    from puzzlebench.harness.campaign.store import load, load_traces, studies, study_definition
     from puzzlebench.report import write_report
     held = studies(db)
     if study is None and len(held) > 1:

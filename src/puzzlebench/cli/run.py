@@ -59,10 +59,10 @@ def run_command(
     killed (judged against the study's other runs too)."""
     say_if_first_run()
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.progress import summary_table
-    from puzzlebench.harness.runner import run_study
-    from puzzlebench.harness.store import load_records
-    from puzzlebench.harness.study_file import load_study
+    from puzzlebench.harness.campaign.progress import summary_table
+    from puzzlebench.harness.campaign.runner import run_study
+    from puzzlebench.harness.campaign.store import load_records
+    from puzzlebench.harness.campaign.study_file import load_study
     check_workers(workers)
     if scheduler is not None:
         check_scheduler(scheduler)

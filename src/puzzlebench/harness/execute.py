@@ -10,7 +10,7 @@ the scheduler's judging thread, with the problem's validator. An explicit
 profiler); its record says ``isolated: false``.
 
 Time: ``time_s`` is the timed phase (the solver's construction and its run), stamped in the
-run and checked by the harness (``harness.measure``); with ``min_time`` it is the median of
+run and checked by the harness (``harness.run.measure``); with ``min_time`` it is the median of
 repeated solves. Project solvers (and plugins declaring ``compiled``) are warmed first,
 untimed (``warmup_s``; see ``warms``). An answer that arrives after the run's time limit is
 never a success within it: such a run is a ``timeout``.
@@ -23,18 +23,20 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from puzzlebench.code_fingerprint import imports_numba
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness import environment
 from puzzlebench.harness import scheduler as schedules
-from puzzlebench.harness.certify_runs import certify_claim, certify_zero_count
-from puzzlebench.harness.child import Performed, Task, Warmup, error_text, perform
-from puzzlebench.harness.child_report import ChildReport
-from puzzlebench.harness.judge import Judgement, judge_count, judge_solution, judge_version
-from puzzlebench.harness.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
-from puzzlebench.harness.payload import MalformedProposalError, ProposalData, from_payload
+from puzzlebench.harness.judging.certify_runs import certify_claim, certify_zero_count
+from puzzlebench.harness.judging.judge import Judgement, judge_count, judge_solution, judge_version
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.run.child import Performed, error_text, perform
+from puzzlebench.harness.run.child_report import ChildReport
+from puzzlebench.harness.run.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
+from puzzlebench.harness.run.numba_kernels import uses_numba
+from puzzlebench.harness.run.payload import MalformedProposalError, ProposalData, from_payload
+from puzzlebench.harness.run.warmup import Warmup
 from puzzlebench.harness.scheduler import Job
+from puzzlebench.harness.task import Task
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.problems.catalogue import family_origin
@@ -85,13 +87,6 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
                 warmup=warms(spec), compiled=spec.compiled, jit=uses_numba(spec),
                 factory=spec.factory if not spec.reference else None, min_time=min_time,
                 project_module=spec.module if spec.origin in ("handwritten", "baseline") else "")
-
-
-def uses_numba(spec: SolverSpec) -> bool:
-    """Whether the solver's runs want numba's compiler started before the fork: it is declared
-    compiled, or its module or a project module it imports imports numba (read from the
-    source, never run; a plugin's own code is not followed past what is importable by name)."""
-    return spec.compiled or imports_numba(spec.module)
 
 
 def warms(spec: SolverSpec) -> bool:
@@ -305,7 +300,7 @@ def run_solve(
     **meta: Any,
 ) -> RunRecord:
     """Solve once and judge: the solver proposes (in its own process), the validator decides.
-    ``measurement`` sets repeats to a minimum time, pinning and cgroups (``harness.measure``)."""
+    ``measurement`` sets repeats to a minimum time, pinning and cgroups (``harness.run.measure``)."""
     spec = resolve(solver)
     measurement = measurement or Measurement()
     task = make_task(spec, instance, "solve", params=params, seed=seed, budget=budget,

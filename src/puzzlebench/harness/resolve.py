@@ -12,8 +12,8 @@ Descriptions are cached per process by reference.
 
 from __future__ import annotations
 
-from puzzlebench.harness.child import Task
-from puzzlebench.harness.isolation import run_task
+from puzzlebench.harness.run.isolation import run_task
+from puzzlebench.harness.task import Task
 from puzzlebench.references import kind_of
 from puzzlebench.registry import REGISTRY
 from puzzlebench.solver_spec import (

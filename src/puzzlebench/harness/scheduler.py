@@ -1,11 +1,11 @@
 """The one scheduler: every run the harness makes goes through ``schedule``.
 
 ``solve``, ``count`` and the Python API's ``run_solve``/``run_count`` (``harness.execute``),
-``agree`` (``harness.agreement``) and ``compare``/``run``/``study`` (``harness.runner``) hand
-it jobs — a task and how its report becomes a result — and it runs them under one set of
-limits, one error path and one Ctrl-C path, in two threads:
+``agree`` (``harness.campaign.agreement``) and ``compare``/``run``/``study``
+(``harness.campaign.runner``) hand it jobs — a task and how its report becomes a result —
+and it runs them under one set of limits, one error path and one Ctrl-C path, in two threads:
 
-* the reading loop (``harness.isolation.run_tasks``, in the calling thread) starts the runs,
+* the reading loop (``harness.run.isolation.run_tasks``, in the calling thread) starts the runs,
   reads their pipes, answers ``ready`` with ``go``, enforces the limits and kills. It does
   nothing else: a finished run's report is put on a queue, and the loop turns again;
 * the judging thread takes finished runs off that queue in the order they ended, judges each
@@ -39,10 +39,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlebench.harness.child import Task
-from puzzlebench.harness.child_report import ChildReport
-from puzzlebench.harness.isolation import run_tasks
-from puzzlebench.harness.measure import Measurement
+from puzzlebench.harness.run.child_report import ChildReport
+from puzzlebench.harness.run.isolation import run_tasks
+from puzzlebench.harness.run.measure import Measurement
+from puzzlebench.harness.task import Task
 
 __all__ = ["Job", "Judged", "schedule"]
 
@@ -123,7 +123,7 @@ def schedule(jobs: Iterable[Job] | Callable[[], Iterable[Job]], *, workers: int 
     results in the order the runs ended. Each result is handed to ``deliver``, or to the
     function ``sink()`` yields — a context entered in the judging thread (a store opened
     there, closed when the last result is in). ``backend`` runs the jobs elsewhere (default:
-    fresh local processes, ``harness.isolation``). No run starts before the sink is open;
+    fresh local processes, ``harness.run.isolation``). No run starts before the sink is open;
     ``jobs`` may be a function, called then (a study's runs are those its store lacks)."""
     if deliver is not None and sink is not None:
         raise ValueError("give deliver or sink, not both")

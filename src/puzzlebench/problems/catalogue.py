@@ -15,7 +15,7 @@ Families come from three places, like solvers:
 Ids are unique: a second family with a taken id is refused.
 
 A problem family is *judge code*: its validator decides every verdict, in the judge's
-process. The harness isolates solvers (``harness.isolation``), not problems, so a problem
+process. The harness isolates solvers (``harness.run.isolation``), not problems, so a problem
 plugin is trusted as the validators are — install or name only families you would trust to
 judge. It is never loaded because a solver asked for it.
 """

@@ -13,7 +13,7 @@ and #P-complete (Gent, Jefferson & Nightingale, "Complexity of n-Queens Completi
   enumerates the completions itself (its own small backtracking, independent of every
   solver), so answers, ``infeasible`` claims and counts are checked there. Above it an
   ``infeasible`` claim is *unverified* unless two different solvers make it and no run finds a
-  solution (``harness.rejudge``); any valid answer found by another run makes it ``wrong``.
+  solution (``harness.judging.cross_run``); any valid answer found by another run makes it ``wrong``.
 * **Generator** — ``generate`` (``compare --generate K``, study key ``generate = K``) follows
   the paper's natural generator: queens are placed one at a time, each on a square chosen
   uniformly among those no placed queen attacks, until ``round(PLACED_FRACTION · n)`` stand

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 
 from puzzlebench.contract import Budget
-from puzzlebench.harness.knuth_estimate import estimate_tree, tree_nodes
 from puzzlebench.problems.nqueens import A000170, A002562, QueensInstance
 from puzzlebench.registry import REGISTRY, RegistryError
+from puzzlebench.search.knuth_estimate import estimate_tree, tree_nodes
 from puzzlebench.studies import BuiltinStudy
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 

@@ -14,12 +14,12 @@ without re-running it.
 Verified or not: a valid answer is verified (the validator checked it); a count equal to the
 known value is verified; a count with no known value to compare, or an ``infeasible`` claim no
 rule decides, is accepted but *unverified* (``verified=False``) and reported apart. Agreement
-between solvers (``harness.rejudge``) can later turn an unverified claim ``wrong``.
+between solvers (``harness.judging.cross_run``) can later turn an unverified claim ``wrong``.
 
 Each verification names its rung (``verified_by``, ``record.RUNGS``): ``validator``, ``rule``
 (solvability rules, known counts, known optima), ``certificate``. An ``infeasible`` claim that
 comes with a proof of unsatisfiability (``Proposal.proof``) has the proof checked here
-(``harness.certificate``): accepted, the claim is certified (unless a rule, a stronger rung,
+(``harness.judging.certificate``): accepted, the claim is certified (unless a rule, a stronger rung,
 decides it already); rejected, the claim is ``wrong`` with the checker's reason, whatever a rule
 says — a wrong certificate is a wrong answer, as in the SAT Competition.
 """
@@ -31,15 +31,15 @@ from typing import Any
 
 from puzzlebench.code_fingerprint import digest_of
 from puzzlebench.contract import Claim
-from puzzlebench.harness.certificate import REJECTED, certify_infeasible
-from puzzlebench.harness.payload import ProposalData
+from puzzlebench.harness.judging.certificate import REJECTED, certify_infeasible
+from puzzlebench.harness.run.payload import ProposalData
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance, Problem, PuzzlebenchError
 from puzzlebench.record import Outcome, RunRecord
 
 #: The harness's own judging code; with a problem family's module (its validator, facts and
 #: tables), what a judge version digests.
-JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judge", "puzzlebench.harness.payload")
+JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judging.judge", "puzzlebench.harness.run.payload")
 
 
 @dataclass(frozen=True, slots=True)

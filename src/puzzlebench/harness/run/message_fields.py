@@ -2,12 +2,12 @@
 field of the wrong type or out of range, nesting deeper than any real message — makes that run
 a crash, never the harness's traceback.
 
-A run writes JSON messages on its result pipe (``harness.child``): ``ready`` (loaded and warm),
+A run writes JSON messages on its result pipe (``harness.run.child``): ``ready`` (loaded and warm),
 ``stopped`` (its solves are over), ``done`` (its proposal and how it was measured), ``error``
 and ``repeats``. The solver shares that process, so every message is data from an untrusted
 source: :func:`frame_problem` checks every field the harness reads before any is used (the
 proposal inside ``done`` is checked again, field by field, when it is read back:
-``harness.payload.from_payload``). Fields a message does not know are ignored, never read.
+``harness.run.payload.from_payload``). Fields a message does not know are ignored, never read.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from puzzlebench.harness.frame import config_labels
+from puzzlebench.harness.campaign.records_frame import config_labels
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
 

@@ -3,15 +3,15 @@ against each other — how a user validates a solver against the baselines.
 
 For each instance: every answer goes through the validator (a ``wrong`` outcome, a crash or a
 timeout is a disagreement); an ``infeasible`` claim is checked against the solvability rule,
-certified by a checked proof where no rule decides (``harness.certify_runs``), and checked
-against every valid answer any solver found (``harness.rejudge``); counts from every
+certified by a checked proof where no rule decides (``harness.judging.certify_runs``), and checked
+against every valid answer any solver found (``harness.judging.cross_run``); counts from every
 counting solver — totals and, where a solver can, unique counts — are compared with each other
 and with OEIS, and a counter that fails or returns something that is not a count is named;
 exact solvers' answer lengths must agree; and, for small boards, each answer must be a member
 of the solution set listed by a complete enumerating solver — only when that listing says it
 is complete (a listing cut short by its budget is shown as truncated, never used as the set).
 
-Every run executes in its own process (``harness.isolation``), several at once, through the
+Every run executes in its own process (``harness.run.isolation``), several at once, through the
 one scheduler (``harness.scheduler``): runs are judged in its judging thread, in the order
 they end, while the loop goes on reading the others.
 """
@@ -27,12 +27,12 @@ from typing import Any
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
-from puzzlebench.harness.child import Task
 from puzzlebench.harness.execute import conclude, make_task, run_enumerate
-from puzzlebench.harness.measure import Measurement
-from puzzlebench.harness.rejudge import rejudge
+from puzzlebench.harness.judging.cross_run import rejudge
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.run.measure import Measurement
 from puzzlebench.harness.scheduler import Job
+from puzzlebench.harness.task import Task
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
 from puzzlebench.record import Outcome, RunRecord

@@ -3,7 +3,7 @@
 A run's process sends its own stamps; the harness keeps its own window around them (``go`` →
 ``stopped`` → ``done``, its cgroup's CPU counter at each) and, where it lacks a kernel
 measurement, the process's resource usage. ``accepted_figures`` decides which figure stands
-(see ``harness.measure`` for the rules on stamps) and says why in the notes.
+(see ``harness.run.measure`` for the rules on stamps) and says why in the notes.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzlebench.harness.frame_fields import number
-from puzzlebench.harness.measure import Timing, check_stamps, stamp_ns, usable_cores
+from puzzlebench.harness.run.measure import Timing, check_stamps, stamp_ns, usable_cores
+from puzzlebench.harness.run.message_fields import number
 
 
 @dataclass(slots=True)

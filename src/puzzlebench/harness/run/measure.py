@@ -79,7 +79,7 @@ PROJECT_STARTUP_LIMIT = 300.0
 #: of that share is taken from the timed phase's limit. So a run with limit T ends within
 #: 1.1 × T + 0.5 s of its start (the hard limit), warm-up included, for T ≥ 2 s; below, the
 #: floor may add up to half a second. A warm-up still at work when its share is spent is cut
-#: short (``harness.child.warm_up``) and the record says so.
+#: short (``harness.run.warmup.warm_up``) and the record says so.
 PRE_GO_SHARE = 0.25
 PRE_GO_FLOOR_S = 1.0
 
@@ -129,7 +129,7 @@ class Measurement:
     (None: once). ``pin``: give each worker its own core (cpuset cgroup, else affinity).
     ``cgroups``: use a cgroup per run where the machine allows (False: always the rusage
     fallback). ``startup_limit``: seconds a run may take to be ready (start-up and warm-up).
-    ``sandbox``: how runs are sealed off from the machine (``harness.sandbox``: ``auto``,
+    ``sandbox``: how runs are sealed off from the machine (``harness.run.sandbox``: ``auto``,
     ``required``, ``off``; None: ``$PUZZLEBENCH_SANDBOX`` or ``auto``). ``nice``: the
     scheduling priority each run's processes get for their timed phase where the harness may
     raise it (root or CAP_SYS_NICE; None: left as inherited) — see :data:`RUN_NICE`.

@@ -1,7 +1,7 @@
 """The solver's side of a run: load the solver, warm it, wait for the instance, run it, hand
 its proposal over as data.
 
-A run executes in a process of its own (``harness.isolation`` forks or spawns it), which never
+A run executes in a process of its own (``harness.run.isolation`` forks or spawns it), which never
 judges. The protocol, on a result pipe and a control pipe the harness opened before any solver
 code was loaded:
 
@@ -10,8 +10,8 @@ code was loaded:
 2. it writes ``ready`` and waits;
 3. the harness answers ``go`` with the instance: the timed phase starts when the harness sends
    it. The process stamps the shared monotonic clock immediately around each solve
-   (``harness.measure``), repeats the solve with the same seed while ``min_time`` asks for it,
-   and writes ``done`` with the first proposal as data (``harness.payload``), the stamps and
+   (``harness.run.measure``), repeats the solve with the same seed while ``min_time`` asks for it,
+   and writes ``done`` with the first proposal as data (``harness.run.payload``), the stamps and
    whether every repeat gave the same answer — or ``error`` with the reason;
 4. it then waits, idle, until the harness has read its counters and kills it, so no teardown
    is ever measured.
@@ -19,7 +19,7 @@ code was loaded:
 Everything the solver prints goes to the run's log, never to the harness's output. The same
 ``perform`` serves in-process runs (``isolate=False``), which say so in their records.
 
-``python -m puzzlebench.harness.child FD`` is the spawned form (Dask workers, whose daemonic
+``python -m puzzlebench.harness.run.child FD`` is the spawned form (Dask workers, whose daemonic
 processes should not fork): it reads its task, then ``go``, as frames on stdin, and writes to
 fd FD.
 """
@@ -30,21 +30,18 @@ import contextlib
 import hashlib
 import json
 import os
-import pickle
 import resource
-import struct
 import sys
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
-from numpy.random import default_rng  # loaded with the run side: every solve takes one
 
-from puzzlebench.contract import Budget, Enumeration
-from puzzlebench.harness.measure import (
+from puzzlebench.contract import Enumeration
+from puzzlebench.harness.run.measure import (
     PRE_GO_SHARE,
     pre_go_allowance,
     pre_go_charge,
@@ -52,85 +49,31 @@ from puzzlebench.harness.measure import (
     rusage_cpu_s,
     stamp_ns,
 )
-from puzzlebench.harness.payload import MalformedProposalError, answer_data, to_payload
-from puzzlebench.harness.sandbox import NONE, SandboxPlan, Sealed, check_mode, seal
-from puzzlebench.harness.warmup_cut import WarmupCut, compilations, cut_at
+from puzzlebench.harness.run.messages import read_message, send
+from puzzlebench.harness.run.payload import MalformedProposalError, answer_data, to_payload
+from puzzlebench.harness.run.sandbox import NONE, SandboxPlan, Sealed, check_mode, seal
+from puzzlebench.harness.run.solver_call import call_solver, trace_type
+from puzzlebench.harness.run.warmup import Warmup, warm_up
+from puzzlebench.harness.task import Task
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.references import load_solver
-from puzzlebench.solver_spec import SolverSpec, spec_of
+from puzzlebench.solver_spec import spec_of
 
 if TYPE_CHECKING:
     # for annotations only: the trace code loads numba, which a run that does not trace
     # never needs (see _trace_type)
     from puzzlebench.trace import Trace
 
-#: Budget of the untimed warm-up run (project solvers, and plugins declaring ``compiled``).
-WARMUP_BUDGET = Budget(time_limit=0.5, max_nodes=20_000, max_evaluations=20_000,
-                       max_iterations=20_000)
-#: Most warm-up rounds a run makes: another round follows one that ran out of its time (a
-#: lazily compiled solver compiles one kernel per round until none is left to compile).
-WARMUP_ROUNDS = 6
 #: Cap on what a run may write to its log (RLIMIT_FSIZE; beyond it the process dies).
 LOG_LIMIT_BYTES = 1 << 30
-
-
-@dataclass(frozen=True, slots=True)
-class Task:
-    """One unit of solver work, as plain picklable data (never a live solver object).
-
-    ``hard_limit`` counts from the start of the timed phase; ``None`` means no kill.
-    """
-
-    kind: str  # "solve", "count", "enumerate" or "describe" (a plugin's capabilities)
-    solver: str  # a registered name or a module:attr / file.py:attr reference
-    instance: Instance | None = None
-    params: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
-    budget: Budget = field(default_factory=Budget)
-    unique: bool = False
-    limit: int | None = None
-    hard_limit: float | None = None
-    memory_limit_mb: int | None = None
-    warmup: bool = True
-    compiled: bool = False  # the harness starts numba once before forking such runs
-    #: Forked by the fork server that has started numba's compiler: a compiled solver, or one
-    #: whose code imports numba (else the lean server, which never loads it).
-    jit: bool = False
-    #: The instance the untimed warm-up runs on (``Problem.warmup_like``), never the run's.
-    warmup_instance: Instance | None = None
-    #: Repeat the solve (same seed) until this many seconds of timed work (None: once).
-    min_time: float | None = None
-    #: The module of a project solver (handwritten or baseline), which the fork server
-    #: imports once so that every run inherits it; empty for plugins.
-    project_module: str = ""
-    #: The solver class itself, when the caller holds one (an API user's class, a test's);
-    #: reaches a forked child through memory, never a spawned one (use a reference there).
-    factory: type | None = None
-
-    def __getstate__(self) -> dict[str, Any]:  # pickled for spawned children: no class
-        return {**{k: getattr(self, k) for k in self.__dataclass_fields__}, "factory": None}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
-
-    def sealed(self) -> Task:
-        """The task as a run's process gets it: everything but the instance, which the
-        harness sends only with ``go``."""
-        if self.instance is None:
-            return self
-        warm = self.warmup_instance
-        if warm is None:
-            warm = problem_of(self.instance).warmup_like(self.instance)
-        return replace(self, instance=None, warmup_instance=warm)
 
 
 @dataclass(frozen=True, slots=True)
 class RunSetup:
     """What a run's process does before any solver code: join its cgroup (the ``cgroup.procs``
     files, one per hierarchy), keep to one core (``core``, when pinned without a cpuset), and
-    seal itself off from the machine (``sandbox``: a mode of ``harness.sandbox``; None: the
+    seal itself off from the machine (``sandbox``: a mode of ``harness.run.sandbox``; None: the
     default, ``$PUZZLEBENCH_SANDBOX`` or ``auto``)."""
 
     cgroup_procs: tuple[str, ...] = ()
@@ -158,7 +101,7 @@ class Performed:
     problem: Any = None
     later: tuple[Any, ...] = ()
     #: Start-up and warm-up used their whole share of the time limit, so the solver was given
-    #: the rest (``harness.measure.pre_go_charge``).
+    #: the rest (``harness.run.measure.pre_go_charge``).
     pre_go_capped: bool = False
 
     def repeats_agree(self) -> bool | None:
@@ -181,7 +124,7 @@ def perform(task: Task, wait_for_go: Callable[[Warmup], Instance | None],
     includes the solver's construction. ``started`` is when the run began
     (``time.monotonic``; the harness's clock where it says): the time limit counts from
     there, so start-up and warm-up are bounded by their share of it and what they used of it
-    is taken from the solver's limit (``harness.measure.pre_go_allowance``). Raises whatever
+    is taken from the solver's limit (``harness.run.measure.pre_go_allowance``). Raises whatever
     the solver raises, or MalformedProposalError.
     """
     started = time.monotonic() if started is None else started
@@ -191,7 +134,7 @@ def perform(task: Task, wait_for_go: Callable[[Warmup], Instance | None],
         wait_for_go(Warmup(0.0, True))
         t = stamp_ns()
         return Performed({"claim": "unknown", "spec": spec.to_json()}, None, [[t, t]], 0.0)
-    sink_type = _trace_type(task, spec)  # loaded now, never inside the timed phase
+    sink_type = trace_type(task, spec)  # loaded now, never inside the timed phase
     warmup = Warmup(0.0, True)
     if task.warmup:
         warmup = warm_up(spec, task, None if allowance is None else started + allowance)
@@ -212,7 +155,7 @@ def perform(task: Task, wait_for_go: Callable[[Warmup], Instance | None],
     while True:
         sink = sink_type() if sink_type and not sinks else None  # the first repeat's is kept
         start = stamp_ns()
-        result = _run(spec.create(**task.params), task, instance, budget, sink)
+        result = call_solver(spec.create(**task.params), task, instance, budget, sink)
         end = stamp_ns()
         stamps.append([start, end])
         results.append(result)
@@ -253,91 +196,12 @@ def _digest(data: dict[str, Any], raw: bytes | None) -> str:
     return h.hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Warmup:
-    """How a run's warm-up went: its seconds, and whether it ran to its end (False: cut short
-    when the run's share of the time limit before its timed phase was spent)."""
-
-    seconds: float
-    complete: bool
-
-
-def warm_up(spec: SolverSpec, task: Task, until: float | None = None) -> Warmup:
-    """Run the solver untimed on the task's warm-up instance, round after round while a round
-    runs out of its time *and* compiled something (at most ``WARMUP_ROUNDS``), and never past
-    ``until`` (``time.monotonic``; None: no cut) — see ``harness.warmup_cut``.
-
-    One round is not enough for a solver that compiles lazily: on a cold cache its first
-    round spends the warm-up's time compiling its start kernel and stops at the time limit
-    before the search kernel is ever called, which then compiled inside the timed run (a
-    3 s "solve" of 2-queens). A round that ends within its time has met every kernel the
-    warm-up instance reaches; one that compiled nothing would meet the same code again."""
-    sink_type = _trace_type(task, spec)  # the warm-up runs the trace code too
-    limit = WARMUP_BUDGET.time_limit or 0.0
-    t0 = time.perf_counter()
-    complete = False
-    try:
-        with cut_at(until):
-            for _ in range(WARMUP_ROUNDS):
-                start = time.perf_counter()
-                before = compilations()
-                with contextlib.suppress(Exception):
-                    _run(spec.create(**task.params), task, task.warmup_instance, WARMUP_BUDGET,
-                         sink_type() if sink_type else None)
-                if time.perf_counter() - start < 0.9 * limit or compilations() == before:
-                    complete = True
-                    break
-    except WarmupCut:
-        complete = False
-    return Warmup(time.perf_counter() - t0, complete)
-
-
-def _trace_type(task: Task, spec: SolverSpec) -> type[Trace] | None:
-    """The trace sink's class when the solver takes one in this task, else None."""
-    if task.kind != "solve" or not spec.traces:
-        return None
-    # imported on use: the trace code loads numba, which a run of a solver that does not
-    # trace never needs (the lean fork server forks such runs without it)
-    from puzzlebench.trace import Trace
-
-    return Trace
-
-
-def _run(solver: Any, task: Task, instance: Instance | None, budget: Budget,
-         sink: Trace | None = None) -> Any:
-    if task.kind == "solve":
-        rng = default_rng(task.seed)
-        if sink is not None:
-            return solver.solve(instance, budget, rng, trace=sink)
-        return solver.solve(instance, budget, rng)
-    if task.kind == "count":
-        return solver.count(instance, budget, unique=task.unique)
-    if task.kind == "enumerate":
-        return solver.enumerate(instance, budget, limit=task.limit)
-    raise ValueError(f"unknown task kind {task.kind!r}")
-
-
 def error_text(exc: BaseException) -> str:
     """One line: the exception and where the solver raised it."""
     tb = traceback.extract_tb(exc.__traceback__)
     where = f" at {tb[-1].filename}:{tb[-1].lineno}" if tb else ""
     text = str(exc) if not isinstance(exc, SystemExit) else f"code {exc.code!r}"
     return f"{type(exc).__name__}: {text}{where}"[:2000]
-
-
-def send(fd: int, message: dict[str, Any], raw: bytes | None = None) -> None:
-    """One framed message (8-byte length + JSON), optionally followed by a raw frame."""
-    body = json.dumps(message, allow_nan=False, separators=(",", ":")).encode()
-    _write_all(fd, struct.pack("<Q", len(body)) + body)
-    if raw is not None:
-        _write_all(fd, struct.pack("<Q", len(raw)))
-        _write_all(fd, raw)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 def _memory_now() -> tuple[int, float]:
@@ -403,7 +267,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
                          "warmup_complete": warmup.complete,
                          "rss_base_mb": _memory_now()[1], "sandbox": sealed.status,
                          "sandbox_why": sealed.why, "own_processes": own_processes})
-        instance = read_frame(control_fd)  # the harness's go: the timed phase starts
+        instance = read_message(control_fd)  # the harness's go: the timed phase starts
         if task.memory_limit_mb is not None and not setup.cgroup_procs:
             # without a cgroup, a per-process address-space limit is all there is; in one, the
             # harness limits the group's memory, and an address-space limit sized by this
@@ -454,7 +318,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
 
 
 def _seal(task: Task, setup: RunSetup) -> Sealed:
-    """Seal the run's process (``harness.sandbox``) before any solver code is loaded. A project
+    """Seal the run's process (``harness.run.sandbox``) before any solver code is loaded. A project
     solver (trusted code) keeps its pattern-database cache writable; numba's cache machinery is
     loaded first for a run whose code uses numba (``Task.jit``), so its cached kernels stay
     usable, and never for one that does not (forked lean, it would cost 0.25 s of start-up)."""
@@ -505,36 +369,14 @@ def _exit(code: int) -> NoReturn:
         os._exit(code)
 
 
-def write_frame(fd: int, obj: Any) -> None:
-    """One pickled frame on a control pipe (harness → run only: the run never writes one)."""
-    body = pickle.dumps(obj)
-    _write_all(fd, struct.pack("<Q", len(body)) + body)
-
-
-def read_frame(fd: int) -> Any:
-    """The next pickled frame from the harness on a control pipe (blocking)."""
-    (size,) = struct.unpack("<Q", _read_exactly(fd, 8))
-    return pickle.loads(_read_exactly(fd, size))
-
-
-def _read_exactly(fd: int, size: int) -> bytes:
-    chunks = bytearray()
-    while len(chunks) < size:
-        chunk = os.read(fd, size - len(chunks))
-        if not chunk:
-            raise EOFError("the harness closed the control pipe")
-        chunks += chunk
-    return bytes(chunks)
-
-
 def main() -> NoReturn:
-    """Spawned form: ``python -m puzzlebench.harness.child RESULT_FD``, with the task and
+    """Spawned form: ``python -m puzzlebench.harness.run.child RESULT_FD``, with the task and
     the run's set-up, then ``go``, as frames on stdin (written by the harness, never by a
     solver)."""
     result_fd = int(sys.argv[1])
     control_fd = os.dup(0)
     os.close(0)
-    task, setup = read_frame(control_fd)
+    task, setup = read_message(control_fd)
     log_fd = os.dup(1)
     child_main(task, result_fd, log_fd, control_fd, setup)
 

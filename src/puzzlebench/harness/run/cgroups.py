@@ -10,7 +10,7 @@ CI job) confines its runs too.
 
 When no usable layout is found — no cgroup file system, no permission to make groups, a
 missing controller — :func:`detect` says why and the harness falls back to resource-usage
-readings (see ``harness.measure``); it never refuses to run. ``PUZZLEBENCH_CGROUP_ROOT``
+readings (see ``harness.run.measure``); it never refuses to run. ``PUZZLEBENCH_CGROUP_ROOT``
 points the detection at another mount point (``off`` disables it), which is also how the
 tests simulate a machine without cgroups.
 """

@@ -1,7 +1,7 @@
 """A one-shot command's fork server, started while the command line is still loading.
 
 A `solve` or `count` of a small instance is over in milliseconds, but its run's process comes
-from a fork server (``harness.forkserver``) that must first start Python and, for a compiled
+from a fork server (``harness.run.forkserver``) that must first start Python and, for a compiled
 solver, numba's compiler (0.8 s on the project's 2-core machine). Started only when the
 command asks for its run, that start-up was the whole wait. The console script
 (``puzzlebench.console``) therefore calls :func:`start_for` with the command line before it
@@ -21,7 +21,7 @@ import contextlib
 from collections.abc import Sequence
 
 from puzzlebench.code_fingerprint import imports_numba
-from puzzlebench.harness.forkserver import fork_server
+from puzzlebench.harness.run.forkserver import fork_server
 from puzzlebench.solver_index import ENTRY_POINT_GROUP, SOLVER_PACKAGES, indexed_module
 
 #: The commands that make exactly one run, and the solver each uses when none is named.

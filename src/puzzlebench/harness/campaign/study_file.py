@@ -1,5 +1,5 @@
 """Study files: the TOML (or dict) schema of a study, validated completely before anything
-runs; every error names the key at fault. The result is a ``harness.study.Study`` grid.
+runs; every error names the key at fault. The result is a ``harness.campaign.study.Study`` grid.
 
 TOML format (see ``studies/example.toml``)::
 
@@ -47,11 +47,11 @@ from typing import Any
 
 from puzzlebench.claims import Claim, ClaimError, parse_claim
 from puzzlebench.contract import SolverConfigError
+from puzzlebench.harness.campaign.study import Study, StudyError, expand_grid
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.harness.size_lists import SizeListError, parse_size_list
-from puzzlebench.harness.study import Study, StudyError, expand_grid
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.problems.size_lists import SizeListError, parse_size_list
 from puzzlebench.registry import RegistryError
 from puzzlebench.solver_spec import SolverSpec, check_distinct
 

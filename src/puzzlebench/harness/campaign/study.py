@@ -1,6 +1,6 @@
 """Studies as grids: problems × sizes × solvers × parameters × repeats, expanded into runs.
 
-A :class:`Study` is built by ``harness.study_file`` (from TOML or a dict, validated completely
+A :class:`Study` is built by ``harness.campaign.study_file`` (from TOML or a dict, validated completely
 before anything runs) or directly. Each run's seed derives from the master seed and the run's
 identity (never from scheduling order), so the same study gives the same runs wherever and in
 whatever order they execute.
@@ -49,7 +49,7 @@ class RunSpec:
     fingerprint: str = ""
     min_time: float | None = None
     pin: bool = False
-    #: How the run is sealed off (``harness.sandbox``; None: the default) and its start-up
+    #: How the run is sealed off (``harness.run.sandbox``; None: the default) and its start-up
     #: limit (None: the default): they confine the run, never change its result, so they are
     #: not part of the key.
     sandbox: str | None = None
@@ -104,13 +104,13 @@ class Study:
     caps: dict[str, int] = field(default_factory=dict)
     db: str | None = None
     description: str = ""
-    #: Repeat each run in its process to this many seconds of timed work (``harness.measure``).
+    #: Repeat each run in its process to this many seconds of timed work (``harness.run.measure``).
     min_time: float | None = None
     #: Give each worker its own core.
     pin: bool = False
     #: Seal each run off from the machine: ``auto``, ``required``, ``off`` (None: the default).
     sandbox: str | None = None
-    #: Seconds a run may take to start and warm up (None: ``harness.measure.STARTUP_LIMIT``).
+    #: Seconds a run may take to start and warm up (None: ``harness.run.measure.STARTUP_LIMIT``).
     startup_limit: float | None = None
     #: Hypotheses stated before the runs (``[[claims]]``); the report tests each one.
     claims: list[Claim] = field(default_factory=list)

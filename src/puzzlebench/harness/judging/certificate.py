@@ -132,14 +132,14 @@ def certify_infeasible(instance: Instance, *, proof: str | None = None, cnf: str
     and check it — in a fresh process of the judge's under ``time_limit`` seconds and
     ``memory_mb`` of address space.
 
-    A fresh interpreter (``python -m puzzlebench.harness.certificate``), not a fork: the judge's
+    A fresh interpreter (``python -m puzzlebench.harness.judging.certificate``), not a fork: the judge's
     process runs threads (the scheduler's reading loop, a Dask worker's), and a forked child can
     deadlock on a lock one of them held; ``subprocess`` forks and executes at once."""
     if not encodes(instance.problem):
         return Certification(UNAVAILABLE, f"no CNF encoding of {instance.problem}")
     request = pickle.dumps((instance, proof, cnf, memory_mb))
     try:
-        done = subprocess.run([sys.executable, "-m", "puzzlebench.harness.certificate"],
+        done = subprocess.run([sys.executable, "-m", "puzzlebench.harness.judging.certificate"],
                               input=request, capture_output=True, timeout=time_limit,
                               check=False)
     except subprocess.TimeoutExpired:  # the child is killed and waited for
@@ -164,7 +164,7 @@ def _main() -> None:
     """The certification's own process: the request on stdin (pickled by the judge), its
     memory limit, the work, one pickled Certification on stdout."""
     # the module by its own name, so that what is pickled names puzzlebench's classes
-    from puzzlebench.harness import certificate
+    from puzzlebench.harness.judging import certificate
 
     instance, proof, cnf_text, memory_mb = pickle.loads(sys.stdin.buffer.read())
     if memory_mb is not None:

@@ -1,40 +1,37 @@
 """One run's process as the harness sees it: made, fed its instance, read, measured, killed.
 
-A ``RunProcess`` is forked by the fork server (``harness.forkserver``), forked from the harness
+A ``RunProcess`` is forked by the fork server (``harness.run.forkserver``), forked from the harness
 (a solver class that lives only in the harness's memory) or spawned as ``python -m
-puzzlebench.harness.child`` (Dask workers), in a new session and, where the machine allows, a
+puzzlebench.harness.run.child`` (Dask workers), in a new session and, where the machine allows, a
 cgroup of its own. It reads the run's framed messages (``ready`` → the harness sends ``go``
 with the instance; ``stopped``; ``done``/``error``; ``repeats``), records the harness's own
-window around them (``harness.run_figures.RunWindow``), and on ``finish`` kills what is left
+window around them (``harness.run.run_figures.RunWindow``), and on ``finish`` kills what is left
 and turns everything into a ``ChildReport``. The loop that drives many of them is
-``harness.isolation``.
+``harness.run.isolation``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
 import pickle
-import signal
-import struct
 import subprocess
-import sys
 import tempfile
 import time
-from types import SimpleNamespace
 from typing import IO, Any
 
-from puzzlebench.harness.cgroups import CgroupError, RunCgroup, detect
-from puzzlebench.harness.child import RunSetup, Task, child_main, write_frame
-from puzzlebench.harness.child_report import ChildReport, describe_status
-from puzzlebench.harness.forkserver import ForkServer, ForkServerError, prime_key
-from puzzlebench.harness.frame_fields import frame_problem
-from puzzlebench.harness.measure import Measurement, pre_go_charge, stamp_ns
-from puzzlebench.harness.payload import MAX_FRAME_BYTES
-from puzzlebench.harness.run_figures import RunWindow, accepted_figures
-from puzzlebench.harness.sandbox import SEALED, verify
+from puzzlebench.harness.run.cgroups import CgroupError, RunCgroup, detect
+from puzzlebench.harness.run.child import RunSetup
+from puzzlebench.harness.run.child_report import ChildReport, describe_status
+from puzzlebench.harness.run.forkserver import ForkServer, ForkServerError, prime_key
+from puzzlebench.harness.run.measure import Measurement, pre_go_charge, stamp_ns
+from puzzlebench.harness.run.messages import MessageReader, ProtocolError, write_message
+from puzzlebench.harness.run.reaping import ENDED, kill_group, wait_for
+from puzzlebench.harness.run.run_figures import RunWindow, accepted_figures
+from puzzlebench.harness.run.sandbox import SEALED, verify
+from puzzlebench.harness.run.starting import fork_here, forks_in_server, project_module, spawn_run
+from puzzlebench.harness.task import Task
 
 #: Seconds a run may spend comparing its repeats' answers after ``done``.
 REPEATS_CHECK_LIMIT = 30.0
@@ -78,21 +75,17 @@ class RunProcess:
                          measurement.sandbox, started_at=self.w.t_start)
         self.proc: subprocess.Popen[bytes] | None = None
         if spawn:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "puzzlebench.harness.child", str(write_fd)],
-                stdin=control_read, stdout=self.log, stderr=self.log, pass_fds=(write_fd,),
-                start_new_session=True,
-            )
+            self.proc = spawn_run(write_fd, control_read, self.log)
             self._pid = self.proc.pid
             os.close(write_fd)
             os.close(control_read)
             with contextlib.suppress(OSError):  # a child that died at once: its status says why
-                write_frame(self.control, (sealed, setup))
+                write_message(self.control, (sealed, setup))
         elif server is not None and forks_in_server(task):
             self.server = server
             self._request = server.start(pickle.dumps((sealed, setup)),
                                          (write_fd, control_read, self.log.fileno()),
-                                         preload=_project_module(task),
+                                         preload=project_module(task),
                                          sandbox=measurement.sandbox,
                                          solver=task.solver if task.project_module else None,
                                          prime=prime_key(sealed))
@@ -100,27 +93,15 @@ class RunProcess:
             os.close(write_fd)
             os.close(control_read)
         else:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            pid = os.fork()
-            if pid == 0:  # the child: never returns
-                try:
-                    os.close(read_fd)
-                    os.close(self.control)
-                    os.setsid()
-                    signal.signal(signal.SIGINT, signal.SIG_DFL)
-                    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                    child_main(sealed, write_fd, self.log.fileno(), control_read, setup)
-                finally:
-                    os._exit(70)
+            pid = fork_here(sealed, setup, write_fd, control_read, self.log.fileno(),
+                            close=(read_fd, self.control))
             self._pid = pid
             os.close(write_fd)
             os.close(control_read)
         self.fd = read_fd
         os.set_blocking(read_fd, False)
-        self.buffer = bytearray()
+        self.reader = MessageReader()
         self.messages: list[tuple[dict[str, Any], bytes | None]] = []
-        self.pending_raw: dict[str, Any] | None = None
         self.eof = False
         self.killed = ""
         self.kill_is_crash = False
@@ -152,44 +133,20 @@ class RunProcess:
             if not chunk:
                 self.eof = True
                 break
-            self.buffer += chunk
+            self.reader.feed(chunk)
         self._parse()
 
     def _parse(self) -> None:
-        while len(self.buffer) >= 8:
-            (size,) = struct.unpack_from("<Q", self.buffer)
-            if size > MAX_FRAME_BYTES:  # a run cannot make the judge hold what it likes
-                self._refuse(f"the run sent a {size:,}-byte frame (at most {MAX_FRAME_BYTES:,})")
-                return
-            if len(self.buffer) < 8 + size:
-                return
-            body = bytes(self.buffer[8:8 + size])
-            del self.buffer[:8 + size]
-            if self.pending_raw is not None:
-                message, self.pending_raw = self.pending_raw, None
-                self._take(message, body)
-                continue
-            try:
-                message = json.loads(body)
-            except (ValueError, RecursionError):  # not JSON, or nested past any real proposal
-                self._refuse("the run wrote garbage on the harness's channel")
-                return
-            problem = frame_problem(message)
-            if problem:  # every field checked before any is read: the run's crash, no traceback
-                self._refuse(f"the run sent a {problem}")
-                return
-            payload = message.get("payload")
-            if message.get("event") == "done" and isinstance(payload, dict) and isinstance(
-                    payload.get("answer"), dict) and "int64_bytes" in payload["answer"]:
-                self.pending_raw = message  # its raw frame follows
-                continue
-            self._take(message, None)
+        try:
+            for message, raw in self.reader.messages():
+                self._take(message, raw)
+        except ProtocolError as exc:
+            self._refuse(str(exc))
 
     def _refuse(self, why: str) -> None:
         """End the run for a frame that breaks the protocol: a crash, even after its answer
         (``broken``); nothing after it is read."""
-        self.buffer.clear()
-        self.pending_raw = None
+        self.reader.clear()
         self.messages.append(({"event": "garbage"}, None))
         self.broken = self.broken or why
         if self.w.t_done is None:
@@ -289,7 +246,7 @@ class RunProcess:
                 self.cgroup, self.w.measured_by, self.w.cpu_go = None, "rusage", None
         self.w.go_ns = stamp_ns()
         with contextlib.suppress(OSError):  # the run died meanwhile: its end says why
-            write_frame(self.control, self.task.instance)
+            write_message(self.control, self.task.instance)
 
     def _read_counters(self) -> None:
         """CPU and peak memory at ``stopped`` (the figures recorded) and again at ``done`` (the
@@ -324,7 +281,7 @@ class RunProcess:
         if self.task.hard_limit is None:
             return float("inf")
         # the time limit counts from the run's start: what start-up and warm-up used of their
-        # share is the solver's no more (``harness.measure.pre_go_charge``, as the run does)
+        # share is the solver's no more (``harness.run.measure.pre_go_charge``, as the run does)
         charge = pre_go_charge(self.task.budget.time_limit, self.w.t_ready - self.w.t_start)
         return self.w.t_ready + self.task.hard_limit - charge
 
@@ -352,7 +309,7 @@ class RunProcess:
                                 "running at its end (killed with it)")
 
     def _kill_all(self) -> None:
-        _kill_group(self.pid)
+        kill_group(self.pid)
         if self.cgroup is not None:
             self.cgroup.kill()
 
@@ -374,14 +331,14 @@ class RunProcess:
             # and removes it, between later events
             assert self.cgroup is not None
             oom = self.cgroup.oom_kills()
-            _ENDED.append((self.pid, self.proc, self.cgroup, self.server))
+            ENDED.append((self.pid, self.proc, self.cgroup, self.server))
         else:
-            reaped = _reap(self.pid, self.proc, self.server, within=1.0 if ending else None)
+            reaped = wait_for(self.pid, self.proc, self.server, within=1.0 if ending else None)
             if reaped is None:  # it did not end: killed like any other
                 self._kill_all()
-                reaped = _reap(self.pid, self.proc, self.server)
+                reaped = wait_for(self.pid, self.proc, self.server)
             elif ending:
-                _kill_group(self.pid)  # helpers it left in its process group
+                kill_group(self.pid)  # helpers it left in its process group
             assert reaped is not None
             status, rusage = reaped
             if self.cgroup is not None:
@@ -428,81 +385,3 @@ class RunProcess:
         tail = " | ".join(log.strip().splitlines()[-3:])[-600:]
         return ChildReport("died", error=describe_status(status) + (f": {tail}" if tail else ""),
                            **common)
-
-def _kill_group(pid: int) -> None:
-    if pid <= 0:  # never made: nothing to kill (and killpg(0) would be the harness's group)
-        return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
-
-
-#: Runs killed after they answered, not yet reaped: (pid, Popen, cgroup, fork server).
-_ENDED: list[tuple[int, subprocess.Popen[bytes] | None, RunCgroup, ForkServer | None]] = []
-
-
-def reap(*, block: bool = False) -> None:
-    """Reap the ended runs whose processes are gone and remove their cgroups (with
-    ``block``, wait for all of them)."""
-    for item in list(_ENDED):
-        pid, proc, cgroup, server = item
-        if pid <= 0:
-            gone = True
-        elif server is not None:
-            gone = server.wait_exit(pid, timeout=10.0 if block else 0.0) is not None
-        else:
-            try:
-                gone = os.waitpid(pid, 0 if block else os.WNOHANG)[0] != 0
-            except ChildProcessError:
-                gone = True
-        if not gone and not block:
-            continue
-        if proc is not None:
-            proc.returncode = -signal.SIGKILL
-        cgroup.kill()
-        if cgroup.remove(wait_s=1.0 if block else 0.0) or block:
-            with contextlib.suppress(ValueError):  # reaped meanwhile by another thread
-                _ENDED.remove(item)
-
-
-def _reap(pid: int, proc: subprocess.Popen[bytes] | None, server: ForkServer | None = None,
-          within: float | None = None) -> tuple[int | None, Any] | None:
-    """The run's exit status and resource usage, waiting for it; with ``within``, None if it
-    has not ended within that many seconds."""
-    if pid <= 0:
-        return None, None
-    if server is not None:
-        ended = server.wait_exit(pid, timeout=10.0 if within is None else within)
-        if ended is None:
-            return None if within is not None else (None, None)
-        return ended.status, SimpleNamespace(ru_utime=ended.cpu_s, ru_stime=0.0,
-                                             ru_maxrss=ended.maxrss_kb)
-    deadline = time.monotonic() + (within or 0.0)
-    try:
-        while True:
-            done, status, rusage = os.wait4(pid, 0 if within is None else os.WNOHANG)
-            if done or within is None:
-                break
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(0.001)
-    except ChildProcessError:
-        return (proc.returncode if proc is not None else None), None
-    if proc is not None:
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    return os.waitstatus_to_exitcode(status), rusage
-
-
-def forks_in_server(task: Task) -> bool:
-    """Whether the fork server can make this run: its solver is found by reference or by
-    registered name (a class that lives only in the harness's memory cannot cross)."""
-    return task.factory is None
-
-
-def _project_module(task: Task) -> str | None:
-    """The project module that defines the task's solver, for the server to import before
-    forking so that runs inherit it: a handwritten or a reference solver's (``execute`` sets
-    it by origin, since the references live in their own package), never a plugin's — plugin
-    code runs only in its run's process."""
-    return task.project_module or None
-
-

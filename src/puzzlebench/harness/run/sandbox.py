@@ -37,7 +37,7 @@ which BenchExec's container mode (built to run a command line in a container of 
 would replace with a dependency and an ``exec``.
 
 Numba's on-disk caches sit in the (now read-only) source tree: in a sealed run, cached kernels
-load as before and new compilations stay in memory (:func:`_numba_read_only`).
+load as before and new compilations stay in memory (:func:`harness.run.numba_kernels.read_only_caches`).
 """
 
 from __future__ import annotations
@@ -48,16 +48,38 @@ import ctypes.util
 import errno
 import fcntl
 import os
-import shutil
-import signal
 import socket
 import struct
-import sys
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NoReturn
 
+from puzzlebench.harness.run.linux_calls import (
+    CLONE_NEWPID,
+    CLONE_NEWUSER,
+    IFF_UP,
+    LINUX_CAPABILITY_VERSION_3,
+    MS_BIND,
+    MS_NODEV,
+    MS_NOEXEC,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_RDONLY,
+    MS_REC,
+    NAMESPACES,
+    PR_SET_NO_NEW_PRIVS,
+    PR_SET_SECUREBITS,
+    SECURE_ALL_LOCKED,
+    SIOCGIFFLAGS,
+    SIOCSIFFLAGS,
+    SandboxError,
+    check,
+    libc,
+    mount,
+    set_read_only,
+)
+from puzzlebench.harness.run.numba_kernels import read_only_caches
+from puzzlebench.harness.run.pid_namespace import keep, start_init
 from puzzlebench.problems.known_counts import JUDGE_DATA
 
 #: ``--sandbox`` values: seal where possible, refuse to run unsealed, never seal.
@@ -67,31 +89,8 @@ MODE_ENV = "PUZZLEBENCH_SANDBOX"
 #: The record's ``sandbox`` values.
 SEALED, NONE = "namespaces", "none"
 
-CLONE_NEWNS = 0x00020000
-CLONE_NEWUTS = 0x04000000
-CLONE_NEWIPC = 0x08000000
-CLONE_NEWUSER = 0x10000000
-CLONE_NEWPID = 0x20000000
-CLONE_NEWNET = 0x40000000
-NAMESPACES = CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET
-
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
-MOUNT_ATTR_RDONLY = 0x1
-AT_FDCWD, AT_RECURSIVE = -100, 0x8000
-SYS_MOUNT_SETATTR = 442  # the same number on every architecture (Linux ≥ 5.12)
-PR_SET_SECUREBITS, PR_SET_NO_NEW_PRIVS = 28, 38
-#: NOROOT, NO_SETUID_FIXUP, KEEP_CAPS (locked), NO_CAP_AMBIENT_RAISE: each set and locked.
-SECURE_ALL_LOCKED = 0xEF
-LINUX_CAPABILITY_VERSION_3 = 0x20080522
-SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 #: The device nodes a sealed run keeps.
 DEVICES = ("null", "zero", "full", "random", "urandom")
-
-
-class SandboxError(OSError):
-    """The run could not be sealed (it runs unsealed under ``auto``, not at all under
-    ``required``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,74 +125,6 @@ def check_mode(mode: str | None) -> str:
     return mode
 
 
-# -- the C library ----------------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def _libc() -> ctypes.CDLL:
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
-                           ctypes.c_char_p]
-    libc.unshare.argtypes = [ctypes.c_int]
-    libc.syscall.restype = ctypes.c_long
-    return libc
-
-
-def _check(result: int, what: str) -> None:
-    if result != 0:
-        code = ctypes.get_errno()
-        raise SandboxError(code, f"{what}: {os.strerror(code)}")
-
-
-def _mount(source: str | None, target: str, fstype: str | None, flags: int,
-           data: str | None = None) -> None:
-    _check(_libc().mount(source.encode() if source else None, target.encode(),
-                         fstype.encode() if fstype else None, flags,
-                         data.encode() if data else None), f"mount {target}")
-
-
-class _MountAttr(ctypes.Structure):
-    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
-                ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
-
-
-def _set_read_only(path: str, *, recursive: bool, read_only: bool = True) -> None:
-    """Set (or clear) the read-only flag of the mount at ``path`` (and every mount below it)."""
-    attr = _MountAttr(MOUNT_ATTR_RDONLY if read_only else 0, 0 if read_only else MOUNT_ATTR_RDONLY)
-    flags = AT_RECURSIVE if recursive else 0
-    result = _libc().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, path.encode(), flags,
-                             ctypes.byref(attr), ctypes.sizeof(attr))
-    if result == 0:
-        return
-    code = ctypes.get_errno()
-    if code not in (errno.ENOSYS, errno.EINVAL, errno.EPERM):
-        raise SandboxError(code, f"mount_setattr {path}: {os.strerror(code)}")
-    # an older kernel: remount each mount point, deepest last (locked flags kept)
-    for point in _mount_points(path) if recursive else [path]:
-        flags = _mount_flags(point) | MS_REMOUNT | MS_BIND
-        flags = flags | MS_RDONLY if read_only else flags & ~MS_RDONLY
-        with contextlib.suppress(SandboxError):  # a mount point hidden by another mount
-            _mount(None, point, None, flags)
-
-
-def _mount_points(below: str) -> list[str]:
-    """The mount points at or below ``below``, from ``/proc/self/mountinfo``."""
-    with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as fh:
-        points = [line.split()[4].replace("\\040", " ") for line in fh]
-    prefix = below.rstrip("/") + "/"
-    return sorted({p for p in points if p == below or p.startswith(prefix)}, key=len)
-
-
-def _mount_flags(point: str) -> int:
-    """The flags a remount of ``point`` must keep (a user namespace locks them)."""
-    st = os.statvfs(point)
-    flags = 0
-    for bit, flag in ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV),
-                      (os.ST_NOEXEC, MS_NOEXEC), (os.ST_RDONLY, MS_RDONLY)):
-        if st.f_flag & bit:
-            flags |= flag
-    return flags
-
-
 # -- sealing -------------------------------------------------------------------------------
 
 def seal(plan: SandboxPlan, *, in_pid_namespace: bool = False) -> Sealed:
@@ -223,7 +154,7 @@ def _seal(plan: SandboxPlan, in_pid_namespace: bool) -> Sealed:
     for path in plan.writable:  # made now, while the file system can be written
         with contextlib.suppress(OSError):
             os.makedirs(path, exist_ok=True)
-    _check(_libc().unshare(flags), "unshare")
+    check(libc().unshare(flags), "unshare")
     if uid != 0:
         _map_user(uid, gid)
     failed = ""
@@ -236,10 +167,10 @@ def _seal(plan: SandboxPlan, in_pid_namespace: bool) -> Sealed:
         failed = str(exc)
     if not in_pid_namespace:
         _seal_fds()
-        init = _start_init()
+        init = start_init()
         run = os.fork()
         if run != 0:  # the keeper: outside the namespace, the process the harness accounts for
-            _keep(run, init)
+            keep(run, init)
     try:  # the run (PID 2): a /proc of its own namespace, then no privilege at all
         _mount_proc()
     except (SandboxError, OSError) as exc:
@@ -259,42 +190,14 @@ def _seal_fds() -> None:
                 os.set_inheritable(fd, False)
 
 
-def _start_init() -> int:
-    """PID 1 of the new PID namespace: ``sleep infinity``, spawned (no copy of this process's
-    memory; a fork where there is no ``sleep``). Its death ends every process of the namespace."""
-    sleep = shutil.which("sleep")
-    if sleep is not None:
-        null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
-        try:
-            return os.posix_spawn(sleep, [sleep, "infinity"], {}, file_actions=[
-                (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
-                (os.POSIX_SPAWN_DUP2, null, 2)], setsigdef=(signal.SIGINT, signal.SIGTERM))
-        except OSError:
-            pass
-        finally:
-            os.close(null)
-    init = os.fork()
-    if init == 0:
-        try:
-            os.closerange(0, 65536)
-            signal.signal(signal.SIGCHLD, lambda *_: None)  # so that pause() wakes to reap
-            while True:  # reap whatever is orphaned to it, until killed
-                with contextlib.suppress(ChildProcessError, InterruptedError):
-                    os.wait()
-                signal.pause()
-        finally:
-            os._exit(0)
-    return init
-
-
 def _mount_proc() -> None:
     """A /proc of the run's own PID namespace (mounted from inside it), ``/proc/sys`` and the
     like read-only."""
-    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     for part in ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"):
         if os.path.exists(part):
-            _mount(part, part, None, MS_BIND | MS_REC)
-            _set_read_only(part, recursive=True)
+            mount(part, part, None, MS_BIND | MS_REC)
+            set_read_only(part, recursive=True)
 
 
 def _map_user(uid: int, gid: int) -> None:
@@ -317,32 +220,32 @@ PRIVATE_TMP = "/dev/shm"
 def _seal_mounts(plan: SandboxPlan) -> None:
     """Inside the new mount namespace: no propagation, everything read-only, then the run's
     private places."""
-    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
     # held open: the new /dev hides the device nodes, and a writable directory is bound anew
     nodes = [(name, os.open(f"/dev/{name}", os.O_PATH)) for name in DEVICES
              if os.path.exists(f"/dev/{name}")]
     writable = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in plan.writable
                 if os.path.isdir(path)]
-    _set_read_only("/", recursive=True)
+    set_read_only("/", recursive=True)
     # a /dev of a few harmless nodes (no disk, no terminal), and a private /dev/shm
-    _mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=755")
+    mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=755")
     for name, fd in nodes:
         open(f"/dev/{name}", "w").close()  # an empty mount point
-        _mount(f"/proc/self/fd/{fd}", f"/dev/{name}", None, MS_BIND)
+        mount(f"/proc/self/fd/{fd}", f"/dev/{name}", None, MS_BIND)
         os.close(fd)
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, f"/dev/{name}")
     os.mkdir(PRIVATE_TMP)
-    _mount("tmpfs", PRIVATE_TMP, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+    mount("tmpfs", PRIVATE_TMP, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
     if os.path.isdir("/run") and not os.path.islink("/run"):  # daemons' sockets, out of reach
-        _mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=755")
+        mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=755")
     for path, fd in writable:
-        _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND)
-        _set_read_only(path, recursive=False, read_only=False)
+        mount(f"/proc/self/fd/{fd}", path, None, MS_BIND)
+        set_read_only(path, recursive=False, read_only=False)
         os.close(fd)
     if JUDGE_DATA.is_dir():  # the judge's known answers: an empty directory to the run
-        _mount("tmpfs", str(JUDGE_DATA), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+        mount("tmpfs", str(JUDGE_DATA), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
                "mode=555")
 
 
@@ -357,15 +260,15 @@ def _loopback_up() -> None:
 def _drop_capabilities() -> None:
     """No capability now or after an ``exec`` (root's ``exec`` grants none: ``SECBIT_NOROOT``,
     locked), no privilege gained by set-user-ID programs or file capabilities."""
-    libc = _libc()
-    _check(libc.prctl(PR_SET_SECUREBITS, SECURE_ALL_LOCKED, 0, 0, 0),
-           "prctl(PR_SET_SECUREBITS)")
-    _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    c = libc()
+    check(c.prctl(PR_SET_SECUREBITS, SECURE_ALL_LOCKED, 0, 0, 0),
+          "prctl(PR_SET_SECUREBITS)")
+    check(c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
     header = struct.pack("<Ii", LINUX_CAPABILITY_VERSION_3, 0)
     data = bytes(24)  # effective, permitted, inheritable: empty (two 32-bit words each)
     head_buf = ctypes.create_string_buffer(header, len(header))
     data_buf = ctypes.create_string_buffer(data, len(data))
-    _check(libc.syscall(126 if _is_x86_64() else 91, head_buf, data_buf), "capset")
+    check(c.syscall(126 if _is_x86_64() else 91, head_buf, data_buf), "capset")
 
 
 @lru_cache(maxsize=1)
@@ -377,98 +280,7 @@ def _private_environment() -> None:
     """``TMPDIR`` is the run's private temporary directory; numba's caches are read-only."""
     os.environ["TMPDIR"] = PRIVATE_TMP
     tempfile.tempdir = None
-    _numba_read_only()
-
-
-def _numba_read_only() -> None:
-    """Numba's in-tree caches can no longer be written: cached kernels load, new ones stay in
-    memory. Numba refuses ``cache=True`` functions whose cache directory it cannot write, and
-    fails a compilation whose result it cannot save; both are relaxed in this process only."""
-    caching = sys.modules.get("numba.core.caching")
-    if caching is None:
-        # numba not loaded yet: point its cache at the private TMPDIR (kernels compile anew)
-        os.environ.setdefault("NUMBA_CACHE_DIR", f"{PRIVATE_TMP}/numba-cache")
-        return
-    locator = caching._CacheLocator
-    ensure = locator.ensure_cache_path
-
-    def ensure_cache_path(self: object) -> None:
-        with contextlib.suppress(OSError):
-            ensure(self)
-
-    locator.ensure_cache_path = ensure_cache_path
-    save = caching.Cache.save_overload
-
-    def save_overload(self: object, sig: object, data: object) -> None:
-        with contextlib.suppress(OSError):
-            save(self, sig, data)
-
-    caching.Cache.save_overload = save_overload
-
-
-def _keep(run: int, init: int) -> NoReturn:
-    """The keeper: wait for the run, end its namespace (init's death kills whatever the run
-    left), then end as the run ended — its exit status or its signal — so the harness sees the
-    run's own end, and its resource usage covers the run."""
-    try:
-        os.closerange(0, 65536)
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
-            signal.signal(sig, signal.SIG_IGN)
-        status = 70 << 8
-        while True:
-            try:
-                _, status = os.waitpid(run, 0)
-                break
-            except InterruptedError:
-                continue
-            except ChildProcessError:
-                break
-        with contextlib.suppress(OSError):
-            os.kill(init, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            os.waitpid(init, 0)
-        _end_as(status)
-    finally:
-        os._exit(70)
-
-
-def _end_as(status: int) -> NoReturn:
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        with contextlib.suppress(OSError, ValueError):
-            signal.signal(sig, signal.SIG_DFL)
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
-            os.kill(os.getpid(), sig)
-        os._exit(128 + sig)
-    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
-
-
-# -- the fork server's side ---------------------------------------------------------------------
-
-def enter_pid_namespace() -> int:
-    """Make this process's next child PID 2 of a new PID namespace (the fork server, as root,
-    before forking a run: the run then needs no keeper and no fork of its own). Returns the
-    namespace's init, which the caller kills when the run has ended; :func:`leave_pid_namespace`
-    after the fork. Raises SandboxError where it cannot."""
-    if os.geteuid() != 0:  # a user namespace would be the server's own, for good
-        raise SandboxError(errno.EPERM, "a PID namespace per run needs root in the fork server")
-    _own_pid_namespace()
-    _check(_libc().unshare(CLONE_NEWPID), "unshare(CLONE_NEWPID)")
-    try:
-        return _start_init()
-    except OSError:
-        leave_pid_namespace()
-        raise
-
-
-def leave_pid_namespace() -> None:
-    """This process's children are made in its own PID namespace again."""
-    _check(_libc().setns(_own_pid_namespace(), CLONE_NEWPID), "setns(CLONE_NEWPID)")
-
-
-@lru_cache(maxsize=1)
-def _own_pid_namespace() -> int:
-    return os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+    read_only_caches(PRIVATE_TMP)
 
 
 # -- the harness's side ------------------------------------------------------------------------

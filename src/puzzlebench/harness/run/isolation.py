@@ -1,18 +1,18 @@
 """The judge's side of a run: a fresh process per run, watched, measured and killed from outside.
 
-Every run gets a process of its own — forked by the fork server (``harness.forkserver``: a
+Every run gets a process of its own — forked by the fork server (``harness.run.forkserver``: a
 lean process that never saw the harness's memory or another run's instance; forked from the
 harness only for a solver class that exists nowhere but in the harness's memory) or spawned as
-``python -m puzzlebench.harness.child`` (on Dask workers) — in a new session and, where the
-machine allows, a cgroup of its own (``harness.cgroups``), so the run and every process it
+``python -m puzzlebench.harness.run.child`` (on Dask workers) — in a new session and, where the
+machine allows, a cgroup of its own (``harness.run.cgroups``), so the run and every process it
 starts form one group that the harness measures and kills. The harness opens the result pipe,
 the control pipe and the log file before the solver's code is loaded; the child writes only
-framed messages on the result pipe (see ``harness.child``). Nothing a run does can reach the
+framed messages on the result pipe (see ``harness.run.child``). Nothing a run does can reach the
 judge's process, the next run, or the command's output:
 
 * the run is told its instance only after it is loaded and warm (``ready`` → ``go``); the
   timed phase starts when the harness sends ``go``. Its time is stamped in the run and checked
-  against the harness's own window (``harness.measure``); CPU time and peak memory come from
+  against the harness's own window (``harness.run.measure``); CPU time and peak memory come from
   the run's cgroup (every process of the run, timed phase only), else from resource usage;
 * the hard limit counts from ``go``; warm-up and start-up have their own limit;
 * a process that ends without a ``done`` or ``error`` message is a crash with its exit status
@@ -34,11 +34,13 @@ import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 
-from puzzlebench.harness.child import Task
-from puzzlebench.harness.child_report import ChildReport
-from puzzlebench.harness.forkserver import ForkServer, ForkServerError, forget, fork_server
-from puzzlebench.harness.measure import Measurement
-from puzzlebench.harness.run_process import RunProcess, forks_in_server, reap
+from puzzlebench.harness.run.child_report import ChildReport
+from puzzlebench.harness.run.forkserver import ForkServer, ForkServerError, forget, fork_server
+from puzzlebench.harness.run.measure import Measurement
+from puzzlebench.harness.run.reaping import reap
+from puzzlebench.harness.run.run_process import RunProcess
+from puzzlebench.harness.run.starting import forks_in_server
+from puzzlebench.harness.task import Task
 
 __all__ = ["fork_server", "pinned_cores", "run_task", "run_tasks"]
 

@@ -1,10 +1,10 @@
 """The study runner: every run in a fresh process, results into the store as they finish.
 
-Locally, runs execute in fresh processes forked by ``harness.isolation`` (at most ``workers``
+Locally, runs execute in fresh processes forked by ``harness.run.isolation`` (at most ``workers``
 at once): no run can leave anything behind for another — a patched validator, a thread
 burning CPU, a raised memory high-water mark — and each run's memory limit and peak are its
 own. With a Dask scheduler address the same runs go to the cluster: each task spawns a fresh
-``python -m puzzlebench.harness.child`` under the same limits, judges its proposal in the Dask
+``python -m puzzlebench.harness.run.child`` under the same limits, judges its proposal in the Dask
 worker (a process the solver never ran in) and returns the record. Runs whose keys are stored
 already are skipped, so an interrupted study resumes; the key holds everything that changes a
 result, so a study run again under other limits or other code makes new runs.
@@ -23,16 +23,16 @@ from typing import Any
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
-from puzzlebench.harness.child import Task
-from puzzlebench.harness.child_report import ChildReport
+from puzzlebench.harness.campaign.progress import StudyProgress
+from puzzlebench.harness.campaign.store import Store
+from puzzlebench.harness.campaign.study import RunSpec, Study
 from puzzlebench.harness.execute import conclude, make_task
-from puzzlebench.harness.isolation import run_task
-from puzzlebench.harness.measure import STARTUP_LIMIT, Measurement
-from puzzlebench.harness.progress import StudyProgress
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.run.child_report import ChildReport
+from puzzlebench.harness.run.isolation import run_task
+from puzzlebench.harness.run.measure import STARTUP_LIMIT, Measurement
 from puzzlebench.harness.scheduler import Backend, Job, Judged, Put
-from puzzlebench.harness.store import Store
-from puzzlebench.harness.study import RunSpec, Study
+from puzzlebench.harness.task import Task
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.record import RunRecord
 

@@ -3,7 +3,7 @@
 Each run is one row keyed by its run key (study, instance, solver, parameters, seed, repeat),
 so a study that is started again skips what is stored and repeats nothing. The full record is
 kept as JSON beside a few indexed columns; ``load`` returns the records as the one DataFrame
-shape of ``harness.frame``. Exports: CSV and Parquet.
+shape of ``harness.campaign.records_frame``. Exports: CSV and Parquet.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from puzzlebench.harness.frame import records_to_frame
-from puzzlebench.harness.judge import judge_stored
-from puzzlebench.harness.rejudge import rejudge
+from puzzlebench.harness.campaign.records_frame import records_to_frame
+from puzzlebench.harness.judging.cross_run import rejudge
+from puzzlebench.harness.judging.judge import judge_stored
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.record import RunRecord, json_default
 
@@ -264,7 +264,7 @@ def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str
                  rejudged: bool = True) -> list[RunRecord]:
     """The stored runs (read-only) — of one study, or exactly those with the given run keys (a
     study's current definition, not runs made earlier under other conditions) — judged against
-    each other (``harness.rejudge``; exact and complete solvers: the registered ones and those
+    each other (``harness.judging.cross_run``; exact and complete solvers: the registered ones and those
     named in ``exact_solvers``/``complete_solvers``)
     unless ``rejudged=False`` asks for them exactly as stored."""
     with Store(db, read_only=True) as store:
@@ -288,7 +288,7 @@ def _rejudged(records: list[RunRecord], exact_solvers: Iterable[str] = (),
 
 
 def load(db: str | Path, study: str | None = None, *, rejudged: bool = True) -> pd.DataFrame:
-    """The stored runs as a pandas DataFrame (one row per run; see harness.frame)."""
+    """The stored runs as a pandas DataFrame (one row per run; see harness.campaign.records_frame)."""
     return records_to_frame(load_records(db, study, rejudged=rejudged))
 
 
@@ -376,7 +376,7 @@ def export_traces(db: str | Path, fmt: str, out: str | Path | None, study: str |
 
 def export(db: str | Path, fmt: str, out: str | Path | None) -> str | None:
     """Write the store as CSV or Parquet; CSV goes to the returned text when ``out`` is None.
-    The runs are judged against each other first (``harness.rejudge``), exactly as a report
+    The runs are judged against each other first (``harness.judging.cross_run``), exactly as a report
     judges them: one verdict for one run, whichever command shows it."""
     return _write_frame(export_frame(load(db)), fmt, out)
 
