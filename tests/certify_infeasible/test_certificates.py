@@ -241,7 +241,7 @@ def test_check_infeasible_bad_input_is_one_line(capsys, args: list[str]) -> None
 def test_agree_shows_certified_claims_with_the_checkers_time(capsys) -> None:  # type: ignore[no-untyped-def]
     placed = ";".join(COMPLETION.options_of(i)["placed"] for i in (SOLVABLE_12, INFEASIBLE_12))
     code, out, _ = cli(capsys, "agree", "nqueens-completion", "--sizes", "12", "--placed",
-                       placed, "--time-limit", "5", "--json")
+                       placed, "--time-limit", "30", "--json")
     report = json.loads(out)
     assert code == 0 and report["agreed"], report["disagreements"]
     iid = INFEASIBLE_12.instance_id

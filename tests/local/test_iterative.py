@@ -165,5 +165,7 @@ def test_ga_seed002_time_cap_no_longer_caps_a_time_limit(capsys: pytest.CaptureF
     # is compared with the same machine's capped run, not a constant (CI's busy host once gave 33
     # generations in 0.3 s against a constant of 40; an idle one gives 44-66 in 0.3 s, 95-135 in
     # 0.6 s, and 4-5 under the 0.02 s cap alone).
-    assert out["stopped_by"] == "answer" or out["time_s"] >= 0.5
+    # (not "ran about 0.6 s": start-up and warm-up beyond their share of the limit are taken
+    # from the solver's time, so on a busy host it is given less — issue 43)
+    assert out["stopped_by"] == "answer" or out["time_s"] > 5 * 0.02
     assert out["counters"]["generations"] > alone.counters["generations"]

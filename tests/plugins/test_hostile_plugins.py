@@ -147,7 +147,7 @@ def test_wrong_counts_are_wrong(capsys) -> None:
                                     "CountsRaise", "UniqueWrong"])
 def test_agree_names_every_bad_counter(capsys, plugin: str) -> None:
     code, out, _ = cli(capsys, "agree", "nqueens", "--sizes", "8", "--solver", ref(plugin),
-                       "--time-limit", "5", "--json")
+                       "--time-limit", "30", "--json")
     report = json_lines(out)[0]
     # a wrong count is a disagreement; a counter that crashed (it raised, or its proposal
     # was malformed) said nothing to disagree with, and is named apart
