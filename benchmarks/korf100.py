@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from puzzlebench.harness.environment import machine
+from puzzlebench.harness.judging.environment import machine
 from puzzlebench.problems.korf_instances import KORF_GOAL, korf100
 
 FELNER_663_NODES = 617_555  # Felner, Korf & Hanan (2004): 6-6-3 with reflection, per instance

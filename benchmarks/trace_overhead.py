@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from puzzlebench.contract import Budget
-from puzzlebench.harness.environment import machine
+from puzzlebench.harness.judging.environment import machine
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.trace import Trace

@@ -23,7 +23,7 @@ from puzzlebench.harness.judging.certificate import (
     formula_from_dimacs,
 )
 from puzzlebench.harness.judging.certify_runs import certify_claim
-from puzzlebench.harness.judging.cross_run import rejudge
+from puzzlebench.harness.judging.cross_run import judge_across
 from puzzlebench.harness.judging.judge import Judgement
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.cnf import encode
@@ -89,7 +89,7 @@ def test_a_count_of_zero_is_certified_or_caught() -> None:
     rec = run_count(ref("ZeroCounter"), INFEASIBLE_12, budget=Budget(time_limit=5))
     assert rec.outcome is Outcome.SOLVED and rec.count == 0 and rec.verified is True
     assert rec.verified_by == "certificate" and "checked by dratify" in rec.certificate
-    from puzzlebench.harness.judging.judge import judge_stored
+    from puzzlebench.harness.judging.verdict import judge_stored
 
     again = judge_stored(rec.with_(judge_version="an older judge"))  # its proof is not stored
     assert again.verified_by == "certificate" and again.verified is True
@@ -164,10 +164,10 @@ def _claim(solver: str, **changes: object) -> RunRecord:
 
 def test_agreement_never_replaces_a_certificate() -> None:
     certified = _claim("cpsat", verified=True, verified_by="certificate", certificate="proof")
-    out = rejudge([certified, _claim("bitboard")], complete_solvers=["cpsat", "bitboard"])
+    out = judge_across([certified, _claim("bitboard")], complete_solvers=["cpsat", "bitboard"])
     assert out[0].verified_by == "certificate" and out[0].certificate == "proof"
     assert out[1].verified_by == "" and out[1].verified is False  # one unproved voice
-    two = rejudge([_claim("cpsat"), _claim("bitboard")], complete_solvers=["cpsat", "bitboard"])
+    two = judge_across([_claim("cpsat"), _claim("bitboard")], complete_solvers=["cpsat", "bitboard"])
     assert [r.verified_by for r in two] == ["agreement", "agreement"]
 
 

@@ -282,7 +282,7 @@ def test_stored_proposals_are_judged_again_by_a_new_judge(
 
 
 def test_records_made_before_judge_versions_are_judged_again() -> None:
-    from puzzlebench.harness.judging.judge import judge_stored
+    from puzzlebench.harness.judging.verdict import judge_stored
     from puzzlebench.record import Outcome, RunRecord
 
     old = RunRecord(problem="nqueens", size=4, instance_id="nqueens-4", solver="old",
@@ -299,7 +299,7 @@ def test_records_made_before_judge_versions_are_judged_again() -> None:
 def test_a_certified_or_refuted_claim_keeps_its_verdict_when_judged_again() -> None:
     """A proof check is not redone on reading (its proof is not stored): a claim the judge
     certified, or refuted, stays so; a claim with no certificate is judged again."""
-    from puzzlebench.harness.judging.judge import judge_stored
+    from puzzlebench.harness.judging.verdict import judge_stored
     from puzzlebench.record import Outcome, RunRecord
 
     claim = RunRecord(problem="queens-knights", size=3, instance_id="queens-knights-3-A2",

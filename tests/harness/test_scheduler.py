@@ -19,7 +19,8 @@ from puzzlebench.harness import scheduler
 from puzzlebench.harness.campaign import runner
 from puzzlebench.harness.campaign.store import Store, load_records
 from puzzlebench.harness.campaign.study_file import study_from_dict
-from puzzlebench.harness.execute import conclude, make_task
+from puzzlebench.harness.execute import make_task
+from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.run_process import RunProcess
 from puzzlebench.harness.scheduler import Job
@@ -52,12 +53,12 @@ def test_a_slow_judgement_delays_no_other_run(tmp_path: Path, monkeypatch) -> No
     judgements: list[tuple[float, float]] = []
     judged_in: set[str] = set()
 
-    def slow_conclude(*args: Any, **kw: Any) -> Any:
+    def slow_judge(*args: Any, **kw: Any) -> Any:
         start = time.monotonic()
         judged_in.add(threading.current_thread().name)
         if not judgements:
             time.sleep(SLOW_S)
-        record = conclude(*args, **kw)
+        record = make_record(*args, **kw)
         judgements.append((start, time.monotonic()))
         return record
 
@@ -69,7 +70,7 @@ def test_a_slow_judgement_delays_no_other_run(tmp_path: Path, monkeypatch) -> No
         return add(self, key, record)
 
     monkeypatch.setattr(RunProcess, "finish", timed_finish)
-    monkeypatch.setattr(runner, "conclude", slow_conclude)
+    monkeypatch.setattr(runner, "make_record", slow_judge)
     monkeypatch.setattr(Store, "add", noted_add)
     result = runner.run_study(trivial_study("slow-judge", 4), tmp_path / "s.sqlite", workers=1,
                               quiet=True)
@@ -105,14 +106,14 @@ def test_ctrl_c_stores_the_runs_that_had_finished(tmp_path: Path, monkeypatch) -
     finished one is judged and stored all the same, then the interrupt propagates."""
     fired: list[int] = []
 
-    def interrupting_conclude(*args: Any, **kw: Any) -> Any:
+    def interrupting_judge(*args: Any, **kw: Any) -> Any:
         if not fired:  # once: a second Ctrl-C after the first has propagated would hit pytest
             fired.append(1)
             os.kill(os.getpid(), signal.SIGINT)  # the main thread (the loop) gets it
             time.sleep(0.5)  # still judging when the loop stops
-        return conclude(*args, **kw)
+        return make_record(*args, **kw)
 
-    monkeypatch.setattr(runner, "conclude", interrupting_conclude)
+    monkeypatch.setattr(runner, "make_record", interrupting_judge)
     study = study_from_dict({
         "study": {"name": "ctrl-c", "time_limit": 30.0},
         "problems": [{"problem": "nqueens", "sizes": [6]}],

@@ -223,13 +223,14 @@ def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
 
 
 def test_the_spawned_run_of_a_dask_worker_is_sealed_too(monkeypatch) -> None:
-    from puzzlebench.harness.execute import conclude, make_task, resolve
+    from puzzlebench.harness.execute import make_task, resolve
+    from puzzlebench.harness.judging.run_record import make_record
     from puzzlebench.harness.run.isolation import run_task
 
     monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "auto")
     spec = resolve(ref("Inspector"))
     task = make_task(spec, get_problem("nqueens").make(8), "solve")
-    rec = conclude(spec, task, run_task(task, spawn=True))
+    rec = make_record(spec, task, run_task(task, spawn=True))
     assert rec.outcome is Outcome.SOLVED and rec.sandbox == "namespaces"
     assert (rec.counters["pid"], rec.counters["processes"], rec.counters["interfaces"]) == (2, 2, 1)
 

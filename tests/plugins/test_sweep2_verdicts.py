@@ -56,18 +56,18 @@ def test_agree_compares_unique_counts_with_a002562(capsys, plugin: str, name: st
 
 
 def test_unique_counts_differing_between_counters_are_wrong() -> None:
-    from puzzlebench.harness.judging.cross_run import rejudge
+    from puzzlebench.harness.judging.cross_run import judge_across
 
     base = run_solve("mod12", get_problem("nqueens").make(8))
     a = base.with_(task="count", solver="a", count=92, unique=12, verified=True)
     b = base.with_(task="count", solver="b", count=92, unique=13, verified=None)
-    out = {r.solver: r for r in rejudge([a, b])}
+    out = {r.solver: r for r in judge_across([a, b])}
     assert out["a"].outcome is Outcome.SOLVED
     assert out["b"].outcome is Outcome.WRONG and "unique" in out["b"].reason
     # beyond the known values: two unverified unique counts that differ are both wrong
     c = base.with_(task="count", solver="c", count=5, unique=2, verified=False, instance_id="x")
     d = base.with_(task="count", solver="d", count=5, unique=3, verified=False, instance_id="x")
-    assert {r.outcome for r in rejudge([c, d])} == {Outcome.WRONG}
+    assert {r.outcome for r in judge_across([c, d])} == {Outcome.WRONG}
 
 
 # -- self-declared completeness -----------------------------------------------------------------
@@ -106,16 +106,16 @@ def test_two_plugins_agreeing_never_verify_infeasibility(capsys, tmp_path: Path,
 
 
 def test_infeasibility_agreed_by_built_in_complete_solvers_is_verified() -> None:
-    from puzzlebench.harness.judging.cross_run import rejudge
+    from puzzlebench.harness.judging.cross_run import judge_across
 
     base = run_solve("mod12", get_problem("nqueens").make(8))
     claims = [base.with_(solver=s, outcome=Outcome.INFEASIBLE, verified=False, origin=o,
                          instance_id="x", answer=None, valid=None)
               for s, o in (("cpsat", "baseline"), ("backtracking", "baseline"))]
-    out = rejudge(claims, complete_solvers=["cpsat", "backtracking"])
+    out = judge_across(claims, complete_solvers=["cpsat", "backtracking"])
     assert all(r.verified is True for r in out)
     plugins = [r.with_(origin="plugin") for r in claims]
-    out = rejudge(plugins, complete_solvers=["cpsat", "backtracking"])
+    out = judge_across(plugins, complete_solvers=["cpsat", "backtracking"])
     assert all(r.verified is False for r in out)
 
 

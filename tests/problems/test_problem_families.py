@@ -21,7 +21,7 @@ from puzzlebench.cli import main
 from puzzlebench.cli.problem_options import declared
 from puzzlebench.harness.campaign.study import StudyError
 from puzzlebench.harness.campaign.study_file import study_from_dict
-from puzzlebench.harness.judging.cross_run import rejudge
+from puzzlebench.harness.judging.cross_run import judge_across
 from puzzlebench.problems import PROBLEMS, InvalidInstanceError, get_problem, register_problem
 from puzzlebench.problems.nqueens import NQueens
 from puzzlebench.record import Outcome, RunRecord
@@ -236,17 +236,17 @@ def _infeasible(solver: str, *, verified: bool = False, outcome: Outcome = Outco
 
 def test_infeasibility_with_no_rule_is_settled_by_two_complete_solvers() -> None:
     complete = ["cpsat", "bitboard", "backtracking"]
-    one = rejudge([_infeasible("cpsat")], complete_solvers=complete)
+    one = judge_across([_infeasible("cpsat")], complete_solvers=complete)
     assert one[0].verified is False  # one solver's word is not enough
-    two = rejudge([_infeasible("cpsat"), _infeasible("bitboard")], complete_solvers=complete)
+    two = judge_across([_infeasible("cpsat"), _infeasible("bitboard")], complete_solvers=complete)
     assert all(r.verified for r in two) and "agreed by complete solvers" in two[0].reason
-    same = rejudge([_infeasible("cpsat"), _infeasible("cpsat")], complete_solvers=complete)
+    same = judge_across([_infeasible("cpsat"), _infeasible("cpsat")], complete_solvers=complete)
     assert not any(r.verified for r in same)  # the same solver twice is one voice
-    incomplete = rejudge([_infeasible("cpsat"), _infeasible("min-conflicts")],
+    incomplete = judge_across([_infeasible("cpsat"), _infeasible("min-conflicts")],
                          complete_solvers=complete)
     assert not any(r.verified for r in incomplete)
     solved = _infeasible("min-conflicts", outcome=Outcome.SOLVED).with_(valid=True, verified=True)
-    contradicted = rejudge([_infeasible("cpsat"), _infeasible("bitboard"), solved],
+    contradicted = judge_across([_infeasible("cpsat"), _infeasible("bitboard"), solved],
                            complete_solvers=complete)
     assert [r.outcome for r in contradicted[:2]] == [Outcome.WRONG, Outcome.WRONG]
 

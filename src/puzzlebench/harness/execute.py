@@ -1,6 +1,6 @@
 """One judged run: the solver proposes in a process of its own, the harness judges here.
 
-``make_task`` and ``conclude`` are the unit every front door builds on (CLI, agreement,
+``make_task`` and ``judging.run_record.make_record`` are the unit every front door builds on (CLI, agreement,
 study runner, the Python API): a checked task, and its report judged into a record. By
 default each run executes in a fresh process under a hard wall-clock limit enforced from
 outside, through the one scheduler (``harness.scheduler``; ``run_solve``/``run_count`` and
@@ -20,30 +20,23 @@ from __future__ import annotations
 
 import resource
 import time
-from datetime import UTC, datetime
 from typing import Any
 
-from puzzlebench.contract import Budget, Claim
-from puzzlebench.harness import environment
+from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
-from puzzlebench.harness.judging.certify_runs import certify_claim, certify_zero_count
-from puzzlebench.harness.judging.judge import Judgement, judge_count, judge_solution, judge_version
+from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.child import Performed, error_text, perform
 from puzzlebench.harness.run.child_report import ChildReport
-from puzzlebench.harness.run.measure import Measurement, check_stamps, clock_resolution_s, stamp_ns
+from puzzlebench.harness.run.measure import Measurement, check_stamps, stamp_ns
 from puzzlebench.harness.run.numba_kernels import uses_numba
-from puzzlebench.harness.run.payload import MalformedProposalError, ProposalData, from_payload
+from puzzlebench.harness.run.payload import MalformedProposalError, from_payload
 from puzzlebench.harness.run.warmup import Warmup
 from puzzlebench.harness.scheduler import Job
 from puzzlebench.harness.task import Task
-from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
-from puzzlebench.problems.catalogue import family_origin
-from puzzlebench.problems.sliding_distances import take_rejections
-from puzzlebench.record import Outcome, RunRecord, infer_stopped_by
+from puzzlebench.record import RunRecord
 from puzzlebench.registry import RegistryError, SolverSpec
-from puzzlebench.trace_points import check_points
 
 #: Default hard limit: the time limit plus 10 % and half a second of grace.
 GRACE_FACTOR, GRACE_S = 1.1, 0.5
@@ -113,9 +106,9 @@ def judged(spec: SolverSpec, task: Task, *, isolate: bool = True,
     ``solve``, ``count`` and the Python API. With ``isolate=False`` it runs and is judged
     here (debugging)."""
     if not isolate:
-        return conclude(spec, task, run_here(task), isolated=False, **meta)
+        return make_record(spec, task, run_here(task), isolated=False, **meta)
     record: RunRecord = schedules.schedule(
-        [Job(task, lambda report: conclude(spec, task, report, **meta))], workers=1,
+        [Job(task, lambda report: make_record(spec, task, report, **meta))], workers=1,
         measurement=measurement)[0]
     return record
 
@@ -150,140 +143,6 @@ def run_here(task: Task) -> ChildReport:
                        cpu_s=cpu / timing.repeats, warmup_s=marks.get("warmup", 0.0),
                        peak_rss_mb=peak, measured_by="process",
                        repeats_agree=done.repeats_agree() if done else None)
-
-
-def conclude(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: bool = True,
-             **meta: Any) -> RunRecord:
-    """Judge what a run's process reported and make its record."""
-    assert task.instance is not None
-    instance = task.instance
-    problem = problem_of(instance)
-    proposal: ProposalData | None = None
-    error = report.error
-    if report.status == "done":
-        try:
-            proposal = from_payload(report.data, report.raw)
-        except MalformedProposalError as exc:
-            error = str(exc)
-    if proposal is not None:
-        if task.kind == "count":
-            judgement = judge_count(problem, instance, proposal, unique=task.unique)
-        else:
-            judgement = judge_solution(problem, instance, proposal, exact=spec.exact)
-        limit = task.budget.time_limit
-        if judgement.outcome.success and limit is not None and report.wall_s > limit:
-            judgement = Judgement(Outcome.TIMEOUT, judgement.valid,
-                                  f"answered after {report.wall_s:.3f} s, past its time limit "
-                                  f"of {limit:g} s", judgement.optimum, None, judgement.answer)
-        elif task.kind == "solve":
-            judgement = certify_claim(instance, judgement)
-        elif task.kind == "count" and proposal.count == 0:
-            judgement = certify_zero_count(instance, judgement)
-    elif report.status in ("timeout", "startup"):  # a limit ended it, before go or after
-        judgement = Judgement(Outcome.TIMEOUT, None, error)
-    elif report.status == "error" and report.error_kind == "memout":
-        judgement = Judgement(Outcome.MEMOUT, None, error)
-    else:
-        judgement = Judgement(Outcome.CRASH, None, error)
-    proposal = proposal or ProposalData(claim=Claim.UNKNOWN)
-    answer = judgement.answer
-    notes = list(report.notes) + take_rejections()  # a cached judge table refused, rebuilt
-    said = str(getattr(proposal, "note", "") or "")
-    if said and said not in (judgement.reason or ""):  # e.g. how a MiniZinc answer was read
-        notes.append(f"the solver says: {said}")
-    family = family_origin(instance.problem)
-    if family and judgement.verified_by == "validator":  # user code judged this answer
-        notes.append(f"validated by the problem family's own validator, from {family} (not the "
-                     "project's code)")
-    if report.mutated:
-        notes.append("the solver changed its copy of the instance; judged on the original")
-    if report.repeats_agree is False:
-        notes.append(f"answers differ between the {report.repeats} repeats under the same seed "
-                     "(the first was judged)")
-    trace = report.data.get("trace") if report.status == "done" and isinstance(report.data, dict) else None
-    if trace is not None:
-        why = check_points(trace, solved=judgement.outcome is Outcome.SOLVED and judgement.verified is True,
-                           wall_s=report.wall_s,
-                           evaluations=(proposal.counters or {}).get("evaluations"))
-        if why:
-            notes.append(f"trace dropped: {why}")
-            trace = None
-    return RunRecord(
-        problem=instance.problem,
-        size=instance.size,
-        instance_id=instance.instance_id,
-        solver=spec.name,
-        params=dict(task.params),
-        seed=task.seed if task.kind == "solve" else 0,
-        outcome=judgement.outcome,
-        claim=proposal.claim.value,
-        valid=judgement.valid,
-        reason=judgement.reason,
-        task=task.kind,
-        answer=answer,
-        answer_length=len(answer) if isinstance(answer, str | list) else None,
-        optimum=judgement.optimum,
-        exact=task.kind == "solve" and (spec.exact or proposal.optimal),
-        count=proposal.count,
-        unique=proposal.unique,
-        counters=dict(proposal.counters),
-        time_s=report.wall_s,
-        cpu_s=report.cpu_s,
-        peak_rss_mb=report.peak_rss_mb,
-        budget=task.budget.to_dict(),
-        instance=instance.describe(),
-        origin=spec.origin,
-        versions={**environment.versions(), **({"problem family": family} if family else {})},
-        machine={**environment.machine(),
-                 **({"nice": report.nice} if report.nice is not None else {})},
-        timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
-        error=error if judgement.outcome in (Outcome.CRASH, Outcome.MEMOUT, Outcome.TIMEOUT) else "",
-        verified=judgement.verified,
-        verified_by=judgement.verified_by,
-        certificate=judgement.certificate,
-        certify_s=judgement.certify_s,
-        isolated=isolated,
-        warmup_s=report.warmup_s,
-        startup_s=report.startup_s,
-        rss_base_mb=report.rss_base_mb,
-        hard_limit=task.hard_limit if isolated else None,
-        memory_limit_mb=task.memory_limit_mb,
-        fingerprint=spec.fingerprint,
-        judge_version=judge_version(problem),
-        log=report.log,
-        trace=trace,
-        traced=spec.traces and task.kind == "solve",
-        notes="; ".join(notes),
-        span_s=report.span_s,
-        timed_by=report.timed_by,
-        measured_by=report.measured_by,
-        clock_resolution_s=clock_resolution_s(),
-        min_time=task.min_time,
-        repeats=report.repeats,
-        time_min_s=report.time_min_s,
-        repeats_agree=report.repeats_agree,
-        core=report.core,
-        sandbox=report.sandbox if isolated else "none",
-        stopped_by=stopped_by(judgement.outcome, report, proposal, task),
-        **meta,
-    )
-
-
-def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: Task) -> str:
-    """What ended the run (``RunRecord.stopped_by``): the harness's own view (killed, an
-    answer, a decline), else what the solver (the iterative framework) reported, else what
-    its counters and time say against the budget; '' for a crash or where nothing says."""
-    if report.status == "timeout":
-        return "killed"
-    if outcome is Outcome.DECLINED:
-        return "declined"
-    if outcome in (Outcome.CRASH, Outcome.MEMOUT):
-        return ""
-    if proposal.claim in (Claim.SOLVED, Claim.INFEASIBLE) or proposal.answer is not None \
-            or proposal.count is not None:
-        return "answer"
-    return proposal.stopped_by or infer_stopped_by(proposal.counters, task.budget.to_dict(),
-                                                   report.wall_s)
 
 
 def run_solve(

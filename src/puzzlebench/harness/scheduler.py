@@ -9,7 +9,7 @@ and it runs them under one set of limits, one error path and one Ctrl-C path, in
   reads their pipes, answers ``ready`` with ``go``, enforces the limits and kills. It does
   nothing else: a finished run's report is put on a queue, and the loop turns again;
 * the judging thread takes finished runs off that queue in the order they ended, judges each
-  (the job's ``judge``: ``execute.conclude``, certification included) and hands the result to
+  (the job's ``judge``: ``judging.run_record.make_record``, certification included) and hands the result to
   the sink — the store's transaction, the progress display, the caller's callback. The sink is
   opened in this thread, so a SQLite connection stays in the thread that writes.
 

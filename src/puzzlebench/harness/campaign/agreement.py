@@ -27,8 +27,9 @@ from typing import Any
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
-from puzzlebench.harness.execute import conclude, make_task, run_enumerate
-from puzzlebench.harness.judging.cross_run import rejudge
+from puzzlebench.harness.execute import make_task, run_enumerate
+from puzzlebench.harness.judging.cross_run import judge_across
+from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import Measurement
 from puzzlebench.harness.scheduler import Job
@@ -166,10 +167,10 @@ def check_agreement(
                 jobs.append((s, make_task(s, inst, "count", unique=unique,
                                           budget=Budget(time_limit=count_time_limit or time_limit))))
     records: list[RunRecord] = schedules.schedule(
-        [Job(t, functools.partial(conclude, s, t)) for s, t in jobs],
+        [Job(t, functools.partial(make_record, s, t)) for s, t in jobs],
         workers=workers or os.cpu_count() or 1, measurement=measurement,
         deliver=(lambda _job, record: progress(record)) if progress is not None else None)
-    records = rejudge(records, exact_solvers=[s.name for s in specs if s.exact],
+    records = judge_across(records, exact_solvers=[s.name for s in specs if s.exact],
                       complete_solvers=[s.name for s in specs if s.complete])
     position = {inst.instance_id: i for i, inst in enumerate(insts)}
     records.sort(key=lambda r: (position[r.instance_id], r.solver, r.task))  # arrival order varies

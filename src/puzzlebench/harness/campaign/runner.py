@@ -26,7 +26,8 @@ from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.campaign.progress import StudyProgress
 from puzzlebench.harness.campaign.store import Store
 from puzzlebench.harness.campaign.study import RunSpec, Study
-from puzzlebench.harness.execute import conclude, make_task
+from puzzlebench.harness.execute import make_task
+from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.child_report import ChildReport
 from puzzlebench.harness.run.isolation import run_task
@@ -124,7 +125,7 @@ def _task(spec: RunSpec) -> Task:
 
 
 def _record(spec: RunSpec, task: Task, report: ChildReport, workers: int) -> RunRecord:
-    record = conclude(resolve_solver(spec.solver), task, report, study=spec.study,
+    record = make_record(resolve_solver(spec.solver), task, report, study=spec.study,
                       repeat=spec.repeat, master_seed=spec.master_seed)
     return record.with_(machine={**record.machine, "workers": workers})
 

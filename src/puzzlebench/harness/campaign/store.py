@@ -17,8 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from puzzlebench.harness.campaign.records_frame import records_to_frame
-from puzzlebench.harness.judging.cross_run import rejudge
-from puzzlebench.harness.judging.judge import judge_stored
+from puzzlebench.harness.judging.verdict import judge_stored_runs
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.record import RunRecord, json_default
 
@@ -283,8 +282,7 @@ def _rejudged(records: list[RunRecord], exact_solvers: Iterable[str] = (),
     specs = REGISTRY.all()
     exact = {s.name for s in specs if s.exact} | set(exact_solvers)
     complete = {s.name for s in specs if s.complete} | set(complete_solvers)
-    records = [judge_stored(r) for r in records]  # by today's judge, when another decided it
-    return rejudge(records, exact_solvers=exact, complete_solvers=complete)
+    return judge_stored_runs(records, exact_solvers=exact, complete_solvers=complete)
 
 
 def load(db: str | Path, study: str | None = None, *, rejudged: bool = True) -> pd.DataFrame:

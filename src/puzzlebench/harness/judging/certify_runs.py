@@ -1,6 +1,6 @@
 """Certification where it matters: every judged ``infeasible`` claim that no rule verified is
 certified by the judge (``harness.judging.certificate``) before its record is made — in ``agree``,
-``compare``, ``run`` and ``solve`` alike, since they all judge through ``execute.conclude``. A
+``compare``, ``run`` and ``solve`` alike, since they all judge through ``judging.run_record.make_record``. A
 count of zero no known count checks is the same claim and is certified the same way.
 
 One certification per instance per process (several solvers claiming the same instance

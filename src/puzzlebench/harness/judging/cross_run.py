@@ -36,7 +36,7 @@ def _wrong(record: RunRecord, reason: str) -> RunRecord:
     return record.with_(outcome=Outcome.WRONG, verified=None, verified_by="", reason=reason)
 
 
-def rejudge(records: Iterable[RunRecord], exact_solvers: Iterable[str] = (),
+def judge_across(records: Iterable[RunRecord], exact_solvers: Iterable[str] = (),
             complete_solvers: Iterable[str] = ()) -> list[RunRecord]:
     """The records, with claims contradicted by other runs turned ``wrong`` and unverified
     infeasibility claims agreed by two complete solvers verified (same order)."""

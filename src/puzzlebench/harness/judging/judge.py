@@ -7,7 +7,7 @@ and tables — never with anything the solver could have touched.
 Judge versions: each record keeps ``judge_version``, the code fingerprint
 (``puzzlebench.code_fingerprint``) of the judge that decided it — this module, the payload
 reader and the problem family's module with its import closure. A stored run judged by another
-version (or made before the field) is judged again when it is read (``judge_stored``), from its
+version (or made before the field) is judged again when it is read (``verdict.judge_stored``), from its
 stored proposal (answer, claim, counts), so a fixed validator reaches every stored study
 without re-running it.
 
@@ -33,13 +33,14 @@ from puzzlebench.code_fingerprint import digest_of
 from puzzlebench.contract import Claim
 from puzzlebench.harness.judging.certificate import REJECTED, certify_infeasible
 from puzzlebench.harness.run.payload import ProposalData
-from puzzlebench.problems import get_problem
-from puzzlebench.problems.base import Instance, Problem, PuzzlebenchError
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.problems.base import Instance, Problem
+from puzzlebench.record import Outcome
 
 #: The harness's own judging code; with a problem family's module (its validator, facts and
 #: tables), what a judge version digests.
-JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judging.judge", "puzzlebench.harness.run.payload")
+JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judging.judge",
+                                  "puzzlebench.harness.judging.verdict",
+                                  "puzzlebench.harness.run.payload")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,8 @@ class Judgement:
     verified_by: str = ""
     certificate: str = ""
     certify_s: float | None = None
+    #: What the judge learned on the way (a cached table of facts refused and rebuilt).
+    notes: tuple[str, ...] = ()
 
 
 def judge_solution(
@@ -81,19 +84,20 @@ def judge_solution(
                              answer=answer)
         optimum = None
         reason = ""
+        notes: tuple[str, ...] = ()
         if exact or proposal.optimal:
-            optimum = problem.known_optimum(instance)
+            optimum, notes = problem.known_optimum_noted(instance)
             length = len(answer) if isinstance(answer, str | list) else -1
             if optimum is not None and length != optimum:
                 return Judgement(
                     Outcome.WRONG, True,
                     f"claimed optimal with {length} moves; the optimum is {optimum}", optimum,
-                    answer=answer,
+                    answer=answer, notes=notes,
                 )
             if optimum is None:
                 reason = "optimality not verified (no known optimum; checked across exact solvers)"
         return Judgement(Outcome.SOLVED, True, reason, optimum, verified=True, answer=answer,
-                         verified_by="validator")
+                         verified_by="validator", notes=notes)
     if claim is Claim.SOLVED:
         return Judgement(Outcome.WRONG, None, "claimed solved but returned no answer")
     if claim is Claim.INFEASIBLE:
@@ -186,67 +190,3 @@ def _as_data(answer: Any) -> Any:
 def judge_version(problem: Problem) -> str:
     """The fingerprint of the code that judges ``problem``'s proposals (cached per process)."""
     return digest_of((*JUDGE_MODULES, type(problem).__module__))
-
-
-def judge_stored(record: RunRecord) -> RunRecord:
-    """A stored record judged again when another judge version decided it, from its stored
-    proposal; the record itself when its version is current, when no proposal of it was
-    judged (a crash, a kill), or when its problem or instance cannot be rebuilt here (a
-    family loaded by reference elsewhere). An ``infeasible`` claim certified or refuted by a
-    checked proof keeps its verdict (proofs are not stored, and checking one takes seconds).
-    A changed verdict is said in ``notes``."""
-    try:
-        problem = get_problem(record.problem)
-        version = judge_version(problem)
-        if record.judge_version == version:
-            return record
-        if not _judged_a_proposal(record):
-            return record.with_(judge_version=version)
-        instance = problem.from_description(record.instance)
-        if instance.instance_id != record.instance_id:
-            return record
-        proposal = ProposalData(claim=Claim(record.claim), answer=record.answer,
-                                count=record.count, unique=record.unique)
-        if record.task == "count":
-            asked = record.unique is not None or record.reason.startswith("asked for unique")
-            judgement = judge_count(problem, instance, proposal, unique=asked)
-        else:
-            judgement = judge_solution(problem, instance, proposal, exact=record.exact)
-    except (PuzzlebenchError, ValueError, TypeError, KeyError):
-        return record
-    if record.certificate and (judgement.outcome is Outcome.INFEASIBLE
-                               or (record.task == "count" and record.count == 0)):
-        # a claim the judge certified or refuted by a checked proof keeps that verdict: a
-        # proof check takes seconds and its proof is not stored, so reading does not redo it
-        return record.with_(judge_version=version)
-    limit = record.budget.get("time_limit")
-    outcome, reason = judgement.outcome, judgement.reason
-    if outcome.success and limit is not None and record.time_s > limit:  # as ``conclude``
-        outcome, reason = Outcome.TIMEOUT, (f"answered after {record.time_s:.3f} s, past its "
-                                            f"time limit of {limit:g} s")
-    if outcome in (Outcome.BUDGET, Outcome.DECLINED) and record.outcome is outcome:
-        reason = record.reason  # the solver's own note, which the record keeps as its reason
-    answer = record.answer if judgement.answer is None else judgement.answer
-    changes: dict[str, Any] = {
-        "outcome": outcome, "valid": judgement.valid, "reason": reason,
-        "optimum": judgement.optimum, "answer": answer,
-        "verified": judgement.verified if outcome is not Outcome.TIMEOUT else None,
-        "verified_by": judgement.verified_by if outcome is not Outcome.TIMEOUT else "",
-        "answer_length": len(answer) if isinstance(answer, str | list) else None}
-    old = {name: getattr(record, name) for name in changes}
-    if old == changes:
-        return record.with_(judge_version=version)
-    before = record.judge_version or "a judge before versions"
-    note = (f"judged again by judge {version} (stored by {before}: {record.outcome.value}, "
-            f"{record.reason or 'no reason'})")
-    return record.with_(judge_version=version, notes="; ".join(filter(None, [record.notes, note])),
-                        **changes)
-
-
-def _judged_a_proposal(record: RunRecord) -> bool:
-    """Whether the record's outcome came from judging a proposal that it stores: an answer,
-    an ``infeasible`` claim or a count (a crash, a kill or a bare ``unknown`` has none)."""
-    if record.task not in ("solve", "count") or record.outcome in (Outcome.CRASH, Outcome.MEMOUT):
-        return False
-    return record.answer is not None or record.claim == Claim.INFEASIBLE.value \
-        or record.count is not None or record.unique is not None

@@ -1,0 +1,149 @@
+"""A run's record: what its process reported, judged by the one pipeline (``judging.verdict``),
+with the figures the harness accepted and where the run came from, as one ``RunRecord``.
+
+Every front door ends here (``solve``, ``count``, ``agree``, a study's runs, the Python API),
+in the scheduler's judging thread: the judge's process, never the run's.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from puzzlebench.contract import Claim
+from puzzlebench.harness.judging import environment
+from puzzlebench.harness.judging.judge import Judgement, judge_version
+from puzzlebench.harness.judging.verdict import RunContext, verdict
+from puzzlebench.harness.run.child_report import ChildReport
+from puzzlebench.harness.run.measure import clock_resolution_s
+from puzzlebench.harness.run.payload import MalformedProposalError, ProposalData, from_payload
+from puzzlebench.harness.task import Task
+from puzzlebench.problems import problem_of
+from puzzlebench.problems.catalogue import family_origin
+from puzzlebench.record import Outcome, RunRecord, infer_stopped_by
+from puzzlebench.solver_spec import SolverSpec
+from puzzlebench.trace_points import check_points
+
+
+def make_record(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: bool = True,
+                **meta: Any) -> RunRecord:
+    """Judge what a run's process reported (:func:`verdict`) and make its record."""
+    assert task.instance is not None
+    instance = task.instance
+    problem = problem_of(instance)
+    proposal: ProposalData | None = None
+    error = report.error
+    if report.status == "done":
+        try:
+            proposal = from_payload(report.data, report.raw)
+        except MalformedProposalError as exc:
+            error = str(exc)
+    if proposal is not None:
+        judgement = verdict(problem, instance, proposal, RunContext(
+            kind=task.kind, exact=spec.exact, unique=task.unique, time_s=report.wall_s,
+            time_limit=task.budget.time_limit))
+    elif report.status in ("timeout", "startup"):  # a limit ended it, before go or after
+        judgement = Judgement(Outcome.TIMEOUT, None, error)
+    elif report.status == "error" and report.error_kind == "memout":
+        judgement = Judgement(Outcome.MEMOUT, None, error)
+    else:
+        judgement = Judgement(Outcome.CRASH, None, error)
+    proposal = proposal or ProposalData(claim=Claim.UNKNOWN)
+    answer = judgement.answer
+    notes = list(report.notes) + list(judgement.notes)  # e.g. a judge's table rebuilt
+    said = str(getattr(proposal, "note", "") or "")
+    if said and said not in (judgement.reason or ""):  # e.g. how a MiniZinc answer was read
+        notes.append(f"the solver says: {said}")
+    family = family_origin(instance.problem)
+    if family and judgement.verified_by == "validator":  # user code judged this answer
+        notes.append(f"validated by the problem family's own validator, from {family} (not the "
+                     "project's code)")
+    if report.mutated:
+        notes.append("the solver changed its copy of the instance; judged on the original")
+    if report.repeats_agree is False:
+        notes.append(f"answers differ between the {report.repeats} repeats under the same seed "
+                     "(the first was judged)")
+    trace = report.data.get("trace") if report.status == "done" and isinstance(report.data, dict) else None
+    if trace is not None:
+        why = check_points(trace, solved=judgement.outcome is Outcome.SOLVED and judgement.verified is True,
+                           wall_s=report.wall_s,
+                           evaluations=(proposal.counters or {}).get("evaluations"))
+        if why:
+            notes.append(f"trace dropped: {why}")
+            trace = None
+    return RunRecord(
+        problem=instance.problem,
+        size=instance.size,
+        instance_id=instance.instance_id,
+        solver=spec.name,
+        params=dict(task.params),
+        seed=task.seed if task.kind == "solve" else 0,
+        outcome=judgement.outcome,
+        claim=proposal.claim.value,
+        valid=judgement.valid,
+        reason=judgement.reason,
+        task=task.kind,
+        answer=answer,
+        answer_length=len(answer) if isinstance(answer, str | list) else None,
+        optimum=judgement.optimum,
+        exact=task.kind == "solve" and (spec.exact or proposal.optimal),
+        count=proposal.count,
+        unique=proposal.unique,
+        counters=dict(proposal.counters),
+        time_s=report.wall_s,
+        cpu_s=report.cpu_s,
+        peak_rss_mb=report.peak_rss_mb,
+        budget=task.budget.to_dict(),
+        instance=instance.describe(),
+        origin=spec.origin,
+        versions={**environment.versions(), **({"problem family": family} if family else {})},
+        machine={**environment.machine(),
+                 **({"nice": report.nice} if report.nice is not None else {})},
+        timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
+        error=error if judgement.outcome in (Outcome.CRASH, Outcome.MEMOUT, Outcome.TIMEOUT) else "",
+        verified=judgement.verified,
+        verified_by=judgement.verified_by,
+        certificate=judgement.certificate,
+        certify_s=judgement.certify_s,
+        isolated=isolated,
+        warmup_s=report.warmup_s,
+        startup_s=report.startup_s,
+        rss_base_mb=report.rss_base_mb,
+        hard_limit=task.hard_limit if isolated else None,
+        memory_limit_mb=task.memory_limit_mb,
+        fingerprint=spec.fingerprint,
+        judge_version=judge_version(problem),
+        log=report.log,
+        trace=trace,
+        traced=spec.traces and task.kind == "solve",
+        notes="; ".join(notes),
+        span_s=report.span_s,
+        timed_by=report.timed_by,
+        measured_by=report.measured_by,
+        clock_resolution_s=clock_resolution_s(),
+        min_time=task.min_time,
+        repeats=report.repeats,
+        time_min_s=report.time_min_s,
+        repeats_agree=report.repeats_agree,
+        core=report.core,
+        sandbox=report.sandbox if isolated else "none",
+        stopped_by=stopped_by(judgement.outcome, report, proposal, task),
+        **meta,
+    )
+
+
+def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: Task) -> str:
+    """What ended the run (``RunRecord.stopped_by``): the harness's own view (killed, an
+    answer, a decline), else what the solver (the iterative framework) reported, else what
+    its counters and time say against the budget; '' for a crash or where nothing says."""
+    if report.status == "timeout":
+        return "killed"
+    if outcome is Outcome.DECLINED:
+        return "declined"
+    if outcome in (Outcome.CRASH, Outcome.MEMOUT):
+        return ""
+    if proposal.claim in (Claim.SOLVED, Claim.INFEASIBLE) or proposal.answer is not None \
+            or proposal.count is not None:
+        return "answer"
+    return proposal.stopped_by or infer_stopped_by(proposal.counters, task.budget.to_dict(),
+                                                   report.wall_s)
