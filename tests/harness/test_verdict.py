@@ -55,20 +55,17 @@ def poisoned_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_a_refused_judge_table_is_noted_in_the_judgement_it_served(poisoned_cache: Path) -> None:
     instance = SLIDING.make(8, start="125408367")
-    optimum, notes = SLIDING.known_optimum_noted(instance)
-    assert optimum is not None and optimum > 0  # the rebuilt table, not the poisoned zeros
-    assert len(notes) == 1 and "failed its digest check" in notes[0]
-    sliding_distances.table.cache_clear()  # poisoned again below: the live path meets it
+    record = run_solve("astar-manhattan", instance, isolate=False)
+    assert record.outcome is Outcome.SOLVED and record.verified and record.optimum is not None
+    assert "failed its digest check and was rebuilt" in record.notes  # the poisoned cache
+    # the answer, judged again with the rebuilt table: optimal, and nothing left to say
+    proposal = ProposalData(claim=Claim.SOLVED, answer=record.answer, optimal=True)
+    judged = verdict(SLIDING, instance, proposal, RunContext("solve", exact=True, certify=False))
+    assert judged.outcome is Outcome.SOLVED and judged.optimum == record.optimum
+    assert judged.notes == ()
+    sliding_distances.table.cache_clear()  # poisoned again: the verdict itself carries the note
     np.savez(poisoned_cache, codes=np.arange(sliding_distances.STATES, dtype=np.int64),
              dists=np.zeros(sliding_distances.STATES, dtype=np.int8))
-    record = run_solve("astar-manhattan", instance, isolate=False)
-    assert record.outcome is Outcome.SOLVED and record.verified and record.optimum == optimum
-    assert notes[0] in record.notes  # with the verdict it served, in the run's record
-    # the rebuilt table was written back: a fresh process's judge finds nothing to refuse
-    sliding_distances.table.cache_clear()
-    assert SLIDING.known_optimum_noted(instance) == (optimum, ())
-
-
-def test_no_module_keeps_what_a_validator_learned() -> None:
-    assert not hasattr(sliding_distances, "take_rejections")
-    assert not hasattr(sliding_distances, "_REJECTED")
+    again = verdict(SLIDING, instance, proposal, RunContext("solve", exact=True, certify=False))
+    assert again.outcome is Outcome.SOLVED and len(again.notes) == 1
+    assert "failed its digest check" in again.notes[0]

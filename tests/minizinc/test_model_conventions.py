@@ -71,7 +71,7 @@ def test_the_handbooks_one_based_model_solves_unchanged(capsys: pytest.CaptureFi
 def test_agree_holds_the_one_based_model_beside_every_baseline(
         capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["agree", "nqueens", "--sizes", "4..7", "--solver", str(MODELS / "queens.mzn"),
-                 "--solver", "mod12", "--json", "--time-limit", "5"])
+                 "--solver", "mod12", "--json", "--time-limit", "30"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["agreed"], report["disagreements"]
     assert "mzn:queens" in report["matrix"]

@@ -44,7 +44,7 @@ def json_lines(out: str) -> list[dict[str, Any]]:
                                               ("UniqueUndeclared", "sweep-unique-undeclared")])
 def test_agree_compares_unique_counts_with_a002562(capsys, plugin: str, name: str) -> None:
     code, out, _ = cli(capsys, "agree", "nqueens", "--sizes", "8", "--solver",
-                       ref(plugin), "--time-limit", "5", "--json")
+                       ref(plugin), "--time-limit", "30", "--json")
     report = json_lines(out)[0]
     assert code == 1 and not report["agreed"], report
     named = {d["solver"] for d in report["disagreements"]}

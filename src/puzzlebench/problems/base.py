@@ -206,12 +206,6 @@ class Problem(ABC):
         """The optimal answer length where known (sliding); None elsewhere."""
         return None
 
-    def known_optimum_noted(self, instance: Any) -> tuple[int | None, tuple[str, ...]]:
-        """The known optimum and what finding it taught the judge — for example that a cached
-        table of facts failed its check and was rebuilt — so that it reaches the run's record
-        with the verdict it served. Families whose facts come from a table override this."""
-        return self.known_optimum(instance), ()
-
     def agreement_instances(self, size: int, entry: Mapping[str, Any]) -> list[Instance]:
         """The instances ``agree`` checks at one size; ``entry`` holds the options given,
         read by ``study_entry`` (by default: the grid they make)."""

@@ -264,18 +264,14 @@ class Sliding(Problem):
     def known_optimum(self, instance: SlidingInstance) -> int | None:
         """Exact for 3×3 boards (the BFS table) and for Korf's 100 15-puzzles (the published
         lengths); unknown elsewhere."""
-        return self.known_optimum_noted(instance)[0]
-
-    def known_optimum_noted(self, instance: SlidingInstance) -> tuple[int | None, tuple[str, ...]]:
-        """The known optimum, and a note when the 8-puzzle's cached table was refused."""
         if (instance.rows, instance.cols) == (3, 3):
             # imported on use: the 8-puzzle's distance table loads only when an optimum is asked for
-            from puzzlebench.problems.sliding_distances import optimal_length_noted
+            from puzzlebench.problems.sliding_distances import optimal_length
 
-            return optimal_length_noted(instance.start, instance.goal)
+            return optimal_length(instance.start, instance.goal)
         if (instance.rows, instance.cols) == (4, 4):
-            return published_optimum(instance.start, instance.goal), ()
-        return None, ()
+            return published_optimum(instance.start, instance.goal)
+        return None
 
     def answer_text(self, data: Any) -> tuple[str, list[str]]:
         moves = str(data)

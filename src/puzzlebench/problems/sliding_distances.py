@@ -31,6 +31,9 @@ ROOTS: dict[int, tuple[int, ...]] = {
     4: (1, 2, 3, 4, 0, 5, 6, 7, 8),
 }
 STATES = 181_440
+#: Cached tables refused since the harness last asked (``take_rejections``): what a record's
+#: notes name when its judgement had to rebuild one.
+_REJECTED: list[str] = []
 
 #: SHA-256 of each table (codes as little-endian int64, then distances as int8), by the goal's
 #: blank square: what a cached table must match to be used.
@@ -109,23 +112,20 @@ def digest(codes: np.ndarray, dists: np.ndarray) -> str:
 
 
 @lru_cache(maxsize=3)
-def table(blank: int = 8) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    """A table (sorted codes, distances) from the disk cache when its digest is the package's,
-    else built and cached — and, when a cached copy was refused, the sentence that says so, which
-    every verdict that uses this table carries into its record's notes."""
+def table(blank: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """A table, from the disk cache when its digest is the package's, else built and cached."""
     path = cache_path(blank)
-    refused: tuple[str, ...] = ()
     if path.exists():
         try:
             with np.load(path, allow_pickle=False) as data:
                 codes, dists = data["codes"], data["dists"]
             if codes.shape == (STATES,) and dists.shape == (STATES,) and \
                     digest(codes, dists) == DIGESTS[blank]:
-                return _read_only(codes), _read_only(dists), ()
+                return _read_only(codes), _read_only(dists)
         except (OSError, ValueError, KeyError, TypeError):
             pass
-        refused = (f"the cached 8-puzzle distance table {path} failed its digest check and was "
-                   "rebuilt (a poisoned or damaged cache changes no verdict)",)
+        _REJECTED.append(f"the cached 8-puzzle distance table {path} failed its digest check "
+                         "and was rebuilt (a poisoned or damaged cache changes no verdict)")
     codes, dists = build_table(blank)
     if digest(codes, dists) != DIGESTS[blank]:  # the BFS itself changed: a bug, never a verdict
         raise RuntimeError(f"the 8-puzzle distance table (blank {blank}) does not match the "
@@ -137,7 +137,14 @@ def table(blank: int = 8) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
         tmp.replace(path)
     except OSError:
         pass  # a read-only home: keep the table in memory only
-    return _read_only(codes), _read_only(dists), refused
+    return _read_only(codes), _read_only(dists)
+
+
+def take_rejections() -> list[str]:
+    """The cached tables refused (and rebuilt) since the last call, as sentences."""
+    out = list(_REJECTED)
+    _REJECTED.clear()
+    return out
 
 
 def _read_only(arr: np.ndarray) -> np.ndarray:
@@ -149,12 +156,6 @@ def _read_only(arr: np.ndarray) -> np.ndarray:
 
 def optimal_length(start: tuple[int, ...], goal: tuple[int, ...] = STANDARD_GOAL) -> int | None:
     """The optimal number of moves from start to goal on a 3×3 board; None if unreachable."""
-    return optimal_length_noted(start, goal)[0]
-
-
-def optimal_length_noted(start: tuple[int, ...], goal: tuple[int, ...] = STANDARD_GOAL
-                         ) -> tuple[int | None, tuple[str, ...]]:
-    """``optimal_length`` and what its table's loading said (a refused cache), for the judge."""
     blank = goal.index(0)
     for sym in SYMMETRIES:
         if sym[blank] in ROOTS:
@@ -167,9 +168,9 @@ def optimal_length_noted(start: tuple[int, ...], goal: tuple[int, ...] = STANDAR
         moved_start[sym[p]] = start[p]
     rename = {g: r for g, r in zip(moved_goal, root, strict=True)}
     relabelled = tuple(rename[t] for t in moved_start)
-    codes, dists, refused = table(sym[blank])
+    codes, dists = table(sym[blank])
     code = encode(relabelled)
     i = int(np.searchsorted(codes, code))
     if i < codes.size and codes[i] == code:
-        return int(dists[i]), refused
-    return None, refused
+        return int(dists[i])
+    return None
