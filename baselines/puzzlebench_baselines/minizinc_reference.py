@@ -1,6 +1,10 @@
 """References of the kind ``path/to/model.mzn``: a user's MiniZinc model as a solver (see
 ``puzzlebench_baselines.minizinc_user``). Described by reading the file: MiniZinc runs only in
-a run's own process."""
+a run's own process.
+
+It is not a baseline but the MiniZinc kind of solver reference (a user's .mzn); it
+lives beside the MiniZinc adapter it shares, so the core never needs the minizinc package.
+"""
 
 from __future__ import annotations
 

@@ -11,6 +11,9 @@ takes the index base from the lower bound of the array's declared domain —
 from 0 — and ``base=0`` or ``base=1`` says it outright. The run's log says which base was used.
 ``--param mzn_solver=gecode`` picks the MiniZinc solver. The judge's process only reads the
 file; MiniZinc runs in the run's process.
+
+It is not a baseline but the solver a user's .mzn model runs as; it lives beside the
+MiniZinc adapter it shares, so the core never needs the minizinc package.
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ def test_the_api_pages_are_rendered_from_the_docstrings(site: Path) -> None:
         "runner": ["puzzlebench.harness.campaign.runner.run_study"],
         "report": ["puzzlebench.report.write_report"],
         "registry": ["puzzlebench.registry.register"],
-        "references": ["puzzlebench.references.load_solver"],
+        "solver_references": ["puzzlebench.solver_references.load_solver"],
         "problems": ["puzzlebench.problems.Instance", "puzzlebench.problems.get_problem"],
         "puzzlebench": ["puzzlebench.solve", "puzzlebench.load"],
         "conformance": ["puzzlebench.conformance.card.certify", "puzzlebench.testing.check_solver",

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from puzzlebench.harness.execute import judged, make_task
+from puzzlebench.harness.execute import make_task, run_judged
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run import early_server, forkserver
 from puzzlebench.problems import get_problem
@@ -46,7 +46,7 @@ def test_a_compiled_solver_gets_the_compiler_server_and_its_run_uses_it(
     assert list(servers) == [True]  # bitboard's module imports numba
     started = servers[True]
     spec = resolve_solver("bitboard")
-    record = judged(spec, make_task(spec, get_problem("nqueens").make(6), "count"))
+    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(6), "count"))
     assert record.outcome is Outcome.SOLVED and record.count == 4
     assert servers[True] is started and started.proc.poll() is None  # the same server ran it
 

@@ -10,8 +10,8 @@ import pytest
 
 from puzzlebench.contract import Claim, Proposal, Solver, SolverConfigError
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.references.python_plugin import load_reference
 from puzzlebench.registry import REGISTRY, Registry, RegistryError
+from puzzlebench.solver_references.python_plugin import load_reference
 
 
 class Dummy(Solver):
@@ -162,7 +162,7 @@ def test_index_fingerprint_covers_entry_points(tmp_path: Path, monkeypatch: pyte
 
 PLUGIN_IN_A_FRESH_PROCESS = '''
 import sys
-from puzzlebench.references import load_solver
+from puzzlebench.solver_references import load_solver
 from puzzlebench.registry import REGISTRY, RegistryError
 try:
     load_solver(sys.argv[1])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.contract import Budget
-from puzzlebench.harness.execute import judged, make_task
+from puzzlebench.harness.execute import make_task, run_judged
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import (
     PRE_GO_FLOOR_S,
@@ -39,7 +39,7 @@ def test_a_warm_up_that_cannot_finish_is_cut_and_the_run_goes_on() -> None:
     task = make_task(spec, get_problem("nqueens").make(10), "solve",
                      budget=Budget(time_limit=12.0))
     assert task.warmup  # declared compiled: warmed
-    record = judged(spec, task)
+    record = run_judged(spec, task)
     assert record.outcome is Outcome.SOLVED, record.reason
     assert "warm-up cut short" in record.notes
     assert record.warmup_s < 30.0 / 2  # the 30 s first call was cut, not waited for
@@ -51,7 +51,7 @@ def test_a_warm_up_that_cannot_finish_is_cut_and_the_run_goes_on() -> None:
 def test_astar_h1_stops_by_itself_at_n_10000() -> None:
     spec = resolve_solver("astar-h1")
     assert "time_limit" in spec.honours
-    record = judged(spec, make_task(spec, get_problem("nqueens").make(10_000), "solve",
+    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(10_000), "solve",
                                     budget=Budget(time_limit=1.0)))
     assert record.outcome is Outcome.BUDGET, record.reason
     assert "killed" not in record.reason
@@ -61,7 +61,7 @@ def test_repeats_that_reuse_the_first_solve_are_not_its_time() -> None:
     """A solver that caches its answer at module level, timed with --min-time: the median of
     the repeats would credit it with a lookup; the first solve's time is recorded instead."""
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'remembers.py'}:Remembers")
-    record = judged(spec, make_task(spec, get_problem("nqueens").make(10), "solve",
+    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(10), "solve",
                                     budget=Budget(time_limit=20.0), min_time=0.5))
     assert record.outcome is Outcome.SOLVED, record.reason
     assert record.repeats > 1
@@ -100,7 +100,7 @@ def test_a_killed_run_keeps_the_cpu_time_its_cgroup_measured() -> None:
     from puzzlebench.harness.run.cgroups import detect
 
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'burns.py'}:Burns")
-    record = judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve",
+    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve",
                                     budget=Budget(time_limit=0.3), hard_limit=1.0))
     assert record.outcome is Outcome.TIMEOUT and "hard limit" in record.error
     layout, _ = detect()

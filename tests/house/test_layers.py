@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "puzzlebench.testing"),
     ("puzzlebench.studies", "puzzlebench.conformance"),
     ("puzzlebench.harness", "puzzlebench.report"),
-    ("puzzlebench.references",),
+    ("puzzlebench.solver_references",),
     ("puzzlebench.search", "puzzlebench.local", "puzzlebench.evolution",
      "puzzlebench.external_program"),
     ("puzzlebench.registry", "puzzlebench.solver_spec", "puzzlebench.solver_index",
@@ -245,7 +245,7 @@ def test_graph_reads_real_imports() -> None:
     """The reader finds imports known to be there (so an empty graph cannot pass)."""
     pairs = {(e.importer, e.imported) for e in GRAPH}
     assert ("puzzlebench.report.summary", "puzzlebench.record") in pairs
-    assert ("puzzlebench.harness.resolve", "puzzlebench.references") in pairs
+    assert ("puzzlebench.harness.resolve", "puzzlebench.solver_references") in pairs
     assert ("puzzlebench_baselines.bitboard", "puzzlebench_baselines.bitboard_tasks") in pairs
     assert ("puzzlebench_baselines.cpsat", "puzzlebench.contract") in pairs
     assert len(GRAPH) > 300

@@ -40,7 +40,7 @@ def count_command(
     say_if_first_run()
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
-    from puzzlebench.harness.execute import judged, make_task
+    from puzzlebench.harness.execute import run_count
 
     spec = resolve_solver(solver)
     if not spec.counts:
@@ -53,9 +53,7 @@ def count_command(
                             f"not {n}")
     budget = make_budget(time_limit)
     warn_ignored_caps(spec, budget)
-    task = make_task(spec, instance, "count", params=parse_params(param), budget=budget,
-                     unique=unique)
-    record = judged(spec, task)
+    record = run_count(spec, instance, unique=unique, params=parse_params(param), budget=budget)
     if as_json:
         out = {"problem": record.problem, "size": record.size, "solver": record.solver,
                "count": record.count, "time_s": record.time_s, "outcome": record.outcome.value,

@@ -72,13 +72,12 @@ def solve_command(
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
     budget = make_budget(time_limit, max_nodes, max_iterations, max_evaluations)
     # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
-    from puzzlebench.harness.execute import judged, make_task
+    from puzzlebench.harness.execute import run_solve
 
-    spec = resolve_solver(solver)
-    task = make_task(spec, instance, "solve", params=parse_params(param), seed=seed, budget=budget,
-                     min_time=min_time)
+    spec = resolve_solver(solver)  # once in this process; the run's process loads it itself
     warn_ignored_caps(spec, budget)
-    record = judged(spec, task, measurement=measurement)
+    record = run_solve(spec, instance, params=parse_params(param), seed=seed, budget=budget,
+                       measurement=measurement)
     if as_json:
         emit_json(record_json(record))
     else:

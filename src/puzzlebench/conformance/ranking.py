@@ -22,7 +22,7 @@ from puzzlebench.cache_dir import cache_dir
 from puzzlebench.harness.campaign.runner import run_specs
 from puzzlebench.harness.campaign.store import load_records
 from puzzlebench.harness.campaign.study import RunSpec, derive_seed
-from puzzlebench.harness.execute import default_hard_limit
+from puzzlebench.harness.run.measure import default_hard_limit
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
 from puzzlebench.record import RunRecord

@@ -1,5 +1,8 @@
 """Seed 002's genetic algorithm, exactly as the seed describes it (``ga-seed002``).
 
+("Seed" means source document 002 here, not a random seed; the name ``ga-seed002`` stays:
+it is part of every stored run's key.)
+
 An individual is n column positions, one per row, repetition allowed. Fitness = pairs of
 queens that do not attack (maximum C(n, 2)). Each generation: POPULATION_SIZE times, pick two
 different parents by K-tournament (the second is redrawn until it differs from the first),
@@ -47,6 +50,8 @@ class SeedGA(IterativeSolver):
 
     name: ClassVar[str] = "ga-seed002"
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    # honours and traces repeat IterativeSolver's on purpose: the capabilities read where the
+    # solver is defined; deleting them would also change its run key (its code digest)
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True
     traces: ClassVar[bool] = True

@@ -28,7 +28,7 @@ from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.child import Performed, error_text, perform
 from puzzlebench.harness.run.child_report import ChildReport
-from puzzlebench.harness.run.measure import Measurement, check_stamps, stamp_ns
+from puzzlebench.harness.run.measure import Measurement, check_stamps, default_hard_limit, stamp_ns
 from puzzlebench.harness.run.numba_kernels import uses_numba
 from puzzlebench.harness.run.payload import MalformedProposalError, from_payload
 from puzzlebench.harness.run.warmup import Warmup
@@ -38,18 +38,10 @@ from puzzlebench.problems.base import Instance
 from puzzlebench.record import RunRecord
 from puzzlebench.registry import RegistryError, SolverSpec
 
-#: Default hard limit: the time limit plus 10 % and half a second of grace.
-GRACE_FACTOR, GRACE_S = 1.1, 0.5
-
 
 def resolve(solver: str | SolverSpec) -> SolverSpec:
     """A spec from a registered name, a plugin reference, or a spec."""
     return solver if isinstance(solver, SolverSpec) else resolve_solver(solver)
-
-
-def default_hard_limit(time_limit: float | None) -> float | None:
-    """Where the harness kills a run that ignores its time limit."""
-    return None if time_limit is None else GRACE_FACTOR * time_limit + GRACE_S
 
 
 def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[str, Any] | None = None,
@@ -100,7 +92,7 @@ def execute(task: Task, *, isolate: bool = True, spawn: bool = False,
     return report
 
 
-def judged(spec: SolverSpec, task: Task, *, isolate: bool = True,
+def run_judged(spec: SolverSpec, task: Task, *, isolate: bool = True,
            measurement: Measurement | None = None, **meta: Any) -> RunRecord:
     """One run through the scheduler (``harness.scheduler``), judged in its judging thread:
     ``solve``, ``count`` and the Python API. With ``isolate=False`` it runs and is judged
@@ -165,7 +157,7 @@ def run_solve(
     task = make_task(spec, instance, "solve", params=params, seed=seed, budget=budget,
                      hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
                      min_time=measurement.min_time)
-    return judged(spec, task, isolate=isolate, measurement=measurement, **meta)
+    return run_judged(spec, task, isolate=isolate, measurement=measurement, **meta)
 
 
 def run_count(
@@ -183,7 +175,7 @@ def run_count(
     spec = resolve(solver)
     task = make_task(spec, instance, "count", params=params, budget=budget, unique=unique,
                      hard_limit=hard_limit)
-    return judged(spec, task, isolate=isolate, **meta)
+    return run_judged(spec, task, isolate=isolate, **meta)
 
 
 def run_enumerate(solver: str | SolverSpec, instance: Instance, *, budget: Budget,

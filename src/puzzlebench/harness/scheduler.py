@@ -24,7 +24,7 @@ running runs, then waits until the runs that had finished are judged and deliver
 are stored — before it propagates.
 
 With a ``backend`` (the runner's Dask path) the runs are made elsewhere; the backend puts
-their reports, or results judged where they ran (:class:`Judged`), on the same queue.
+their reports, or results judged where they ran (:class:`WorkerResult`), on the same queue.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from puzzlebench.harness.run.isolation import run_tasks
 from puzzlebench.harness.run.measure import Measurement
 from puzzlebench.harness.task import Task
 
-__all__ = ["Job", "Judged", "schedule"]
+__all__ = ["Job", "WorkerResult", "schedule"]
 
 
 @dataclass(eq=False, slots=True)
@@ -58,7 +58,7 @@ class Job:
 
 
 @dataclass(frozen=True, slots=True)
-class Judged:
+class WorkerResult:
     """A result made where the run ran (a Dask worker judges its own run): delivered as is."""
 
     result: Any
@@ -67,7 +67,7 @@ class Judged:
 #: Called in the judging thread with each job and its result, in the order runs ended.
 Deliver = Callable[[Job, Any], None]
 #: What a backend calls for each finished run (it must return at once).
-Put = Callable[[Job, "ChildReport | Judged"], None]
+Put = Callable[[Job, "ChildReport | WorkerResult"], None]
 #: Runs the jobs somewhere, putting each finished one; calls ``check`` now and then (it
 #: raises when the judging thread has failed).
 Backend = Callable[[Sequence[Job], Put, Callable[[], None]], None]
@@ -96,7 +96,7 @@ class _Judging(threading.Thread):
                 while (item := self.queue.get()) is not _END:
                     job, got = item
                     with self.busy:
-                        result = got.result if isinstance(got, Judged) else job.judge(got)
+                        result = got.result if isinstance(got, WorkerResult) else job.judge(got)
                         deliver(job, result)
                     self.results.append(result)
         except BaseException as exc:  # raised in the caller's thread
@@ -110,7 +110,7 @@ class _Judging(threading.Thread):
         if self.error is not None:
             raise self.error
 
-    def put(self, job: Job, got: ChildReport | Judged) -> None:
+    def put(self, job: Job, got: ChildReport | WorkerResult) -> None:
         self.queue.put((job, got))
 
 

@@ -38,7 +38,9 @@ class Task:
     jit: bool = False
     #: The instance the untimed warm-up runs on (``Problem.warmup_like``), never the run's.
     warmup_instance: Instance | None = None
-    #: Repeat the solve (same seed) until this many seconds of timed work (None: once).
+    #: Repeat the solve (same seed) until this many seconds of timed work (None: once). It is
+    #: ``Measurement.min_time`` copied here on purpose: the run's process gets the task, never
+    #: the harness's measurement settings.
     min_time: float | None = None
     #: The module of a project solver (handwritten or baseline), which the fork server
     #: imports once so that every run inherits it; empty for plugins.

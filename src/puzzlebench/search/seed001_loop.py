@@ -1,5 +1,8 @@
 """Seed 001's own search loop, reproduced as the named solver ``seed001-loop``.
 
+("Seed" here means one of the five source documents the project comes from, not a random
+seed; the module and the solver keep the name because it is part of every stored run's key.)
+
 The seed calls it A*, but it always takes the open node with the least h (the first such node
 in insertion order) and keeps no g: it is greedy best-first. Its heuristic is ``calculate_h``
 (tiles outside their goal row + tiles outside their goal column); children are generated in

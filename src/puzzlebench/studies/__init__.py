@@ -19,6 +19,21 @@ import pandas as pd
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.report.findings import Finding
 
+Analysis = Callable[[pd.DataFrame], tuple[list[str], list[Finding]]]
+
+
+def split_analysis(analysis: Analysis) -> tuple[Callable[[pd.DataFrame], list[str]],
+                                                Callable[[pd.DataFrame], list[Finding]]]:
+    """A study's ``narrative`` and ``findings`` from one function that computes both (the
+    sentences that describe the runs, and the claims tested on them)."""
+    def narrative(frame: pd.DataFrame) -> list[str]:
+        return analysis(frame)[0]
+
+    def findings(frame: pd.DataFrame) -> list[Finding]:
+        return analysis(frame)[1]
+
+    return narrative, findings
+
 
 @dataclass(frozen=True)
 class BuiltinStudy:

@@ -6,7 +6,7 @@ import pandas as pd
 
 from puzzlebench.report.findings import Finding, compare, trend
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
-from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies import BuiltinStudy, split_analysis
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
 
@@ -63,14 +63,7 @@ def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     return lines, tests
 
 
-def narrative(frame: pd.DataFrame) -> list[str]:
-    """The sentences that describe the runs (the tested claims are ``findings``)."""
-    return analysis(frame)[0]
-
-
-def findings(frame: pd.DataFrame) -> list[Finding]:
-    """The claims tested on the runs, per size where the runs span several."""
-    return analysis(frame)[1]
+narrative, findings = split_analysis(analysis)
 
 
 STUDY = BuiltinStudy(

@@ -32,7 +32,7 @@ from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.child_report import ChildReport
 from puzzlebench.harness.run.isolation import run_task
 from puzzlebench.harness.run.measure import STARTUP_LIMIT, Measurement
-from puzzlebench.harness.scheduler import Backend, Job, Judged, Put
+from puzzlebench.harness.scheduler import Backend, Job, Put, WorkerResult
 from puzzlebench.harness.task import Task
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.record import RunRecord
@@ -208,7 +208,7 @@ def _dask_backend(address: str) -> Backend:
                 except Exception as exc:  # the cluster failed, not the solver
                     lost.append(f"{type(exc).__name__}: {str(exc)[:200]}")
                 else:
-                    put(job, Judged(RunRecord.from_dict(result)))
+                    put(job, WorkerResult(RunRecord.from_dict(result)))
                 finally:
                     fut.release()  # stored or lost: Dask need not keep or recompute it
         if lost:

@@ -20,6 +20,7 @@ import numpy as np
 from puzzlebench.claims import Claim
 from puzzlebench.contract import Budget
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.run.measure import default_hard_limit
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance, PuzzlebenchError
 
@@ -118,7 +119,8 @@ class Study:
     @property
     def kill_after(self) -> float:
         """The hard limit: as given, else the time limit plus 10 % and half a second."""
-        return self.hard_limit if self.hard_limit is not None else 1.1 * self.time_limit + 0.5
+        return self.hard_limit if self.hard_limit is not None else float(
+            default_hard_limit(self.time_limit) or 0.0)
 
     def budget(self, entry: Mapping[str, Any] | None = None) -> Budget:
         """The budget of the study's runs, or of one solver entry's runs when the entry has
@@ -135,7 +137,7 @@ class Study:
         and half a second)."""
         if self.hard_limit is not None:
             return self.hard_limit
-        return 1.1 * (budget.time_limit or self.time_limit) + 0.5
+        return float(default_hard_limit(budget.time_limit or self.time_limit) or 0.0)
 
     def instances(self) -> list[tuple[str, int, dict[str, Any], Instance]]:
         """(problem, size, options, instance) for every instance of the grid, in file order:

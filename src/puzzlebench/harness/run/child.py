@@ -57,7 +57,7 @@ from puzzlebench.harness.run.warmup import Warmup, warm_up
 from puzzlebench.harness.task import Task
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
-from puzzlebench.references import load_solver
+from puzzlebench.solver_references import load_solver
 from puzzlebench.solver_spec import spec_of
 
 if TYPE_CHECKING:

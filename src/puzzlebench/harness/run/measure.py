@@ -79,6 +79,15 @@ PROJECT_STARTUP_LIMIT = 300.0
 #: of that share is taken from the timed phase's limit. So a run with limit T ends within
 #: 1.1 × T + 0.5 s of its start (the hard limit), warm-up included, for T ≥ 2 s; below, the
 #: floor may add up to half a second. A warm-up still at work when its share is spent is cut
+#: Default hard limit: the time limit plus 10 % and half a second of grace.
+GRACE_FACTOR, GRACE_S = 1.1, 0.5
+
+
+def default_hard_limit(time_limit: float | None) -> float | None:
+    """Where the harness kills a run that ignores its time limit (None: never)."""
+    return None if time_limit is None else GRACE_FACTOR * time_limit + GRACE_S
+
+
 #: short (``harness.run.warmup.warm_up``) and the record says so.
 PRE_GO_SHARE = 0.25
 PRE_GO_FLOOR_S = 1.0

@@ -5,7 +5,7 @@ a crash, never the harness's traceback.
 A run writes JSON messages on its result pipe (``harness.run.child``): ``ready`` (loaded and warm),
 ``stopped`` (its solves are over), ``done`` (its proposal and how it was measured), ``error``
 and ``repeats``. The solver shares that process, so every message is data from an untrusted
-source: :func:`frame_problem` checks every field the harness reads before any is used (the
+source: :func:`message_problem` checks every field the harness reads before any is used (the
 proposal inside ``done`` is checked again, field by field, when it is read back:
 ``harness.run.payload.from_payload``). Fields a message does not know are ignored, never read.
 """
@@ -42,7 +42,7 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def frame_problem(message: Any) -> str:
+def message_problem(message: Any) -> str:
     """'' for a well-formed message, else what is wrong with it (``malformed ready frame
     (warmup_s is 'soon', not a finite non-negative number)``)."""
     if not isinstance(message, dict):

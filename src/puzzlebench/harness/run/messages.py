@@ -16,8 +16,8 @@ import struct
 from collections.abc import Iterator
 from typing import Any
 
-from puzzlebench.harness.run.message_fields import frame_problem
-from puzzlebench.harness.run.payload import MAX_FRAME_BYTES
+from puzzlebench.harness.run.message_fields import message_problem
+from puzzlebench.harness.run.payload import MAX_MESSAGE_BYTES
 
 
 def send(fd: int, message: dict[str, Any], raw: bytes | None = None) -> None:
@@ -84,9 +84,9 @@ class MessageReader:
         breaks the protocol (too long, not JSON, or a field the run got wrong)."""
         while len(self.buffer) >= 8:
             (size,) = struct.unpack_from("<Q", self.buffer)
-            if size > MAX_FRAME_BYTES:  # a run cannot make the judge hold what it likes
+            if size > MAX_MESSAGE_BYTES:  # a run cannot make the judge hold what it likes
                 raise ProtocolError(
-                    f"the run sent a {size:,}-byte frame (at most {MAX_FRAME_BYTES:,})")
+                    f"the run sent a {size:,}-byte frame (at most {MAX_MESSAGE_BYTES:,})")
             if len(self.buffer) < 8 + size:
                 return
             body = bytes(self.buffer[8:8 + size])
@@ -99,7 +99,7 @@ class MessageReader:
                 message = json.loads(body)
             except (ValueError, RecursionError):  # not JSON, or nested past any real proposal
                 raise ProtocolError("the run wrote garbage on the harness's channel") from None
-            problem = frame_problem(message)
+            problem = message_problem(message)
             if problem:  # every field checked before any is read: the run's crash, no traceback
                 raise ProtocolError(f"the run sent a {problem}")
             payload = message.get("payload")

@@ -26,7 +26,7 @@ from puzzlebench.contract import Claim, Proposal
 from puzzlebench.problems.base import Problem, PuzzlebenchError
 
 #: Largest frame the judge accepts from a run (a 10^8-queen answer is 800 MB of int64).
-MAX_FRAME_BYTES = 1 << 30
+MAX_MESSAGE_BYTES = 1 << 30
 
 
 class MalformedProposalError(PuzzlebenchError, ValueError):

@@ -177,11 +177,11 @@ class RunProcess:
             self.w.t_done = time.monotonic()  # to load): it ends the run all the same
             self._read_counters()
             self._prioritise(done=True)
-            if event == "done":  # fields checked by frame_problem: meta is an object if present
+            if event == "done":  # fields checked by message_problem: meta is an object if present
                 self.w.answered, self.w.done_meta = True, message.get("meta", {})
                 self.awaits_repeats = self.w.done_meta.get("repeats_follow") is True
         elif event == "repeats" and self.awaits_repeats:
-            self.repeats_agree = message.get("agree")  # a boolean or None (frame_problem)
+            self.repeats_agree = message.get("agree")  # a boolean or None (message_problem)
             self.awaits_repeats = False
             return
         else:  # an event out of turn (a second ready, done before go, ...): the protocol broken
@@ -367,7 +367,7 @@ class RunProcess:
             return ChildReport(kind, error=self.killed, **common)
         if final and final[0][0].get("event") == "done":
             message, raw = final[0]
-            payload = message.get("payload")  # an object (frame_problem)
+            payload = message.get("payload")  # an object (message_problem)
             if self.awaits_repeats:
                 common["notes"] = (*common["notes"], "the run's repeats were not compared "
                                    f"within {REPEATS_CHECK_LIMIT:.0f} s")

@@ -27,7 +27,8 @@ from puzzlebench.solver_spec import SolverSpec
 
 __all__ = ["ENTRY_POINT_GROUP", "ReferenceKind", "kind_of", "kinds", "load_solver"]
 
-#: The entry-point group through which a package brings a kind of reference.
+#: The entry-point group through which a package brings a kind of reference. It keeps its
+#: first name, though the package is now ``solver_references``: plugin packages name it.
 ENTRY_POINT_GROUP = "puzzlebench.references"
 
 
