@@ -1,4 +1,5 @@
-"""The record vocabulary: outcomes, their success and failure sets, and the flat run record.
+"""The record vocabulary: outcomes, their success and failure sets, and the run record — four
+small records (key, verdict, figures, provenance) with one flat form for storage and tables.
 
 The bottom floor of the house: both the harness (which makes records) and the reports (which
 read them) import this module, and it imports nothing else of the project.
@@ -76,22 +77,9 @@ def rung_rank(rung: str) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class RunRecord:
-    """One run, everything needed to judge, compare and reproduce it.
-
-    ``answer`` holds the problem's JSON encoding (list of ints, list of [kind,row,col],
-    or a UDLR string). ``counters`` are the solver's native effort counters. ``count`` and
-    ``unique`` are set for counting runs (``task == "count"``).
-
-    ``verified`` is True for a success the harness checked (a valid answer, a count equal to
-    the known value, an infeasibility the rule confirms), False for a success nothing could
-    check (reported apart), None for every other outcome; ``verified_by`` names the rung that
-    verified it (``RUNGS``; "" when unverified), ``certificate`` what certification of an
-    ``infeasible`` claim found (the checked proof, or why there is none) and ``certify_s`` the
-    proof checker's seconds. ``isolated`` says the solver ran in
-    a process of its own; ``warmup_s``/``startup_s`` are the untimed set-up before ``time_s``;
-    ``log`` is the tail of what the solver printed; ``notes`` what the harness noticed.
-    """
+class RunKey:
+    """What the run was: the instance, the solver and everything that changes its result — the
+    parameters, the seed and repeat, the budget and limits, the solver's code fingerprint."""
 
     problem: str
     size: int
@@ -99,11 +87,38 @@ class RunRecord:
     solver: str
     params: dict[str, Any]
     seed: int
+    task: str = "solve"  # "solve" or "count"
+    budget: dict[str, Any] = field(default_factory=dict)
+    #: The instance's own description (``Instance.describe``): enough to rebuild it.
+    instance: dict[str, Any] = field(default_factory=dict)
+    study: str = ""
+    repeat: int = 0
+    master_seed: int | None = None
+    hard_limit: float | None = None
+    memory_limit_mb: int | None = None
+    fingerprint: str = ""
+    #: ``min_time`` the run was repeated to (None: one solve).
+    min_time: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunVerdict:
+    """What the judge decided of the run's proposal, and the proposal it decided on.
+
+    ``verified`` is True for a success the harness checked (a valid answer, a count equal to
+    the known value, an infeasibility the rule confirms), False for a success nothing could
+    check (reported apart), None for every other outcome; ``verified_by`` names the rung that
+    verified it (``RUNGS``; "" when unverified), ``certificate`` what certification of an
+    ``infeasible`` claim found (the checked proof, or why there is none) and ``certify_s`` the
+    proof checker's seconds.
+    """
+
     outcome: Outcome
     claim: str
     valid: bool | None
     reason: str = ""
-    task: str = "solve"
+    #: The problem's JSON encoding of the answer (list of ints, list of [kind,row,col], or a
+    #: UDLR string).
     answer: Any = None
     answer_length: int | None = None
     optimum: int | None = None
@@ -113,48 +128,42 @@ class RunRecord:
     exact: bool = False
     count: int | None = None
     unique: int | None = None
-    counters: dict[str, Any] = field(default_factory=dict)
-    time_s: float = 0.0
-    cpu_s: float = 0.0
-    peak_rss_mb: float = 0.0
-    budget: dict[str, Any] = field(default_factory=dict)
-    instance: dict[str, Any] = field(default_factory=dict)
-    origin: str = ""
-    study: str = ""
-    repeat: int = 0
-    master_seed: int | None = None
-    versions: dict[str, str] = field(default_factory=dict)
-    machine: dict[str, Any] = field(default_factory=dict)
-    timestamp: str = ""
     error: str = ""
     verified: bool | None = None
     verified_by: str = ""
     certificate: str = ""
     certify_s: float | None = None
-    isolated: bool = True
-    warmup_s: float = 0.0
-    startup_s: float = 0.0
-    rss_base_mb: float = 0.0
-    hard_limit: float | None = None
-    memory_limit_mb: int | None = None
-    fingerprint: str = ""
     #: The code fingerprint of the judge that decided the outcome (``harness.judging.judge``): a
     #: stored run judged by another version is judged again when read. Empty: made before.
     judge_version: str = ""
-    log: str = ""
-    notes: str = ""
     #: What ended the run (``contract.STOPPED_BY``): ``answer`` (a solved or infeasible claim),
     #: ``time_limit``, ``max_evaluations``, ``max_iterations``, ``max_nodes``, ``param:<name>``
     #: (a solver parameter), ``declined``, ``killed`` (the hard limit) — or '' where nothing
     #: said (a plain solver that stopped without an answer; a crash; records made before).
     stopped_by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RunFigures:
+    """What the run measured and how (docs/concepts/measurement.md): the solver's own effort
+    counters, its time, CPU and memory, the untimed set-up around them, and its anytime trace."""
+
+    #: The solver's native effort counters.
+    counters: dict[str, Any] = field(default_factory=dict)
+    #: The timed phase (the median solve when repeated), CPU seconds per solve, peak memory.
+    time_s: float = 0.0
+    cpu_s: float = 0.0
+    peak_rss_mb: float = 0.0
+    #: Untimed: the warm-up and the process's start before ``time_s``; memory before the solve.
+    warmup_s: float = 0.0
+    startup_s: float = 0.0
+    rss_base_mb: float = 0.0
     #: The anytime trace ``[[evaluations, best, seconds], ...]`` of a tracing solver's run, as
     #: the harness accepted it (``puzzlebench.trace``); stored in the ``traces`` table, not in
     #: the record's JSON.
     trace: list[list[float]] | None = None
     #: The solver was handed a trace sink (its trace may still be empty, or dropped).
     traced: bool = False
-    # -- how the run was measured (docs/concepts/measurement.md) -------------------------
     #: The harness's own window around the timed phase (go sent → done read), seconds.
     span_s: float = 0.0
     #: ``run``: ``time_s`` is from the run's own clock stamps, checked by the harness;
@@ -166,36 +175,108 @@ class RunRecord:
     measured_by: str = ""
     #: The resolution the kernel reports for the stamps' clock, seconds.
     clock_resolution_s: float = 0.0
-    #: ``min_time`` the run was repeated to (None: one solve), how many solves it made, the
-    #: fastest one; ``time_s`` is then the median solve and ``cpu_s`` CPU time per solve.
-    min_time: float | None = None
+    #: How many solves the run made (``min_time``) and the fastest one.
     repeats: int = 1
     time_min_s: float = 0.0
     #: Every repeat proposed what the first did (None: one solve).
     repeats_agree: bool | None = None
     #: The core the run was pinned to (None: not pinned).
     core: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunProvenance:
+    """Where and how the run was made: the solver's origin, the libraries and the machine, the
+    time, how it was isolated, what it printed and what the harness noticed."""
+
+    origin: str = ""
+    versions: dict[str, str] = field(default_factory=dict)
+    machine: dict[str, Any] = field(default_factory=dict)
+    timestamp: str = ""
+    #: The solver ran in a process of its own (False: in the harness's, for debugging).
+    isolated: bool = True
     #: How the run was sealed off from the machine (``harness.run.sandbox``): ``namespaces`` (its
     #: own PID, mount and network namespaces, a read-only file system, no capabilities) or
     #: ``none`` (an ordinary process of the harness's user; ``notes`` says why). Records made
     #: before the field say ``none``: they were not sealed.
     sandbox: str = "none"
+    #: The tail of what the solver printed.
+    log: str = ""
+    #: What the harness noticed, as sentences joined by "; ".
+    notes: str = ""
+
+
+#: The parts of a record, by attribute name, and the type of each.
+PARTS: dict[str, Any] = {"key": RunKey, "verdict": RunVerdict, "figures": RunFigures,
+                          "provenance": RunProvenance}
+#: Every field of every part, in the order of a record's flat form (its JSON and its columns:
+#: the order of the flat record these parts were cut from, so stored and printed JSON stay as
+#: they were).
+FLAT_FIELDS: tuple[str, ...] = (
+    "problem", "size", "instance_id", "solver", "params", "seed", "outcome", "claim", "valid",
+    "reason", "task", "answer", "answer_length", "optimum", "exact", "count", "unique",
+    "counters", "time_s", "cpu_s", "peak_rss_mb", "budget", "instance", "origin", "study",
+    "repeat", "master_seed", "versions", "machine", "timestamp", "error", "verified",
+    "verified_by", "certificate", "certify_s", "isolated", "warmup_s", "startup_s",
+    "rss_base_mb", "hard_limit", "memory_limit_mb", "fingerprint", "judge_version", "log",
+    "notes", "stopped_by", "trace", "traced", "span_s", "timed_by", "measured_by",
+    "clock_resolution_s", "min_time", "repeats", "time_min_s", "repeats_agree", "core",
+    "sandbox")
+#: Which part holds each flat field.
+PART_OF: dict[str, str] = {name: part for part, kind in PARTS.items()
+                           for name in kind.__dataclass_fields__}
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """One run, everything needed to judge, compare and reproduce it, as four small records:
+    its ``key`` (what was run), its ``verdict`` (what the judge decided), its ``figures`` (what
+    was measured) and its ``provenance`` (where and how).
+
+    Each field of a part reads on the record itself too (``record.time_s`` is
+    ``record.figures.time_s``): that flat view is the record's stored and tabular form
+    (``to_dict``, the store's JSON, the DataFrame's columns), and ``RunRecord.of(**fields)``
+    makes a record from it. A new field is added to its part alone.
+    """
+
+    key: RunKey
+    verdict: RunVerdict
+    figures: RunFigures = field(default_factory=RunFigures)
+    provenance: RunProvenance = field(default_factory=RunProvenance)
+
+    def __getattr__(self, name: str) -> Any:
+        """A part's field, read on the record (the flat view)."""
+        part = PART_OF.get(name)
+        if part is None:
+            raise AttributeError(f"RunRecord has no field {name!r}")
+        return getattr(object.__getattribute__(self, part), name)
+
+    @classmethod
+    def of(cls, **fields: Any) -> RunRecord:
+        """A record from its flat fields (unknown names are a TypeError)."""
+        unknown = sorted(set(fields) - set(PART_OF))
+        if unknown:
+            raise TypeError(f"RunRecord has no field {', '.join(map(repr, unknown))}")
+        parts = {part: kind(**{k: v for k, v in fields.items() if PART_OF[k] == part})
+                 for part, kind in PARTS.items()}
+        return cls(**parts)
 
     @property
     def solved(self) -> bool:
-        return self.outcome is Outcome.SOLVED
+        return self.verdict.outcome is Outcome.SOLVED
 
     @property
     def verified_success(self) -> bool:
         """The one definition of success every report uses: accepted and checked."""
-        return self.outcome.success and self.verified is True
+        return self.verdict.outcome.success and self.verdict.verified is True
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-compatible dict (outcome as its string value)."""
-        d = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "trace"}
+        """The flat form, JSON-compatible (outcome as its string value; the trace is stored
+        apart)."""
+        d = {name: getattr(self, name) for name in FLAT_FIELDS if name != "trace"}
         for name in ("params", "counters", "budget", "instance", "versions", "machine"):
             d[name] = dict(d[name])
-        d["outcome"] = self.outcome.value
+        d["outcome"] = self.verdict.outcome.value
         return d
 
     def to_json(self) -> str:
@@ -203,13 +284,15 @@ class RunRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunRecord:
-        d = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        """A record from its flat form as stored (older stores included: fields added since
+        take their defaults, and the two derived ones are rebuilt)."""
+        d = {k: v for k, v in data.items() if k in PART_OF}
         d["outcome"] = Outcome(d["outcome"])
         if "verified" not in data and d["outcome"].success:  # records made before the field
             d["verified"] = d["outcome"] is Outcome.SOLVED or not d.get("reason")
         if "verified_by" not in data:  # records made before the ladder: its rung, as judged then
             d["verified_by"] = _old_rung(d)
-        return cls(**d)
+        return cls.of(**d)
 
     def stable(self) -> dict[str, Any]:
         """The record without volatile fields: equal for two runs of the same seed. Counters
@@ -222,8 +305,14 @@ class RunRecord:
         return out
 
     def with_(self, **changes: Any) -> RunRecord:
-        """A copy with some fields changed (records themselves never change)."""
-        return replace(self, **changes)
+        """A copy with some flat fields changed (records themselves never change)."""
+        unknown = sorted(set(changes) - set(PART_OF))
+        if unknown:
+            raise TypeError(f"RunRecord has no field {', '.join(map(repr, unknown))}")
+        parts = {part: replace(getattr(self, part),
+                               **{k: v for k, v in changes.items() if PART_OF[k] == part})
+                 for part in PARTS if any(PART_OF[k] == part for k in changes)}
+        return replace(self, **parts)
 
 
 #: Budget caps and the counters that measure them, in the order a stop is attributed.

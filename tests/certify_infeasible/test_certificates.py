@@ -156,7 +156,7 @@ def test_certification_out_of_time_or_memory_leaves_the_claim_where_it_was() -> 
 
 
 def _claim(solver: str, **changes: object) -> RunRecord:
-    base = RunRecord(problem="nqueens-completion", size=30, instance_id="c30", solver=solver,
+    base = RunRecord.of(problem="nqueens-completion", size=30, instance_id="c30", solver=solver,
                      params={}, seed=0, outcome=Outcome.INFEASIBLE, claim="infeasible",
                      valid=None, verified=False, origin="baseline")
     return base.with_(**changes)

@@ -12,7 +12,7 @@ from puzzlebench.studies.completion import per_size
 
 def _run(solver: str, iid: str, outcome: Outcome, rung: str, **more: object) -> RunRecord:
     verified = True if rung else (False if outcome.success else None)
-    return RunRecord(problem="nqueens-completion", size=20, instance_id=iid, solver=solver,
+    return RunRecord.of(problem="nqueens-completion", size=20, instance_id=iid, solver=solver,
                      params={}, seed=0, outcome=outcome, claim=outcome.value, valid=None,
                      verified=verified, verified_by=rung, time_s=0.1, **more)  # type: ignore[arg-type]
 

@@ -111,7 +111,7 @@ def test_cases_say_why_a_check_does_not_apply() -> None:
 
 
 def _rec(solver: str, outcome: Outcome, time_s: float, verified: bool | None = True) -> RunRecord:
-    return RunRecord(problem="nqueens", size=8, instance_id="nqueens-8", solver=solver,
+    return RunRecord.of(problem="nqueens", size=8, instance_id="nqueens-8", solver=solver,
                      params={}, seed=0, outcome=outcome, claim="solved", valid=True,
                      time_s=time_s, verified=verified, budget={"time_limit": 1.0})
 

@@ -285,7 +285,7 @@ def test_records_made_before_judge_versions_are_judged_again() -> None:
     from puzzlebench.harness.judging.verdict import judge_stored
     from puzzlebench.record import Outcome, RunRecord
 
-    old = RunRecord(problem="nqueens", size=4, instance_id="nqueens-4", solver="old",
+    old = RunRecord.of(problem="nqueens", size=4, instance_id="nqueens-4", solver="old",
                     params={}, seed=0, outcome=Outcome.SOLVED, claim="solved", valid=True,
                     answer=[0, 1, 2, 3], answer_length=4, instance={"n": 4}, verified=True,
                     verified_by="validator")
@@ -302,7 +302,7 @@ def test_a_certified_or_refuted_claim_keeps_its_verdict_when_judged_again() -> N
     from puzzlebench.harness.judging.verdict import judge_stored
     from puzzlebench.record import Outcome, RunRecord
 
-    claim = RunRecord(problem="queens-knights", size=3, instance_id="queens-knights-3-A2",
+    claim = RunRecord.of(problem="queens-knights", size=3, instance_id="queens-knights-3-A2",
                       solver="old", params={}, seed=0, outcome=Outcome.INFEASIBLE,
                       claim="infeasible", valid=None, instance={"n": 3, "queens": 2},
                       verified=True, verified_by="certificate", certificate="certified (DRUP)")

@@ -229,7 +229,7 @@ def test_a_taken_id_is_refused() -> None:
 
 def _infeasible(solver: str, *, verified: bool = False, outcome: Outcome = Outcome.INFEASIBLE,
                 iid: str = "nqueens-completion-30-k9-x") -> RunRecord:
-    return RunRecord(problem="nqueens-completion", size=30, instance_id=iid, solver=solver,
+    return RunRecord.of(problem="nqueens-completion", size=30, instance_id=iid, solver=solver,
                      params={}, seed=0, outcome=outcome, claim=outcome.value, valid=None,
                      verified=verified, origin="baseline")  # only built-ins' agreement counts
 

@@ -37,7 +37,7 @@ def synthetic_store(path: Path, *, repeats: int = 3) -> pd.DataFrame:
                 never = c == 3
                 t = 1e-5 * n ** (0.4 + 0.05 * c) * (1 + 0.2 * rng.random())
                 solved = not never and t < 60
-                rec = RunRecord(
+                rec = RunRecord.of(
                     problem="nqueens", size=n, instance_id=f"nqueens-{n}", solver=solver,
                     params=params, seed=rep, outcome=Outcome.SOLVED if solved else Outcome.TIMEOUT,
                     claim="solved" if solved else "", valid=True if solved else None,

@@ -192,7 +192,7 @@ def test_report_writes_and_shows_the_borda_table(tmp_path: Path) -> None:
     from puzzlebench.record import Outcome, RunRecord
     from puzzlebench.report import write_report
 
-    records = [RunRecord(problem=r["problem"], size=8, instance_id=r["instance_id"],
+    records = [RunRecord.of(problem=r["problem"], size=8, instance_id=r["instance_id"],
                          solver=r["solver"], params={}, seed=0, outcome=Outcome(r["outcome"]),
                          claim="", valid=None, time_s=r["time_s"],
                          answer_length=None if pd.isna(r["answer_length"]) else int(r["answer_length"]),

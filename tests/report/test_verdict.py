@@ -25,7 +25,7 @@ def run(solver: str, n: int, t: float, *, rep: int = 0, problem: str = "nqueens"
         outcome: Outcome = Outcome.SOLVED, verified: bool | None = True,
         counters: dict | None = None) -> RunRecord:
     solved = outcome is Outcome.SOLVED
-    return RunRecord(problem=problem, size=n, instance_id=f"{problem}-{n}", solver=solver,
+    return RunRecord.of(problem=problem, size=n, instance_id=f"{problem}-{n}", solver=solver,
                      params={}, seed=rep, outcome=outcome, claim="solved" if solved else "",
                      valid=True if solved and outcome is not Outcome.WRONG else
                      (False if outcome is Outcome.WRONG else None),

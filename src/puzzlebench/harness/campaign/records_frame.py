@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlebench.record import SUCCESS_VALUES, RunRecord
+from puzzlebench.record import FLAT_FIELDS, SUCCESS_VALUES, RunRecord
 
 
 def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFrame:
@@ -34,7 +34,7 @@ def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFr
         rows.append(d)
     frame = pd.DataFrame(rows)
     if frame.empty:
-        return pd.DataFrame(columns=[*RunRecord.__dataclass_fields__, "params_key", "success",
+        return pd.DataFrame(columns=[*FLAT_FIELDS, "params_key", "success",
                                      "unverified"])
     accepted = frame["outcome"].isin(SUCCESS_VALUES)
     verified = frame["verified"] if "verified" in frame else pd.Series(True, index=frame.index)

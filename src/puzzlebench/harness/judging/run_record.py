@@ -20,7 +20,15 @@ from puzzlebench.harness.run.payload import MalformedProposalError, ProposalData
 from puzzlebench.harness.task import Task
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.catalogue import family_origin
-from puzzlebench.record import Outcome, RunRecord, infer_stopped_by
+from puzzlebench.record import (
+    Outcome,
+    RunFigures,
+    RunKey,
+    RunProvenance,
+    RunRecord,
+    RunVerdict,
+    infer_stopped_by,
+)
 from puzzlebench.solver_spec import SolverSpec
 from puzzlebench.trace_points import check_points
 
@@ -71,65 +79,47 @@ def make_record(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: 
         if why:
             notes.append(f"trace dropped: {why}")
             trace = None
-    return RunRecord(
-        problem=instance.problem,
-        size=instance.size,
-        instance_id=instance.instance_id,
-        solver=spec.name,
-        params=dict(task.params),
-        seed=task.seed if task.kind == "solve" else 0,
-        outcome=judgement.outcome,
-        claim=proposal.claim.value,
-        valid=judgement.valid,
-        reason=judgement.reason,
-        task=task.kind,
-        answer=answer,
+    key = RunKey(
+        problem=instance.problem, size=instance.size, instance_id=instance.instance_id,
+        solver=spec.name, params=dict(task.params), seed=task.seed if task.kind == "solve" else 0,
+        task=task.kind, budget=task.budget.to_dict(), instance=instance.describe(),
+        hard_limit=task.hard_limit if isolated else None, memory_limit_mb=task.memory_limit_mb,
+        fingerprint=spec.fingerprint, min_time=task.min_time, **meta)
+    verdict_part = RunVerdict(
+        outcome=judgement.outcome, claim=proposal.claim.value, valid=judgement.valid,
+        reason=judgement.reason, answer=answer,
         answer_length=len(answer) if isinstance(answer, str | list) else None,
-        optimum=judgement.optimum,
-        exact=task.kind == "solve" and (spec.exact or proposal.optimal),
-        count=proposal.count,
-        unique=proposal.unique,
-        counters=dict(proposal.counters),
-        time_s=report.wall_s,
-        cpu_s=report.cpu_s,
-        peak_rss_mb=report.peak_rss_mb,
-        budget=task.budget.to_dict(),
-        instance=instance.describe(),
-        origin=spec.origin,
-        versions={**environment.versions(), **({"problem family": family} if family else {})},
-        machine={**environment.machine(),
-                 **({"nice": report.nice} if report.nice is not None else {})},
-        timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
+        optimum=judgement.optimum, exact=task.kind == "solve" and (spec.exact or proposal.optimal),
+        count=proposal.count, unique=proposal.unique,
         error=error if judgement.outcome in (Outcome.CRASH, Outcome.MEMOUT, Outcome.TIMEOUT) else "",
-        verified=judgement.verified,
-        verified_by=judgement.verified_by,
-        certificate=judgement.certificate,
-        certify_s=judgement.certify_s,
-        isolated=isolated,
-        warmup_s=report.warmup_s,
-        startup_s=report.startup_s,
-        rss_base_mb=report.rss_base_mb,
-        hard_limit=task.hard_limit if isolated else None,
-        memory_limit_mb=task.memory_limit_mb,
-        fingerprint=spec.fingerprint,
+        verified=judgement.verified, verified_by=judgement.verified_by,
+        certificate=judgement.certificate, certify_s=judgement.certify_s,
         judge_version=judge_version(problem),
-        log=report.log,
-        trace=trace,
-        traced=spec.traces and task.kind == "solve",
-        notes="; ".join(notes),
-        span_s=report.span_s,
-        timed_by=report.timed_by,
-        measured_by=report.measured_by,
-        clock_resolution_s=clock_resolution_s(),
-        min_time=task.min_time,
-        repeats=report.repeats,
-        time_min_s=report.time_min_s,
-        repeats_agree=report.repeats_agree,
-        core=report.core,
-        sandbox=report.sandbox if isolated else "none",
-        stopped_by=stopped_by(judgement.outcome, report, proposal, task),
-        **meta,
-    )
+        stopped_by=stopped_by(judgement.outcome, report, proposal, task))
+    return RunRecord(key, verdict_part, figures_of(report, proposal, trace,
+                                                   traced=spec.traces and task.kind == "solve"),
+                     RunProvenance(
+                         origin=spec.origin,
+                         versions={**environment.versions(),
+                                   **({"problem family": family} if family else {})},
+                         machine={**environment.machine(),
+                                  **({"nice": report.nice} if report.nice is not None else {})},
+                         timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
+                         isolated=isolated, sandbox=report.sandbox if isolated else "none",
+                         log=report.log, notes="; ".join(notes)))
+
+
+def figures_of(report: ChildReport, proposal: ProposalData, trace: list[list[float]] | None,
+               *, traced: bool) -> RunFigures:
+    """What the harness accepted of the run's measurements (``run.run_figures``) and the
+    solver's own counters and trace."""
+    return RunFigures(
+        counters=dict(proposal.counters), time_s=report.wall_s, cpu_s=report.cpu_s,
+        peak_rss_mb=report.peak_rss_mb, warmup_s=report.warmup_s, startup_s=report.startup_s,
+        rss_base_mb=report.rss_base_mb, trace=trace, traced=traced, span_s=report.span_s,
+        timed_by=report.timed_by, measured_by=report.measured_by,
+        clock_resolution_s=clock_resolution_s(), repeats=report.repeats,
+        time_min_s=report.time_min_s, repeats_agree=report.repeats_agree, core=report.core)
 
 
 def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: Task) -> str:
