@@ -166,3 +166,21 @@ def test_every_door_cuts_a_warm_up_that_cannot_finish(door: str, tmp_path: Path,
         assert main(["run", str(study), "--db", str(tmp_path / "slow.sqlite")]) == 0
         [record] = load_records(tmp_path / "slow.sqlite")
         assert record.outcome is Outcome.SOLVED and "warm-up cut short" in record.notes
+
+
+def test_a_cut_waits_for_an_import_at_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module cut half-way through its import is left half initialised: the timed phase's
+    import of it fails (cpsat's first solve imports pandas, which then raised "option already
+    registered" in an ``agree`` on a busy machine). The cut waits for the import to finish."""
+    import sys
+    import time
+
+    from puzzlebench.harness.run.warmup import WarmupCut, cut_at
+
+    (tmp_path / "slow_to_import.py").write_text("import time\ntime.sleep(0.3)\nDONE = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "slow_to_import", raising=False)
+    with pytest.raises(WarmupCut), cut_at(time.monotonic() + 0.01):
+        import slow_to_import  # noqa: F401 - the cut comes due while this runs
+        time.sleep(30)  # cut here
+    assert sys.modules["slow_to_import"].DONE  # imported whole, not cut half-way

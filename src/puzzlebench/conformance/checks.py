@@ -89,6 +89,9 @@ LARGE_TIME_LIMIT = 0.5
 #: A run that declares ``time_limit`` may overrun it by this factor and this many seconds
 #: (loading is not in a run's time; a busy machine still delays its last step).
 OVERRUN_FACTOR, OVERRUN_S = 2.0, 0.5
+#: How far a busy machine may stretch a run's wall time past what it may work (CPU time) before
+#: the wait itself fails the check: a solver that sleeps or waits past its limit, using no CPU.
+WALL_STRETCH = 3.0
 #: The budget of the checks that only need an answer: generous, never what is tested.
 ANSWER_BUDGET = Budget(time_limit=20)
 INFEASIBLE_BUDGET = Budget(time_limit=1.0, max_nodes=200_000, max_iterations=20_000,
@@ -279,9 +282,13 @@ def _stops_within(case: Case, log: _Log, limit: float) -> str:
     if record.outcome is Outcome.TIMEOUT and "hard limit" in record.error:
         return f"declares time_limit but was killed at {TIME_CHECK_KILL_AT:g} s"
     allowed = OVERRUN_FACTOR * limit + OVERRUN_S
-    if record.time_s > allowed:
-        return (f"declares time_limit but worked {record.time_s:.2f} s under a {limit:g} s "
-                f"limit ({record.outcome}; allowed {allowed:g} s)")
+    # the work it did: its CPU time where measured (a busy machine stretches the wall time of
+    # the same work, never its CPU time), its wall time where that is less (threads)
+    worked = min(record.time_s, record.cpu_s) if record.cpu_s > 0 else record.time_s
+    if worked > allowed or record.time_s > WALL_STRETCH * allowed:  # working, or waiting
+        return (f"declares time_limit but worked {worked:.2f} s (wall {record.time_s:.2f} s, "
+                f"CPU {record.cpu_s:.2f} s) under a {limit:g} s limit ({record.outcome}; "
+                f"allowed {allowed:g} s)")
     return ""
 
 

@@ -10,8 +10,8 @@ that ran out of time but compiled (or loaded) no numba kernel ends the warm-up t
 round would meet the same code again. And the whole warm-up is cut when the run's share of
 the time limit before its timed phase is spent (``harness.run.measure.pre_go_allowance``): the
 cut is a signal (SIGALRM) that raises :class:`WarmupCut` in the solver's code, so a warm-up
-round that sleeps or loops in Python stops there. A cut that finds numba compiling waits for
-the compiler to finish (a kernel cut half-way would only be compiled again in the timed
+round that sleeps or loops in Python stops there. A cut that finds numba compiling, or a module
+importing, waits for it to finish (a kernel cut half-way would only be compiled again in the timed
 phase: on a cold cache a run would then spend its limit compiling); a call into native code
 that does not return (a C extension) runs on until it does.
 """
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -42,6 +43,13 @@ WARMUP_ROUNDS = 6
 COMPILE_GRACE_S = 0.02
 
 
+def importing() -> bool:
+    """Whether a module's code is running its import right now (importlib marks its spec
+    ``_initializing`` until the module is done)."""
+    return any(getattr(getattr(module, "__spec__", None), "_initializing", False)
+               for module in list(sys.modules.values()))
+
+
 class WarmupCut(BaseException):
     """Raised in the warm-up when its time is spent (a BaseException: a solver's own ``except
     Exception`` does not swallow it)."""
@@ -56,7 +64,10 @@ def cut_at(deadline: float | None) -> Iterator[None]:
         return
 
     def cut(_signum: int, _frame: Any) -> None:
-        if compiling():  # a kernel half compiled would be compiled again in the timed phase
+        # a kernel half compiled would be compiled again in the timed phase; a module half
+        # imported would be left half initialised (pandas, imported by OR-Tools, then fails its
+        # next import with "option already registered"): the cut waits for either to finish
+        if compiling() or importing():
             signal.setitimer(signal.ITIMER_REAL, COMPILE_GRACE_S)
             return
         raise WarmupCut
