@@ -26,6 +26,7 @@ says — a wrong certificate is a wrong answer, as in the SAT Competition.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,10 +185,10 @@ def _what_the_tables_said() -> tuple[str, ...]:
     rebuilt — returned with the judgement it served. The 8-puzzle's distance table is the one
     such table; its module keeps the sentences until asked (it cannot hand them back with the
     optimum itself without a change to ``problems/``, which every solver's run key covers)."""
-    # imported on use: only a judgement that looked an optimum up can have loaded the table
-    from puzzlebench.problems.sliding_distances import take_rejections
-
-    return tuple(take_rejections())
+    tables = sys.modules.get("puzzlebench.problems.sliding_distances")
+    if tables is None:  # never loaded in this process (a queens run): nothing to say
+        return ()
+    return tuple(tables.take_rejections())
 
 
 def _as_data(answer: Any) -> Any:
