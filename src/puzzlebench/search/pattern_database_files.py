@@ -2,7 +2,9 @@
 
 A file is a 4096-byte header (magic, then JSON: board, pattern cells, kind, entries, build time,
 abstract states reached, CRC-32 of the table) followed by the one-byte table. Each search
-writes two files: the compressed table (``.pdb``) and the blank-aware one (``.blank.pdb``). Every load checks
+writes two files: the compressed table (``.pdb``) and the blank-aware one (``.blank.pdb``); the
+blank-region search of ``region_pdb_build`` writes one, the compact-ranked table of up to 8
+tiles (``.compact.pdb``, one byte per placement: 518.9 M bytes for 8 tiles). Every load checks
 the header against the pattern asked for and the CRC against the bytes, and rebuilds a missing,
 foreign or corrupt file (written to a temporary name, then renamed: concurrent builders never
 see half a file). A cache that cannot be written only costs a rebuild in memory.
@@ -26,14 +28,17 @@ import numpy as np
 
 from puzzlebench.cache_dir import cache_dir
 from puzzlebench.search.pattern_database import build_kernel
+from puzzlebench.search.region_pdb_build import build_compact_table
 
 MAGIC = b"puzzlebench-pdb-1\n"
 HEADER_BYTES = 4096
 
 
 #: ``compressed``: the sparse table, minimum over the blank's cell (``cells^k`` entries);
-#: ``blank``: every (pattern cells, blank cell) state, compact rank (``cells!/(cells−k−1)!``).
-KINDS = ("compressed", "blank")
+#: ``blank``: every (pattern cells, blank cell) state, compact rank (``cells!/(cells−k−1)!``);
+#: ``compact``: the minimum over the blank's cell by compact rank of the placement
+#: (``cells!/(cells−k)!``), built by the blank-region search (patterns of up to 8 tiles).
+KINDS = ("compressed", "blank", "compact")
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,8 @@ def expected_entries(cells: tuple[int, ...], rows: int, cols: int, kind: str) ->
     n = rows * cols
     if kind == "compressed":
         return int(n ** len(cells))
+    if kind == "compact":
+        return math.perm(n, len(cells))
     return math.perm(n, len(cells) + 1)
 
 
@@ -149,15 +156,21 @@ def _build_lock(path: Path) -> Iterator[None]:
 
 
 def _build_and_store(cells: tuple[int, ...], rows: int, cols: int, kind: str, t0: float) -> StoredDatabase:
-    compressed, blank, build_s, states = build_database(cells, rows, cols)
+    if kind == "compact":
+        t_build = time.perf_counter()
+        compact, states = build_compact_table(cells, rows, cols)
+        made = {"compact": compact}
+        build_s = time.perf_counter() - t_build
+    else:
+        compressed, blank, build_s, states = build_database(cells, rows, cols)
+        made = {"compressed": compressed, "blank": blank}
     written = {}
-    for name, table in (("compressed", compressed), ("blank", blank)):
+    for name, table in made.items():
         table.flags.writeable = False
         path = database_path(cells, rows, cols, name)
         written[name] = path if _write(path, _header(cells, rows, cols, table, build_s, states, name),
                                        table) else None
-    table = compressed if kind == "compressed" else blank
-    return StoredDatabase(cells, rows, cols, table, written[kind], build_s, states,
+    return StoredDatabase(cells, rows, cols, made[kind], written[kind], build_s, states,
                           True, time.perf_counter() - t0, kind)
 
 

@@ -1,0 +1,191 @@
+# mypy: disable-error-code="assignment,index,arg-type,return-value"
+"""Compact-ranked pattern databases of up to 8 tiles, built by a breadth-first search over
+pattern placements and the blank's *region*.
+
+Why: the 0-1 search of ``pattern_database`` keeps one byte per (placement, blank cell) state —
+4.15 G states for an 8-tile pattern on 4×4 — and a sparse ``16^k`` table (4.3 G entries for 8
+tiles). Neither fits. Here the blank is abstracted to the connected region of non-pattern cells
+it is in (the free moves of the 0-1 search cannot leave that region, and every cell of it is
+reached at no cost), named by the region's lowest cell. A move slides a pattern tile that
+borders the region into a cell of it; the blank's new region is the one holding the cell the
+tile left. Every move costs 1, so the search is a plain breadth-first search; its distances are
+those of the 0-1 search, and the minimum over the regions of a placement is the compressed
+table's entry (checked against ``pattern_database`` in the tests).
+
+Memory (8 tiles on 4×4): the table, one byte per placement by compact rank (518.9 M entries,
+495 MiB — the file on disk), the seen bits, 16 per placement (a ``uint16``, 990 MiB), and two
+layer queues of 5 bytes per state (the packed placement, ``uint32``, and the region's cell,
+``uint8``), touched only as far as the largest layer.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from puzzlebench.search.pattern_database import popcounts, rank
+
+#: Largest pattern this module builds (a packed placement of 4 bits per tile fills a uint32).
+MAX_COMPACT_PATTERN = 8
+UNSEEN = 255
+
+
+@numba.njit(cache=True)
+def _neighbours(rows: int, cols: int) -> np.ndarray:
+    nb = np.zeros(rows * cols, np.int64)
+    for c in range(rows * cols):
+        r, q = c // cols, c % cols
+        if r > 0:
+            nb[c] |= 1 << (c - cols)
+        if r < rows - 1:
+            nb[c] |= 1 << (c + cols)
+        if q > 0:
+            nb[c] |= 1 << (c - 1)
+        if q < cols - 1:
+            nb[c] |= 1 << (c + 1)
+    return nb
+
+
+@numba.njit(cache=True)
+def _masks(rows: int, cols: int) -> tuple[np.int64, np.int64, np.int64]:
+    """(every cell, cells not in the first column, cells not in the last column)."""
+    full = (np.int64(1) << (rows * cols)) - 1
+    not_first = np.int64(0)
+    not_last = np.int64(0)
+    for c in range(rows * cols):
+        if c % cols:
+            not_first |= np.int64(1) << c
+        if c % cols != cols - 1:
+            not_last |= np.int64(1) << c
+    return full, not_first, not_last
+
+
+@numba.njit(cache=True)
+def region(cell: int, free: np.int64, cols: int, not_first: np.int64, not_last: np.int64) -> np.int64:
+    """The cells of ``free`` connected to ``cell`` (itself free), as a bit mask: grown a step
+    in all four directions at once until it stops."""
+    reg = np.int64(1) << cell
+    while True:
+        grown = (reg | (reg << cols) | (reg >> cols) | ((reg << 1) & not_first)
+                 | ((reg >> 1) & not_last)) & free
+        if grown == reg:
+            return reg
+        reg = grown
+
+
+@numba.njit(cache=True)
+def lowest(mask: np.int64, popcount: np.ndarray) -> int:
+    """The lowest set bit's index of a non-zero mask of at most 16 bits."""
+    return int(popcount[((mask & -mask) - 1) & 0xFFFF])
+
+
+@numba.njit(cache=True)
+def build_compact_kernel(goal_cells: np.ndarray, rows: int, cols: int, seen: np.ndarray,
+                         capacity: np.int64) -> tuple[np.ndarray, np.int64, int]:
+    """(table by compact rank, abstract states reached, deepest layer) of the pattern whose
+    tiles' goals are ``goal_cells`` (in that order); deepest layer −1 if a layer outgrew
+    ``capacity``. ``seen`` (zeros, one entry per placement, a bit per free cell) marks the
+    (placement, region) states met: bit i stands for the region whose lowest cell is the i-th
+    free cell."""
+    k = goal_cells.shape[0]
+    cells = rows * cols
+    total = np.int64(1)
+    for i in range(k):
+        total *= cells - i
+    popcount = popcounts()
+    nb = _neighbours(rows, cols)
+    full, not_first, not_last = _masks(rows, cols)
+    table = np.full(total, UNSEEN, np.uint8)
+    cur_p = np.empty(capacity, np.uint32)
+    cur_b = np.empty(capacity, np.uint8)
+    nxt_p = np.empty(capacity, np.uint32)
+    nxt_b = np.empty(capacity, np.uint8)
+    goal = np.int64(0)
+    occupied = np.int64(0)
+    for j in range(k):
+        goal |= np.int64(goal_cells[j]) << np.int64(4 * j)
+        occupied |= np.int64(1) << goal_cells[j]
+    free = full & ~occupied
+    r0 = rank(goal, k, cells, popcount)
+    table[r0] = 0
+    n_cur = 0
+    left = free
+    while left:  # the goal placement with the blank in each region of the free cells
+        c = lowest(left, popcount)
+        left &= ~region(c, free, cols, not_first, not_last)
+        seen[r0] |= 1 << popcount[free & ((1 << c) - 1)]
+        cur_p[n_cur] = np.uint32(goal)
+        cur_b[n_cur] = c
+        n_cur += 1
+    reached = np.int64(0)
+    d = 0
+    while n_cur > 0:
+        n_nxt = 0
+        for i in range(n_cur):
+            s = np.int64(cur_p[i])
+            reached += 1
+            occ = np.int64(0)
+            for j in range(k):
+                occ |= np.int64(1) << ((s >> np.int64(4 * j)) & 15)
+            free = full & ~occ
+            reg = region(int(cur_b[i]), free, cols, not_first, not_last)
+            for j in range(k):
+                p = (s >> np.int64(4 * j)) & 15
+                targets = nb[p] & reg
+                while targets:
+                    q = lowest(targets, popcount)
+                    targets &= targets - 1
+                    t = (s & ~(np.int64(15) << np.int64(4 * j))) | (np.int64(q) << np.int64(4 * j))
+                    nfree = (free & ~(np.int64(1) << q)) | (np.int64(1) << p)
+                    b = lowest(region(int(p), nfree, cols, not_first, not_last), popcount)
+                    r = rank(t, k, cells, popcount)
+                    bit = 1 << popcount[nfree & ((1 << b) - 1)]
+                    mark = seen[r]
+                    if mark & bit:
+                        continue
+                    if mark == 0:  # the placement's first region: its distance
+                        table[r] = d + 1
+                    seen[r] = mark | bit
+                    if n_nxt >= capacity:
+                        return table, reached, -1
+                    nxt_p[n_nxt] = np.uint32(t)
+                    nxt_b[n_nxt] = b
+                    n_nxt += 1
+        cur_p, nxt_p = nxt_p, cur_p
+        cur_b, nxt_b = nxt_b, cur_b
+        n_cur = n_nxt
+        d += 1
+    return table, reached, d - 1
+
+
+def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int) -> tuple[np.ndarray, int]:
+    """(the compact-ranked one-byte table, abstract states reached) of a pattern of 1..8 tiles
+    on a board of at most 16 cells."""
+    k = len(goal_cells)
+    if not 1 <= k <= MAX_COMPACT_PATTERN:
+        raise ValueError(f"a compact pattern holds 1..{MAX_COMPACT_PATTERN} tiles, got {k}")
+    if rows * cols > 16 or len(set(goal_cells)) != k or not all(0 <= c < rows * cols for c in goal_cells):
+        raise ValueError(f"pattern cells {goal_cells} do not fit a {rows}x{cols} board of ≤ 16 cells")
+    if k >= rows * cols:
+        raise ValueError("a pattern must leave a cell for the blank")
+    total = math.perm(rows * cols, k)
+    capacity = total  # a layer holds distinct (placement, region) states; no layer nears this
+    seen = np.zeros(total, np.uint8 if rows * cols - k <= 8 else np.uint16)
+    table, reached, depth = build_compact_kernel(np.asarray(goal_cells, np.int64), rows, cols, seen,
+                                                 np.int64(capacity))
+    del seen
+    if depth < 0:
+        raise MemoryError(f"a breadth-first layer outgrew {capacity:,} states")
+    return table, int(reached)
+
+
+def compact_rank(cells_of_tiles: tuple[int, ...], cells: int) -> int:
+    """The compact rank of a placement (the cell of each pattern tile, in pattern order)."""
+    used: set[int] = set()
+    r = 0
+    for i, c in enumerate(cells_of_tiles):
+        r = r * (cells - i) + c - sum(1 for u in used if u < c)
+        used.add(c)
+    return r
