@@ -52,7 +52,7 @@ import numba
 import numpy as np
 
 from puzzlebench.compiled_clock import now
-from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver, SolverConfigError
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.iterative import kernel_caps
 from puzzlebench.problems.sliding import SlidingInstance
 from puzzlebench.registry import register
@@ -152,12 +152,13 @@ class IDAStarPDB(Solver):
                                         "partition": Param("6-6-3", choices=("6-6-3", "7-8")),
                                         "dual": Param(False)}
 
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
+    def refusal(self) -> str | None:
+        """Why this combination of options cannot run (None: it can)."""
         if self.config["partition"] == "7-8" and self.config["blank_aware"]:
-            raise SolverConfigError("idastar-pdb: blank_aware tables exist for partition=6-6-3 only")
+            return "blank_aware tables exist for partition=6-6-3 only"
         if self.config["dual"] and self.config["partition"] != "7-8":
-            raise SolverConfigError("idastar-pdb: dual lookups are offered with partition=7-8 only")
+            return "dual lookups are offered with partition=7-8 only"
+        return None
 
     def solve(self, instance: SlidingInstance, budget: Budget, rng: np.random.Generator) -> Proposal:
         if not solvable(instance):
@@ -165,6 +166,10 @@ class IDAStarPDB(Solver):
         if instance.rows * instance.cols > MAX_CELLS:  # refused without trying
             return Proposal(claim=Claim.DECLINED, counters={"nodes_generated": 0},
                             note=f"declined: idastar-pdb handles boards of at most {MAX_CELLS} cells")
+        refused = self.refusal()
+        if refused:
+            return Proposal(claim=Claim.DECLINED, counters={"nodes_generated": 0},
+                            note=f"declined: idastar-pdb: {refused}")
         rel = relabel(instance)
         if self.config["partition"] == "7-8":
             return self._solve_compact(instance, rel, budget)
