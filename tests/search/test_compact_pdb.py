@@ -75,11 +75,20 @@ def test_blank_region_search_equals_the_0_1_search(cells, rows, cols) -> None:
 def test_an_8_tile_pattern_is_the_exact_distance_on_3x3(distances_3x3) -> None:
     """Eight tiles fill the packed uint32 (the high nibble is used) and, on 3×3, leave no
     abstraction: the table is the true distance of every reachable placement."""
-    table, states = build_compact_table(tuple(range(1, 9)), 3, 3)
-    assert states == 181_440
+    table, states = build_compact_table(tuple(range(1, 9)), 3, 3, threads=1)
+    assert states == 181_440  # one thread: no state queued twice
     for s, d in distances_3x3.items():
         assert table[compact_rank(tuple(s.index(t) for t in range(1, 9)), 9)] == d
     assert int((table != 255).sum()) == 181_440  # the other half: the wrong parity, unreached
+
+
+@pytest.mark.parametrize(("cells", "rows", "cols"), [((1, 2, 3, 4, 5), 3, 4), ((1, 2, 3, 4), 3, 3)])
+def test_one_thread_or_many_build_the_same_table(cells, rows, cols) -> None:
+    """The layer's threads share the seen marks without atomics: the table must not depend on it."""
+    one, states = build_compact_table(cells, rows, cols, threads=1)
+    for threads in (2, 3):
+        many, expanded = build_compact_table(cells, rows, cols, threads=threads)
+        assert np.array_equal(one, many) and expanded >= states
 
 
 def test_the_builder_refuses_what_it_cannot_build() -> None:

@@ -13,9 +13,10 @@ those of the 0-1 search, and the minimum over the regions of a placement is the 
 table's entry (checked against ``pattern_database`` in the tests).
 
 Memory (8 tiles on 4×4): the table, one byte per placement by compact rank (518.9 M entries,
-495 MiB — the file on disk), the seen bits, 16 per placement (a ``uint16``, 990 MiB), and two
-layer queues of 5 bytes per state (the packed placement, ``uint32``, and the region's cell,
-``uint8``), touched only as far as the largest layer.
+495 MiB — the file on disk), the seen marks, a bit per free cell of a placement (a ``uint8``
+when at most 8 cells are free: 495 MiB; else a ``uint16``), and two layer queues of 5 bytes
+per state (the packed placement, ``uint32``, and the region's cell, ``uint8``), touched only
+as far as the largest layer. Each layer is expanded on every core.
 """
 
 from __future__ import annotations
@@ -81,88 +82,108 @@ def lowest(mask: np.int64, popcount: np.ndarray) -> int:
     return int(popcount[((mask & -mask) - 1) & 0xFFFF])
 
 
-@numba.njit(cache=True)
-def build_compact_kernel(goal_cells: np.ndarray, rows: int, cols: int, seen: np.ndarray,
-                         capacity: np.int64) -> tuple[np.ndarray, np.int64, int]:
-    """(table by compact rank, abstract states reached, deepest layer) of the pattern whose
-    tiles' goals are ``goal_cells`` (in that order); deepest layer −1 if a layer outgrew
-    ``capacity``. ``seen`` (zeros, one entry per placement, a bit per free cell) marks the
-    (placement, region) states met: bit i stands for the region whose lowest cell is the i-th
-    free cell."""
-    k = goal_cells.shape[0]
+@numba.njit(cache=True, parallel=True)
+def expand_layer(cur_p: np.ndarray, cur_b: np.ndarray, n_in: np.ndarray, nxt_p: np.ndarray,
+                 nxt_b: np.ndarray, n_out: np.ndarray, seen: np.ndarray, table: np.ndarray, d: int,
+                 k: int, rows: int, cols: int, popcount: np.ndarray) -> np.int64:
+    """Expand one breadth-first layer, held in the rows of ``cur_p``/``cur_b`` (row t's first
+    ``n_in[t]`` entries), into ``nxt_p``/``nxt_b`` (``n_out[t]`` per row; −1: row t overflowed):
+    the states first met now, at depth d + 1, whose placements' first entries are set in
+    ``table``. One thread per row of the output. Returns the states expanded.
+
+    The seen marks are read and written without atomics: a lost mark only lets a state be
+    queued twice (expanded twice, with the same successors). A placement's first region writes
+    its entry, and no later write can clear every mark of it, so every entry is its depth."""
+    threads = nxt_p.shape[0]
+    cap = nxt_p.shape[1]
     cells = rows * cols
-    total = np.int64(1)
-    for i in range(k):
-        total *= cells - i
-    popcount = popcounts()
     nb = _neighbours(rows, cols)
     full, not_first, not_last = _masks(rows, cols)
-    table = np.full(total, UNSEEN, np.uint8)
-    cur_p = np.empty(capacity, np.uint32)
-    cur_b = np.empty(capacity, np.uint8)
-    nxt_p = np.empty(capacity, np.uint32)
-    nxt_b = np.empty(capacity, np.uint8)
+    total = np.int64(0)
+    for t in range(n_in.shape[0]):
+        total += n_in[t]
+    expanded = np.int64(0)
+    for th in numba.prange(threads):
+        lo = total * th // threads
+        hi = total * (th + 1) // threads
+        n = 0
+        base = np.int64(0)
+        for row in range(n_in.shape[0]):
+            first = max(lo, base)
+            last = min(hi, base + n_in[row])
+            for g in range(first, last):
+                if n < 0:
+                    break
+                i = g - base
+                s = np.int64(cur_p[row, i])
+                occ = np.int64(0)
+                for j in range(k):
+                    occ |= np.int64(1) << ((s >> np.int64(4 * j)) & 15)
+                free = full & ~occ
+                reg = region(int(cur_b[row, i]), free, cols, not_first, not_last)
+                for j in range(k):
+                    p = (s >> np.int64(4 * j)) & 15
+                    targets = nb[p] & reg
+                    while targets:
+                        q = lowest(targets, popcount)
+                        targets &= targets - 1
+                        t = (s & ~(np.int64(15) << np.int64(4 * j))) | (np.int64(q) << np.int64(4 * j))
+                        nfree = (free & ~(np.int64(1) << q)) | (np.int64(1) << p)
+                        b = lowest(region(int(p), nfree, cols, not_first, not_last), popcount)
+                        r = rank(t, k, cells, popcount)
+                        bit = 1 << popcount[nfree & ((1 << b) - 1)]
+                        mark = seen[r]
+                        if mark & bit:
+                            continue
+                        if mark == 0:  # the placement's first region: its distance
+                            table[r] = d + 1
+                        seen[r] = mark | bit
+                        if n < 0 or n >= cap:
+                            n = -1
+                            continue
+                        nxt_p[th, n] = np.uint32(t)
+                        nxt_b[th, n] = b
+                        n += 1
+            base += n_in[row]
+        n_out[th] = n
+        expanded += max(hi - lo, 0)
+    return expanded
+
+
+@numba.njit(cache=True)
+def goal_states(goal_cells: np.ndarray, rows: int, cols: int, seen: np.ndarray, table: np.ndarray,
+                cur_p: np.ndarray, cur_b: np.ndarray, popcount: np.ndarray) -> int:
+    """The first layer: the goal placement with the blank in each region of the free cells
+    (into row 0 of ``cur_p``/``cur_b``); returns how many."""
+    k = goal_cells.shape[0]
+    full, not_first, not_last = _masks(rows, cols)
     goal = np.int64(0)
     occupied = np.int64(0)
     for j in range(k):
         goal |= np.int64(goal_cells[j]) << np.int64(4 * j)
         occupied |= np.int64(1) << goal_cells[j]
     free = full & ~occupied
-    r0 = rank(goal, k, cells, popcount)
+    r0 = rank(goal, k, rows * cols, popcount)
     table[r0] = 0
-    n_cur = 0
+    n = 0
     left = free
-    while left:  # the goal placement with the blank in each region of the free cells
+    while left:
         c = lowest(left, popcount)
         left &= ~region(c, free, cols, not_first, not_last)
         seen[r0] |= 1 << popcount[free & ((1 << c) - 1)]
-        cur_p[n_cur] = np.uint32(goal)
-        cur_b[n_cur] = c
-        n_cur += 1
-    reached = np.int64(0)
-    d = 0
-    while n_cur > 0:
-        n_nxt = 0
-        for i in range(n_cur):
-            s = np.int64(cur_p[i])
-            reached += 1
-            occ = np.int64(0)
-            for j in range(k):
-                occ |= np.int64(1) << ((s >> np.int64(4 * j)) & 15)
-            free = full & ~occ
-            reg = region(int(cur_b[i]), free, cols, not_first, not_last)
-            for j in range(k):
-                p = (s >> np.int64(4 * j)) & 15
-                targets = nb[p] & reg
-                while targets:
-                    q = lowest(targets, popcount)
-                    targets &= targets - 1
-                    t = (s & ~(np.int64(15) << np.int64(4 * j))) | (np.int64(q) << np.int64(4 * j))
-                    nfree = (free & ~(np.int64(1) << q)) | (np.int64(1) << p)
-                    b = lowest(region(int(p), nfree, cols, not_first, not_last), popcount)
-                    r = rank(t, k, cells, popcount)
-                    bit = 1 << popcount[nfree & ((1 << b) - 1)]
-                    mark = seen[r]
-                    if mark & bit:
-                        continue
-                    if mark == 0:  # the placement's first region: its distance
-                        table[r] = d + 1
-                    seen[r] = mark | bit
-                    if n_nxt >= capacity:
-                        return table, reached, -1
-                    nxt_p[n_nxt] = np.uint32(t)
-                    nxt_b[n_nxt] = b
-                    n_nxt += 1
-        cur_p, nxt_p = nxt_p, cur_p
-        cur_b, nxt_b = nxt_b, cur_b
-        n_cur = n_nxt
-        d += 1
-    return table, reached, d - 1
+        cur_p[0, n] = np.uint32(goal)
+        cur_b[0, n] = c
+        n += 1
+    return n
 
 
-def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int) -> tuple[np.ndarray, int]:
-    """(the compact-ranked one-byte table, abstract states reached) of a pattern of 1..8 tiles
-    on a board of at most 16 cells."""
+def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int,
+                        threads: int | None = None) -> tuple[np.ndarray, int]:
+    """(the compact-ranked one-byte table, abstract states expanded) of a pattern of 1..8 tiles
+    on a board of at most 16 cells, on ``threads`` threads (default: numba's, one per core).
+
+    The arrays are made here by numpy, which asks Linux for huge pages on large ones: the seen
+    marks and the table are read at random, and huge pages spare most of the TLB misses."""
     k = len(goal_cells)
     if not 1 <= k <= MAX_COMPACT_PATTERN:
         raise ValueError(f"a compact pattern holds 1..{MAX_COMPACT_PATTERN} tiles, got {k}")
@@ -170,15 +191,34 @@ def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int) -> tu
         raise ValueError(f"pattern cells {goal_cells} do not fit a {rows}x{cols} board of ≤ 16 cells")
     if k >= rows * cols:
         raise ValueError("a pattern must leave a cell for the blank")
+    threads = threads or numba.get_num_threads()
     total = math.perm(rows * cols, k)
-    capacity = total  # a layer holds distinct (placement, region) states; no layer nears this
+    # A layer row holds at most one thread's share of new states; a layer of the 8-tile pattern
+    # peaks far below its 518.9 M placements. Only the pages written are ever resident.
+    capacity = max(total // threads + 1, 64)
+    popcount = popcounts()
+    table = np.full(total, UNSEEN, np.uint8)
     seen = np.zeros(total, np.uint8 if rows * cols - k <= 8 else np.uint16)
-    table, reached, depth = build_compact_kernel(np.asarray(goal_cells, np.int64), rows, cols, seen,
-                                                 np.int64(capacity))
-    del seen
-    if depth < 0:
-        raise MemoryError(f"a breadth-first layer outgrew {capacity:,} states")
-    return table, int(reached)
+    cur_p = np.empty((threads, capacity), np.uint32)
+    cur_b = np.empty((threads, capacity), np.uint8)
+    nxt_p = np.empty((threads, capacity), np.uint32)
+    nxt_b = np.empty((threads, capacity), np.uint8)
+    n_in = np.zeros(threads, np.int64)
+    n_out = np.zeros(threads, np.int64)
+    n_in[0] = goal_states(np.asarray(goal_cells, np.int64), rows, cols, seen, table, cur_p, cur_b, popcount)
+    expanded = 0
+    d = 0
+    while n_in.sum() > 0:
+        expanded += int(expand_layer(cur_p, cur_b, n_in, nxt_p, nxt_b, n_out, seen, table, d, k, rows,
+                                     cols, popcount))
+        if (n_out < 0).any():
+            raise MemoryError(f"a breadth-first layer outgrew {capacity:,} states per thread")
+        cur_p, nxt_p = nxt_p, cur_p
+        cur_b, nxt_b = nxt_b, cur_b
+        n_in, n_out = n_out, n_in
+        d += 1
+    del seen, cur_p, cur_b, nxt_p, nxt_b
+    return table, expanded
 
 
 def compact_rank(cells_of_tiles: tuple[int, ...], cells: int) -> int:
