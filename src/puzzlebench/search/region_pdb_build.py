@@ -82,6 +82,38 @@ def lowest(mask: np.int64, popcount: np.ndarray) -> int:
     return int(popcount[((mask & -mask) - 1) & 0xFFFF])
 
 
+#: States whose successors are gathered before any seen mark is read (see ``expand_layer``).
+CHUNK = 1024
+
+
+@numba.njit(cache=True)
+def _successors(s: np.int64, b0: int, k: int, cells: int, cols: int, nb: np.ndarray, full: np.int64,
+                not_first: np.int64, not_last: np.int64, popcount: np.ndarray, out_t: np.ndarray,
+                out_r: np.ndarray, out_b: np.ndarray, out_bit: np.ndarray, m: int) -> int:
+    """Append the successors of state (s, region of cell b0) — packed placement, compact rank,
+    region's lowest cell, its seen bit — at position m; returns the new end."""
+    occ = np.int64(0)
+    for j in range(k):
+        occ |= np.int64(1) << ((s >> np.int64(4 * j)) & 15)
+    free = full & ~occ
+    reg = region(b0, free, cols, not_first, not_last)
+    for j in range(k):
+        p = (s >> np.int64(4 * j)) & 15
+        targets = nb[p] & reg
+        while targets:
+            q = lowest(targets, popcount)
+            targets &= targets - 1
+            t = (s & ~(np.int64(15) << np.int64(4 * j))) | (np.int64(q) << np.int64(4 * j))
+            nfree = (free & ~(np.int64(1) << q)) | (np.int64(1) << p)
+            b = lowest(region(int(p), nfree, cols, not_first, not_last), popcount)
+            out_t[m] = t
+            out_r[m] = rank(t, k, cells, popcount)
+            out_b[m] = b
+            out_bit[m] = 1 << popcount[nfree & ((1 << b) - 1)]
+            m += 1
+    return m
+
+
 @numba.njit(cache=True, parallel=True)
 def expand_layer(cur_p: np.ndarray, cur_b: np.ndarray, n_in: np.ndarray, nxt_p: np.ndarray,
                  nxt_b: np.ndarray, n_out: np.ndarray, seen: np.ndarray, table: np.ndarray, d: int,
@@ -91,9 +123,12 @@ def expand_layer(cur_p: np.ndarray, cur_b: np.ndarray, n_in: np.ndarray, nxt_p: 
     the states first met now, at depth d + 1, whose placements' first entries are set in
     ``table``. One thread per row of the output. Returns the states expanded.
 
-    The seen marks are read and written without atomics: a lost mark only lets a state be
-    queued twice (expanded twice, with the same successors). A placement's first region writes
-    its entry, and no later write can clear every mark of it, so every entry is its depth."""
+    The seen marks are read at random, one cache miss each: the successors of ``CHUNK`` states
+    are gathered first, their marks touched in a loop of independent reads (many misses in
+    flight at once), then checked while still in cache. The marks are read and written without
+    atomics: a lost mark only lets a state be queued twice (expanded twice, with the same
+    successors). A placement's first region writes its entry, and no later write can clear
+    every mark of it, so every entry is its depth."""
     threads = nxt_p.shape[0]
     cap = nxt_p.shape[1]
     cells = rows * cols
@@ -103,51 +138,52 @@ def expand_layer(cur_p: np.ndarray, cur_b: np.ndarray, n_in: np.ndarray, nxt_p: 
     for t in range(n_in.shape[0]):
         total += n_in[t]
     expanded = np.int64(0)
+    touched = np.zeros(threads, np.int64)
     for th in numba.prange(threads):
         lo = total * th // threads
         hi = total * (th + 1) // threads
+        size = CHUNK * 4 * k
+        out_t = np.empty(size, np.int64)
+        out_r = np.empty(size, np.int64)
+        out_b = np.empty(size, np.int64)
+        out_bit = np.empty(size, np.int64)
         n = 0
-        base = np.int64(0)
-        for row in range(n_in.shape[0]):
-            first = max(lo, base)
-            last = min(hi, base + n_in[row])
-            for g in range(first, last):
-                if n < 0:
-                    break
-                i = g - base
-                s = np.int64(cur_p[row, i])
-                occ = np.int64(0)
-                for j in range(k):
-                    occ |= np.int64(1) << ((s >> np.int64(4 * j)) & 15)
-                free = full & ~occ
-                reg = region(int(cur_b[row, i]), free, cols, not_first, not_last)
-                for j in range(k):
-                    p = (s >> np.int64(4 * j)) & 15
-                    targets = nb[p] & reg
-                    while targets:
-                        q = lowest(targets, popcount)
-                        targets &= targets - 1
-                        t = (s & ~(np.int64(15) << np.int64(4 * j))) | (np.int64(q) << np.int64(4 * j))
-                        nfree = (free & ~(np.int64(1) << q)) | (np.int64(1) << p)
-                        b = lowest(region(int(p), nfree, cols, not_first, not_last), popcount)
-                        r = rank(t, k, cells, popcount)
-                        bit = 1 << popcount[nfree & ((1 << b) - 1)]
-                        mark = seen[r]
-                        if mark & bit:
-                            continue
-                        if mark == 0:  # the placement's first region: its distance
-                            table[r] = d + 1
-                        seen[r] = mark | bit
-                        if n < 0 or n >= cap:
-                            n = -1
-                            continue
-                        nxt_p[th, n] = np.uint32(t)
-                        nxt_b[th, n] = b
-                        n += 1
-            base += n_in[row]
+        g = lo
+        while g < hi and n >= 0:
+            m = 0
+            stop = min(hi, g + CHUNK)
+            base = np.int64(0)
+            for row in range(n_in.shape[0]):  # the chunk's states, wherever their rows are
+                first = max(g, base)
+                last = min(stop, base + n_in[row])
+                for x in range(first, last):
+                    m = _successors(np.int64(cur_p[row, x - base]), int(cur_b[row, x - base]), k,
+                                    cells, cols, nb, full, not_first, not_last, popcount,
+                                    out_t, out_r, out_b, out_bit, m)
+                base += n_in[row]
+            g = stop
+            acc = 0
+            for x in range(m):  # independent reads: the misses overlap
+                acc += seen[out_r[x]]
+            touched[th] += acc
+            for x in range(m):
+                r = out_r[x]
+                bit = out_bit[x]
+                mark = seen[r]
+                if mark & bit:
+                    continue
+                if mark == 0:  # the placement's first region: its distance
+                    table[r] = d + 1
+                seen[r] = mark | bit
+                if n < 0 or n >= cap:
+                    n = -1
+                    continue
+                nxt_p[th, n] = np.uint32(out_t[x])
+                nxt_b[th, n] = out_b[x]
+                n += 1
         n_out[th] = n
         expanded += max(hi - lo, 0)
-    return expanded
+    return expanded if touched.sum() >= 0 else -expanded
 
 
 @numba.njit(cache=True)
