@@ -8,6 +8,7 @@ the same on every board, and ``benchmarks/korf100.py --partition 7-8`` runs Korf
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections import deque
 from pathlib import Path
@@ -219,3 +220,26 @@ def test_the_partition_and_the_dual_lookup_change_the_run_key() -> None:
     runs = list(study.runs())
     assert [r.params["partition"] for r in runs] == ["6-6-3", "7-8", "7-8"]
     assert len({r.key for r in runs}) == 3
+
+
+def test_a_stamped_file_is_not_read_again_and_any_change_voids_the_stamp(
+        cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CRC is checked once per version of a file: a sound file leaves a stamp, a load that
+    finds the file as stamped reads no byte of the table; a write (even one that puts the
+    modification time back) changes the file's identity, and the CRC is checked again."""
+    first = files.load_or_build((1, 2, 3, 4), 3, 3, kind="compact")
+    path = first.path
+    assert path is not None and path.with_name(path.name + ".checked").exists()
+
+    def no_crc(_: object) -> int:
+        raise AssertionError("the CRC was computed for a stamped file")
+
+    with monkeypatch.context() as m:
+        m.setattr(files.zlib, "crc32", no_crc)
+        assert files.read_database(path, (1, 2, 3, 4), 3, 3, "compact") is not None
+    before = path.stat()
+    data = bytearray(path.read_bytes())
+    data[files.HEADER_BYTES + 11] ^= 0x01
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert files.read_database(path, (1, 2, 3, 4), 3, 3, "compact") is None
