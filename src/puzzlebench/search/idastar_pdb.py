@@ -139,8 +139,8 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
 
 @register
 class IDAStarPDB(Solver):
-    """IDA* with additive 6-6-3 pattern databases and their reflection (numba): optimal on the
-    15-puzzle in milliseconds to seconds."""
+    """IDA* with additive 6-6-3 (or 7-8) pattern databases and their reflection (numba):
+    optimal on the 15-puzzle in milliseconds to seconds."""
 
     compiled: ClassVar[bool] = True
     name: ClassVar[str] = "idastar-pdb"
