@@ -39,6 +39,9 @@ CASES: list[tuple[str, str, str, int, dict[str, object], dict[str, object], int]
     ("idastar-linear-conflict korf #12", "idastar-linear-conflict", "sliding", 15,
      {"korf": "12"}, {}, 0),
     ("idastar-pdb korf #79", "idastar-pdb", "sliding", 15, {"korf": "79"}, {}, 0),
+    ("idastar-pdb korf #60", "idastar-pdb", "sliding", 15, {"korf": "60"}, {}, 0),
+    ("idastar-pdb korf #88 reflect=false", "idastar-pdb", "sliding", 15, {"korf": "88"},
+     {"reflect": False}, 0),
 ]
 
 #: Run inside each side's process: warm every case, then time them; JSON on stdout.

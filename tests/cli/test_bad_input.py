@@ -96,6 +96,8 @@ BAD: list[list[str]] = [
     ["pdb", "build", "--shape", "5x5"],
     ["pdb", "build", "--shape", "4"],
     ["pdb", "build", "--shape", "1x1"],
+    ["pdb", "build", "--partition", "5-5"],
+    ["solve", "sliding", "15", "--start", "korf:1", "--solver", "idastar-pdb", "--param", "partition=8-7"],
     ["pdb", "build", "--goal", "1,2,3"],
     ["pdb", "build", "--shape", "3x3", "--goal", "012345677"],
     ["pdb", "nope"],

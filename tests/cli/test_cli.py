@@ -164,6 +164,17 @@ def test_pdb_build_then_cached(capsys: pytest.CaptureFixture[str], tmp_path, mon
                for p in (d["path"] for d in first["databases"]))
 
 
+def test_pdb_build_partition_7_8(capsys: pytest.CaptureFixture[str], tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("PUZZLEBENCH_CACHE", str(tmp_path))
+    code, out, _ = run(capsys, "pdb", "build", "--shape", "3x3", "--partition", "7-8", "--json")
+    first = json.loads(out)
+    assert code == 0 and first["partition"] == "7-8" and first["databases"][0]["built_now"]
+    assert first["databases"][0]["entries"] == 362_880  # 9!/1!: one byte per placement
+    assert first["databases"][0]["path"].endswith(".compact.pdb")
+    code, out, _ = run(capsys, "pdb", "build", "--shape", "3x3", "--partition", "7-8")
+    assert code == 0 and "cached (built in" in out
+
+
 @pytest.mark.slow  # slow tier: see docs/development.md
 def test_solve_korf_instance_judged_against_the_published_length(capsys: pytest.CaptureFixture[str]) -> None:
     start = "0,1,9,7,11,13,5,3,14,12,4,2,8,6,10,15"  # Korf's #79, 42 moves

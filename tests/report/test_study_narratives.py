@@ -119,3 +119,31 @@ def test_completion_counts_instances_by_how_they_were_decided() -> None:
     assert "1 undecided within the limit" in lines[0]
     assert any(s.startswith("CP-SAT decides completion faster than bitboard") and "Mann–Whitney U"
                in s for s in sentences(get_study("completion").findings(frame)))
+
+
+def test_fifteen_puzzle_sets_each_partition_beside_korf_and_felner() -> None:
+    """Runs of idastar-pdb are told apart by their partition (runs stored before the option are
+    6-6-3): one column per configuration beside Korf's 1985 nodes, and Felner et al.'s figure
+    under each partition's totals."""
+    # imported on use: only this test reads the study's module
+    from puzzlebench.problems.korf_instances import KORF_GOAL, korf100
+    from puzzlebench.studies import fifteen_puzzle as fp
+
+    rows = []
+    for k in korf100()[:3]:
+        instance = {"start": list(k.start), "goal": list(KORF_GOAL)}
+        for params, nodes in (({}, 1000), ({"partition": "6-6-3"}, 1000), ({"partition": "7-8"}, 10)):
+            rows.append({"solver": fp.PDB, "params": params, "instance": instance, "outcome": "solved",
+                         "answer_length": k.optimal, "counters": {"nodes_generated": nodes},
+                         "time_s": 0.01})
+    frame = _runs(rows)[lambda f: f.index % 3 != 0]  # one 6-6-3 run per instance: the explicit one
+    table = fp.beside_korf(frame)
+    assert list(table["pdb: nodes"]) == [1000] * 3 and list(table["pdb78: nodes"]) == [10] * 3
+    totals = fp.totals(frame)
+    searches = list(totals["search"])
+    assert searches.index("idastar-pdb 7-8 + reflection") + 1 == \
+        searches.index("Felner, Korf & Hanan 2004, 7-8 + reflection")
+    assert "36,710" in list(totals["nodes per instance"])
+    lines = fp.narrative(frame)
+    assert any("7-8 partition with reflection (0.00×)" in line for line in lines)
+    assert any("6-6-3 partition with reflection (0.00×)" in line for line in lines)

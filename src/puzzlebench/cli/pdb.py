@@ -25,25 +25,33 @@ def build_command(
         help="Goal state (default: 1..N then the blank). Goals with the blank in a corner share "
              "one set of databases.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even when a sound copy is cached.")] = False,
+    partition: Annotated[str, typer.Option(
+        help="6-6-3 (patterns of at most 6 tiles) or 7-8 (two compact-ranked patterns of at most "
+             "8; idastar-pdb --param partition=7-8).")] = "6-6-3",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> int:
     """Build the databases for a board and goal, cache them, and print their size and build time."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.search.pattern_database_files import load_or_build
-    from puzzlebench.search.pdb_lookup import MAX_CELLS, partition
+    from puzzlebench.search.pdb_lookup import MAX_CELLS
+    from puzzlebench.search.pdb_lookup import partition as static_partition
     from puzzlebench.search.sliding_symmetry import relabel
 
     try:
         rows, cols = parse_shape(shape)
         if rows < 1 or cols < 1 or rows * cols < 2 or rows * cols > MAX_CELLS:
             raise CliInputError(f"--shape must have 2..{MAX_CELLS} cells, got {shape!r}")
+        if partition not in ("6-6-3", "7-8"):
+            raise CliInputError(f"--partition must be 6-6-3 or 7-8, got {partition!r}")
         goal_t = parse_state(goal, rows * cols) if goal else default_goal(rows, cols)
         instance = SlidingInstance(rows, cols, goal_t, goal_t)
     except InvalidInstanceError as exc:
         raise CliInputError(str(exc)) from None
     rel = relabel(instance)
+    if partition == "7-8":
+        return _build_compact(rel, rows, cols, goal_t, force, as_json)
     rows_out: list[dict[str, Any]] = []
-    for cells in partition(rel.rows, rel.cols, rel.blank_goal):
+    for cells in static_partition(rel.rows, rel.cols, rel.blank_goal):
         db = load_or_build(cells, rel.rows, rel.cols, rebuild=force)
         aware = load_or_build(cells, rel.rows, rel.cols, kind="blank")  # made by the same search
         rows_out.append({"cells": list(db.cells), "entries": int(db.table.size), "bytes": db.nbytes,
@@ -66,6 +74,41 @@ def build_command(
                    f"{r['abstract_states']:>12,} states  {how}")
         typer.echo(f"    + blank-aware table (consistent; --param blank_aware=true): "
                    f"{r['blank_aware_entries']:,} entries, {r['blank_aware_bytes'] / 2**20:.1f} MiB")
+        if r["path"]:
+            typer.echo(f"    {r['path']}")
+    if not all(r["path"] for r in rows_out):
+        typer.echo("  (the cache directory is not writable: the databases were not saved)")
+    return 0
+
+
+def _build_compact(rel: Any, rows: int, cols: int, goal_t: tuple[int, ...], force: bool,
+                   as_json: bool) -> int:
+    """``--partition 7-8``: the compact-ranked tables (one byte per placement of the pattern)."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
+    from puzzlebench.search.compact_lookup import compact_partition
+    from puzzlebench.search.pattern_database_files import load_or_build
+
+    rows_out: list[dict[str, Any]] = []
+    for cells in compact_partition(rel.rows, rel.cols, rel.blank_goal):
+        db = load_or_build(cells, rel.rows, rel.cols, rebuild=force, kind="compact")
+        rows_out.append({"cells": list(db.cells), "entries": int(db.table.size), "bytes": db.nbytes,
+                         "abstract_states": db.states, "build_s": round(db.build_s, 3),
+                         "built_now": db.built_now, "seconds_now": round(db.load_s, 3),
+                         "path": str(db.path) if db.path else None})
+    if as_json:
+        emit_json({"shape": f"{rows}x{cols}", "goal": list(goal_t), "partition": "7-8",
+                   "databases": rows_out})
+        return 0
+    total = sum(r["bytes"] for r in rows_out)
+    typer.echo(f"{rows}x{cols} board, goal {','.join(map(str, goal_t))}: {len(rows_out)} additive "
+               f"compact-ranked pattern databases, {total / 2**20:.1f} MiB, one byte per placement "
+               "(patterns named by goal cells after relabelling)")
+    for r in rows_out:
+        how = (f"built in {r['build_s']:.2f} s" if r["built_now"]
+               else f"cached (built in {r['build_s']:.2f} s; checked in {r['seconds_now']:.3f} s)")
+        typer.echo(f"  tiles of goal cells {' '.join(map(str, r['cells'])):<24} "
+                   f"{r['entries']:>12,} entries {r['bytes'] / 2**20:7.1f} MiB "
+                   f"{r['abstract_states']:>13,} states  {how}")
         if r["path"]:
             typer.echo(f"    {r['path']}")
     if not all(r["path"] for r in rows_out):

@@ -10,9 +10,13 @@ cells it has. Moves found on the relabelled board are mapped back through the sy
 
 **Partition.** On 4×4 the canonical goal uses the static 6-6-3 partition of the 15 tiles
 (``PARTITIONS``); elsewhere the tiles are cut, in row-major order of their goal cells, into
-patterns of at most six. 7-8 is not offered: its 8-tile search would need 519 M abstract
-states with the blank (≈ 2.5 GB of working memory here) and a 16^8-entry sparse table; 6-6-3
-builds in about 20 s and takes 34 MB.
+patterns of at most six; 6-6-3 builds in about 20 s and takes 34 MB.
+
+**7-8** (``--param partition=7-8``). The seven tiles of the top two rows and the eight of the
+bottom two (elsewhere: two patterns of at most eight), in compact-ranked tables built by the
+blank-region search (``region_pdb_build``: 57.7 M + 518.9 M one-byte entries, 550 MiB on disk)
+and read by ``compact_kernel``, which ranks the pattern a move touches afresh.
+``--param dual=true`` adds the dual lookup (7-8 only).
 
 **Blank-aware tables** (``--param blank_aware=true``). The compressed tables keep, per
 placement of a pattern's tiles, the minimum over the blank's cell: admissible but not
@@ -53,6 +57,8 @@ from puzzlebench.iterative import kernel_caps
 from puzzlebench.problems.sliding import SlidingInstance
 from puzzlebench.registry import register
 from puzzlebench.search.blank_aware_kernel import idastar_blank_kernel
+from puzzlebench.search.compact_kernel import idastar_compact_kernel
+from puzzlebench.search.compact_lookup import compact_databases, compact_lookup
 from puzzlebench.search.pdb_lookup import MAX_CELLS, databases, estimate, lookup, slide
 from puzzlebench.search.sliding_search import solvable
 from puzzlebench.search.sliding_symmetry import DC, DR, original_moves, relabel
@@ -133,8 +139,8 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
 
 @register
 class IDAStarPDB(Solver):
-    """IDA* with additive 6-6-3 pattern databases and their reflection (numba): optimal on the
-    15-puzzle in milliseconds to seconds."""
+    """IDA* with additive 6-6-3 (or 7-8) pattern databases and their reflection (numba):
+    optimal on the 15-puzzle in milliseconds to seconds."""
 
     compiled: ClassVar[bool] = True
     name: ClassVar[str] = "idastar-pdb"
@@ -142,7 +148,17 @@ class IDAStarPDB(Solver):
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True
     exact: ClassVar[bool] = True
-    params: ClassVar[dict[str, Any]] = {"reflect": Param(True), "blank_aware": Param(False)}
+    params: ClassVar[dict[str, Any]] = {"reflect": Param(True), "blank_aware": Param(False),
+                                        "partition": Param("6-6-3", choices=("6-6-3", "7-8")),
+                                        "dual": Param(False)}
+
+    def refusal(self) -> str | None:
+        """Why this combination of options cannot run (None: it can)."""
+        if self.config["partition"] == "7-8" and self.config["blank_aware"]:
+            return "blank_aware tables exist for partition=6-6-3 only"
+        if self.config["dual"] and self.config["partition"] != "7-8":
+            return "dual lookups are offered with partition=7-8 only"
+        return None
 
     def solve(self, instance: SlidingInstance, budget: Budget, rng: np.random.Generator) -> Proposal:
         if not solvable(instance):
@@ -150,7 +166,13 @@ class IDAStarPDB(Solver):
         if instance.rows * instance.cols > MAX_CELLS:  # refused without trying
             return Proposal(claim=Claim.DECLINED, counters={"nodes_generated": 0},
                             note=f"declined: idastar-pdb handles boards of at most {MAX_CELLS} cells")
+        refused = self.refusal()
+        if refused:
+            return Proposal(claim=Claim.DECLINED, counters={"nodes_generated": 0},
+                            note=f"declined: idastar-pdb: {refused}")
         rel = relabel(instance)
+        if self.config["partition"] == "7-8":
+            return self._solve_compact(instance, rel, budget)
         blank_aware = bool(self.config["blank_aware"])
         dbs = databases(rel.rows, rel.cols, rel.blank_goal, "blank" if blank_aware else "compressed")
         look = lookup(dbs, rel.rows, rel.cols, bool(self.config["reflect"]) and rel.reflects)
@@ -171,6 +193,28 @@ class IDAStarPDB(Solver):
             "pdb_build_s": round(sum(db.build_s for db in dbs), 3),
             "pdb_load_s": round(sum(db.load_s for db in dbs), 4),
         }
+        if status == 1:
+            answer = original_moves(moves, rel, instance.start.index(0))
+            return Proposal(answer=answer, claim=Claim.SOLVED, counters=counters, optimal=True)
+        return Proposal(claim=Claim.UNKNOWN, counters=counters, note="budget exhausted")
+
+    def _solve_compact(self, instance: SlidingInstance, rel: Any, budget: Budget) -> Proposal:
+        """The 7-8 (two compact-ranked patterns) search, with the same counters."""
+        dbs = compact_databases(rel.rows, rel.cols, rel.blank_goal)
+        look = compact_lookup(dbs, rel.rows, rel.cols, bool(self.config["reflect"]) and rel.reflects)
+        caps = kernel_caps(budget)
+        status, moves, nodes, iterations, h0, dual_cuts = idastar_compact_kernel(
+            np.asarray(rel.tiles, np.int64), rel.rows, rel.cols, look.tables, look.pattern_tiles,
+            look.pattern_start, look.pattern_size, look.pattern_of, look.reflect, look.popcount,
+            bool(self.config["dual"]), caps.max_nodes, caps.deadline)
+        counters: dict[str, int | float] = {
+            "nodes_generated": int(nodes), "iterations": int(iterations), "start_h": int(h0),
+            "steps": len(moves), "pdb_bytes": sum(db.nbytes for db in dbs),
+            "pdb_build_s": round(sum(db.build_s for db in dbs), 3),
+            "pdb_load_s": round(sum(db.load_s for db in dbs), 4),
+        }
+        if self.config["dual"]:
+            counters["dual_cutoffs"] = int(dual_cuts)
         if status == 1:
             answer = original_moves(moves, rel, instance.start.index(0))
             return Proposal(answer=answer, claim=Claim.SOLVED, counters=counters, optimal=True)

@@ -31,7 +31,7 @@ import numba
 import numpy as np
 
 #: Largest pattern this module builds (the abstract search of 7 tiles + blank on 4×4 would
-#: need 519 M states; 6 tiles need 57.7 M).
+#: need 519 M states; 6 tiles need 57.7 M). Patterns of up to 8: ``region_pdb_build``.
 MAX_PATTERN = 6
 UNSEEN = 255
 
