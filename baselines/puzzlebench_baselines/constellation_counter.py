@@ -1,0 +1,95 @@
+"""Counting n-queens solutions by edge-queen constellations, on one thread or every core.
+
+The method of NQueensFAF's CPU solver, in this project's own code: queens are pre-placed in
+the first and last rows and columns, one representative constellation is kept per class of
+the eight symmetries of the square, with its orbit size as weight, and each is completed by a
+bit-parallel search (``puzzlebench_baselines.constellations`` lists the sub-problems and
+states the counting argument; ``puzzlebench_baselines.constellation_kernel`` holds the numba
+search). The same search yields the total (OEIS A000170) and the solution classes (A002562).
+
+Sub-problems run on threads (the kernels release the GIL), each thread taking the next one
+as soon as it is free, the corner ones first (one more free row: about six times the work),
+so the last ones to finish are small. ``threads`` = 0 uses every core. ``nodes`` counts the
+queens the searches placed (the edge queens are not searched). ``solve`` (a first solution) is
+the bitboard solver's depth-first search: this solver is made to count.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
+from puzzlebench.problems.base import InvalidInstanceError
+from puzzlebench_baselines.bitboard import first_solution
+from puzzlebench_baselines.bitboard_tasks import run_tasks
+from puzzlebench_baselines.constellations import SubCount, count_subproblem, subproblems
+
+MAX_N = 32
+
+
+def schedule(n: int) -> list[int]:
+    """Indices into ``subproblems(n)`` in the order threads take them: corner constellations
+    (the largest) first, then the rest, each group in list order."""
+    subs = subproblems(n)
+    last = n - 1
+    corner = [i for i, s in enumerate(subs) if s.top in (0, last) or s.bottom in (0, last)]
+    picked = set(corner)
+    return corner + [i for i in range(len(subs)) if i not in picked]
+
+
+def count_constellations(
+    n: int, workers: int | None = None, deadline: float = math.inf
+) -> SubCount | None:
+    """(solutions, solution classes, queens placed) for nqueens n ≤ 32 on ``workers`` threads
+    (None: every core); None when ``time.perf_counter()`` passed ``deadline`` first."""
+    if not 1 <= n <= MAX_N:
+        raise InvalidInstanceError(f"the constellation counter handles 1 ≤ n ≤ {MAX_N}")
+    subs = subproblems(n)
+    order = schedule(n)
+    results = run_tasks(lambda i: count_subproblem(n, subs[i], deadline), order, deadline, workers)
+    if results is None or any(r is None for r in results):
+        return None
+    done = [r for r in results if r is not None]
+    return SubCount(sum(r.total for r in done), sum(r.unique for r in done),
+                    sum(r.nodes for r in done))
+
+
+class ConstellationCounter(Solver):
+    """Edge-queen constellations (NQueensFAF's method): totals and unique counts, n ≤ 32."""
+
+    compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
+
+    name: ClassVar[str] = "constellations"
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens"})
+    honours: ClassVar[frozenset[str]] = frozenset({"time_limit"})
+    complete: ClassVar[bool] = True
+    counts: ClassVar[bool] = True
+    counts_unique: ClassVar[bool] = True
+    count_max_n: ClassVar[int | None] = MAX_N
+    params: ClassVar[dict[str, Any]] = {"threads": Param(0, 0, 1024)}
+    summary: ClassVar[str] = ("counts by edge-queen constellations, one per symmetry class "
+                              "(NQueensFAF's method), on threads")
+
+    def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
+        answer, exhausted, nodes, _ = first_solution(instance.n, False, budget)
+        counters = {"nodes": nodes}
+        if answer is not None:
+            return Proposal(answer=answer, claim=Claim.SOLVED, counters=counters)
+        if exhausted:
+            return Proposal(claim=Claim.INFEASIBLE, counters=counters)
+        return Proposal(claim=Claim.UNKNOWN, counters=counters, note="budget exhausted")
+
+    def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
+        threads = int(self.config["threads"]) or None
+        found = count_constellations(instance.n, threads, budget.clock().end)
+        if found is None:
+            return Proposal(claim=Claim.UNKNOWN, note="time budget ended before the count")
+        return Proposal(
+            claim=Claim.SOLVED if found.total else Claim.INFEASIBLE,
+            count=found.total,
+            unique=found.unique if unique else None,
+            counters={"nodes": found.nodes, "subproblems": len(subproblems(instance.n))},
+        )

@@ -1,0 +1,203 @@
+"""Completing one edge-queen constellation: a bit-parallel depth-first search (numba).
+
+The four edge queens (``puzzlebench_baselines.constellations``) fix rows 0 and n-1, columns 0
+and n-1, and — away from the corners — two more rows. The search fills the other rows from
+row n-2 upward, one queen per row, with the usual masks of used columns and of the two
+diagonal directions (shifted by the distance to the next free row, so the pre-occupied rows
+are stepped over); what the edge queens attack is a fixed mask per row. Filling from the
+bottom starts beside the representative's bottom queen rather than its top one, which lies
+nearest a corner and cuts least: the tree is about 1.6 times smaller at n = 15.
+
+Two kernels share that layout. ``_count_fast`` is the hot one: before descending it checks
+that the row after the next still has a free square (a cheap look-ahead that prunes about 15%
+of the nodes), and it walks the last two rows inline. ``_count_boards`` keeps every row's
+queen so that a completion can be compared with its half- and quarter-turn image; it serves
+the few representatives a rotation keeps and the tiny boards (fewer than three free rows).
+Both read the clock every ~2^20 queens and stop past the deadline.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from puzzlebench.compiled_clock import now
+
+#: Kernels read the clock after every ~2^20 queens placed (a few milliseconds).
+CLOCK_EVERY = 1 << 20
+
+
+@numba.njit(cache=True, nogil=True)
+def _layout(n: int, top: int, bottom: int, left: int,
+            right: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, shift from the previous free row, squares the edge queens leave free) of each
+    free row, bottom first."""
+    last = n - 1
+    full = (1 << n) - 1
+    used = (1 << top) | (1 << bottom) | 1 | (1 << last)
+    qrow = np.array([0, last, left, right])
+    qcol = np.array([top, bottom, 0, last])
+    rows = np.zeros(n + 1, np.int64)
+    shift = np.zeros(n + 1, np.int64)
+    free = np.zeros(n + 1, np.int64)
+    depth = 0
+    prev = last
+    for y in range(last - 1, 0, -1):
+        if y in (left, right):
+            continue
+        hit = 0
+        for q in range(4):
+            d = y - qrow[q]
+            for x in (qcol[q] + d, qcol[q] - d):
+                if 0 <= x < n:
+                    hit |= 1 << x
+        rows[depth] = y
+        shift[depth] = prev - y
+        free[depth] = full & ~(used | hit)
+        prev = y
+        depth += 1
+    return rows[:depth], shift[:depth], free[:depth]
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_fast(n: int, top: int, bottom: int, left: int, right: int,
+                deadline: float) -> tuple[int, int]:
+    """(completions, queens placed) for at least three free rows; completions -1 past the
+    deadline."""
+    rows, shift, free = _layout(n, top, bottom, left, right)
+    depth = rows.shape[0]
+    full = (1 << n) - 1
+    pen = depth - 2  # the last two rows are walked inline
+    cols_s = np.zeros(depth, np.int64)
+    ld_s = np.zeros(depth, np.int64)
+    rd_s = np.zeros(depth, np.int64)
+    avail = np.zeros(depth, np.int64)
+    g_last = shift[depth - 1]
+    f_pen, f_last = free[pen], free[depth - 1]
+    avail[0] = free[0]
+    k = 0
+    found = 0
+    nodes = 0
+    check = CLOCK_EVERY
+    while k >= 0:
+        a = avail[k]
+        if a == 0:
+            k -= 1
+            continue
+        bit = a & -a
+        avail[k] = a ^ bit
+        nodes += 1
+        if nodes >= check:
+            check = nodes + CLOCK_EVERY
+            if now() >= deadline:
+                return -1, nodes
+        c = cols_s[k] | bit
+        g = shift[k + 1]
+        ld = ((ld_s[k] | bit) << g) & full
+        rd = (rd_s[k] | bit) >> g
+        if k + 1 == pen:
+            nxt = f_pen & ~(c | ld | rd)
+            while nxt:
+                b2 = nxt & -nxt
+                nxt ^= b2
+                nodes += 1
+                if f_last & ~(c | b2 | ((ld | b2) << g_last) | ((rd | b2) >> g_last)):
+                    found += 1
+                    nodes += 1
+            continue
+        nxt = free[k + 1] & ~(c | ld | rd)
+        if nxt == 0:
+            continue
+        g2 = shift[k + 2]
+        if free[k + 2] & ~(c | (ld << g2) | (rd >> g2)) == 0:
+            continue  # the row after the next would have no square left
+        k += 1
+        cols_s[k] = c
+        ld_s[k] = ld
+        rd_s[k] = rd
+        avail[k] = nxt
+    return found, nodes
+
+
+@numba.njit(cache=True, nogil=True)
+def _kept_by(pos: np.ndarray, n: int, quarter: bool) -> bool:
+    """Whether the board ``pos`` (row → column) is its own half-turn (``quarter``: its own
+    quarter-turn) image."""
+    last = n - 1
+    for y in range(n):
+        if quarter:
+            if pos[pos[y]] != last - y:
+                return False
+        elif pos[last - y] != last - pos[y]:
+            return False
+    return True
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_boards(n: int, top: int, bottom: int, left: int, right: int, rotation: int,
+                  deadline: float) -> tuple[int, int, int, int]:
+    """(completions, those kept by a half turn, by a quarter turn, queens placed) by a plain
+    search that keeps every row's column; completions -1 past the deadline."""
+    rows, shift, free = _layout(n, top, bottom, left, right)
+    depth = rows.shape[0]
+    last = n - 1
+    full = (1 << n) - 1
+    pos = np.zeros(n, np.int64)
+    pos[0], pos[last], pos[left], pos[right] = top, bottom, 0, last
+    half = 0
+    quarter = 0
+    if depth == 0:  # the four edge queens are the whole board
+        if rotation:
+            half = int(_kept_by(pos, n, False))
+            quarter = int(rotation == 90 and _kept_by(pos, n, True))
+        return 1, half, quarter, 0
+    cols_s = np.zeros(depth, np.int64)
+    ld_s = np.zeros(depth, np.int64)
+    rd_s = np.zeros(depth, np.int64)
+    avail = np.zeros(depth, np.int64)
+    avail[0] = free[0]
+    k = 0
+    found = 0
+    nodes = 0
+    while k >= 0:
+        a = avail[k]
+        if a == 0:
+            k -= 1
+            continue
+        bit = a & -a
+        avail[k] = a ^ bit
+        nodes += 1
+        if nodes % CLOCK_EVERY == 0 and now() >= deadline:
+            return -1, 0, 0, nodes
+        col = 0
+        while (1 << col) != bit:
+            col += 1
+        pos[rows[k]] = col
+        if k == depth - 1:
+            found += 1
+            if rotation and _kept_by(pos, n, False):
+                half += 1
+                if rotation == 90 and _kept_by(pos, n, True):
+                    quarter += 1
+            continue
+        g = shift[k + 1]
+        k += 1
+        cols_s[k] = cols_s[k - 1] | bit
+        ld_s[k] = ((ld_s[k - 1] | bit) << g) & full
+        rd_s[k] = (rd_s[k - 1] | bit) >> g
+        avail[k] = free[k] & ~(cols_s[k] | ld_s[k] | rd_s[k])
+    return found, half, quarter, nodes
+
+
+@numba.njit(cache=True, nogil=True)
+def count_completions(n: int, top: int, bottom: int, left: int, right: int, rotation: int,
+                      deadline: float) -> tuple[int, int, int, int]:
+    """(completions, kept by a half turn, kept by a quarter turn, queens placed) of the edge
+    queens given, n ≤ 32; ``rotation`` (0, 180, 90) is the smallest rotation that keeps them
+    (only then are completions compared with their images). Completions are -1 when
+    ``time.perf_counter()`` passed ``deadline`` first."""
+    free_rows = n - 2 - (1 <= left <= n - 2) - (1 <= right <= n - 2)
+    if rotation or free_rows < 3:
+        return _count_boards(n, top, bottom, left, right, rotation, deadline)
+    found, nodes = _count_fast(n, top, bottom, left, right, deadline)
+    return found, 0, 0, nodes

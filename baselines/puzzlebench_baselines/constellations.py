@@ -1,0 +1,137 @@
+"""The sub-problems of n-queens counting: edge-queen constellations, one per symmetry class.
+
+Every solution has exactly one queen in each of the four edge lines of the board — row 0,
+row n-1, column 0 and column n-1 — and at most one corner queen (any two corners share a
+line). The four edge queens of a solution form its *constellation*: ``top`` (row 0's column),
+``bottom`` (row n-1's column), ``left`` (column 0's row) and ``right`` (column n-1's row); a
+corner queen is two of them at once. This split is the idea of NQueensFAF's "constellations"
+(and of the Q27 project before it), derived here from the definitions:
+
+* The eight symmetries of the square map solutions to solutions and constellations to
+  constellations, and a solution's constellation moves with it. So the solutions above
+  constellations of one orbit are equally many, and the total is the sum, over one
+  representative per orbit, of (orbit size) × (its completions). The representative is the
+  image with the smallest ``(top, bottom, left, right)``; its orbit size (``weight``) is 8, 4
+  or 2 (no constellation of n > 1 is kept by all eight).
+* Unique solutions (A002562): the symmetries that keep a representative (its stabiliser, of
+  8 / weight elements) permute its completions, and the solution classes it stands for are
+  their orbits under that stabiliser. By Burnside's lemma that is weight / 8 × (completions +
+  completions kept by a half turn + 2 × those kept by a quarter turn) — reflections keep no
+  solution of n > 1 (a queen and its mirror image would share a line). Only a representative
+  kept by a half turn (``rotation`` 180 or 90) can have such completions, so only its search
+  looks at whole boards.
+
+``subproblems(n)`` lists the representatives in increasing ``(top, bottom, left, right)``
+order; ``count_subproblem`` counts one (``puzzlebench_baselines.constellation_kernel``), so each
+can be run, stored or distributed on its own and the parts summed.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from puzzlebench_baselines.constellation_kernel import count_completions
+
+
+class Subproblem(NamedTuple):
+    """One representative constellation: its four edge queens, orbit size and rotations."""
+
+    top: int  #: column of row 0's queen
+    bottom: int  #: column of row n-1's queen
+    left: int  #: row of column 0's queen
+    right: int  #: row of column n-1's queen
+    weight: int  #: how many constellations its orbit holds (8, 4 or 2; 1 for n = 1)
+    rotation: int  #: the smallest rotation, in degrees, that keeps it (0: none, 180 or 90)
+
+
+class SubCount(NamedTuple):
+    """A sub-problem's share: weighted solutions, solution classes, queens placed."""
+
+    total: int
+    unique: int
+    nodes: int
+
+
+Squares = list[tuple[np.ndarray, np.ndarray]]
+
+
+def _squares(n: int, top: np.ndarray, bot: np.ndarray, lft: np.ndarray, rgt: np.ndarray) -> Squares:
+    """(row, column) of the top, bottom, left and right queens."""
+    last = n - 1
+    return [(np.zeros_like(top), top), (np.full_like(bot, last), bot), (lft, np.zeros_like(lft)),
+            (rgt, np.full_like(rgt, last))]
+
+
+def _image_keys(n: int, squares: Squares) -> list[np.ndarray]:
+    """The key (top, bottom, left, right) of the eight images of each constellation (index 0:
+    itself; 3: the half turn; 5: a quarter turn), found by moving the queens' squares and
+    reading the edges again."""
+    last = n - 1
+    moves = (
+        lambda y, x: (y, x), lambda y, x: (y, last - x), lambda y, x: (last - y, x),
+        lambda y, x: (last - y, last - x), lambda y, x: (x, y), lambda y, x: (x, last - y),
+        lambda y, x: (last - x, y), lambda y, x: (last - x, last - y),
+    )
+    keys = []
+    for move in moves:
+        moved = [move(y, x) for y, x in squares]
+        top = np.select([y == 0 for y, _ in moved], [x for _, x in moved])
+        bot = np.select([y == last for y, _ in moved], [x for _, x in moved])
+        lft = np.select([x == 0 for _, x in moved], [y for y, _ in moved])
+        rgt = np.select([x == last for _, x in moved], [y for y, _ in moved])
+        keys.append(((top * n + bot) * n + lft) * n + rgt)
+    return keys
+
+
+def _compatible(squares: Squares) -> np.ndarray:
+    """True where no edge queen attacks another (two names of one corner square are one
+    queen; a corner square named once clashes with its line's other queen)."""
+    ok = np.ones(squares[0][0].shape, dtype=bool)
+    for i in range(4):
+        for j in range(i + 1, 4):
+            (y1, x1), (y2, x2) = squares[i], squares[j]
+            same = (y1 == y2) & (x1 == x2)
+            clash = (y1 == y2) | (x1 == x2) | (np.abs(y1 - y2) == np.abs(x1 - x2))
+            ok &= same | ~clash
+    return ok
+
+
+@lru_cache(maxsize=8)
+def subproblems(n: int) -> tuple[Subproblem, ...]:
+    """Every representative constellation of the n × n board, in increasing (top, bottom,
+    left, right) order (none for n = 2, 3). A pure function of n (cached: the tuple is
+    immutable)."""
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    out: list[Subproblem] = []
+    bot, lft, rgt = np.indices((n, n, n)).reshape(3, -1).astype(np.int64)
+    for t in range(n):
+        top = np.full(bot.shape, t, dtype=np.int64)
+        keep = _compatible(_squares(n, top, bot, lft, rgt))
+        edges = top[keep], bot[keep], lft[keep], rgt[keep]
+        keys = _image_keys(n, _squares(n, *edges))
+        canonical = np.all([keys[0] <= k for k in keys[1:]], axis=0)
+        kept = np.sum([k == keys[0] for k in keys], axis=0)  # the stabiliser's size
+        for i in np.flatnonzero(canonical):
+            rotation = 90 if keys[5][i] == keys[0][i] else 180 if keys[3][i] == keys[0][i] else 0
+            out.append(Subproblem(t, int(edges[1][i]), int(edges[2][i]), int(edges[3][i]),
+                                  8 // int(kept[i]), rotation))
+    return tuple(out)
+
+
+def count_subproblem(n: int, sub: Subproblem, deadline: float = math.inf) -> SubCount | None:
+    """The solutions (× the orbit weight), solution classes and queens placed above one
+    representative; None when ``time.perf_counter()`` passed ``deadline`` first."""
+    if n == 1:  # the lone queen is kept by every symmetry, reflections too
+        return SubCount(1, 1, 0)
+    found, half, quarter, nodes = count_completions(
+        n, sub.top, sub.bottom, sub.left, sub.right, sub.rotation, deadline)
+    if found < 0:
+        return None
+    classes, rest = divmod(sub.weight * (found + half + 2 * quarter), 8)
+    assert rest == 0, (sub, found, half, quarter)  # Burnside: a whole number of classes
+    return SubCount(sub.weight * int(found), classes, int(nodes))
