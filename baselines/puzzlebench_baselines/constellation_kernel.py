@@ -27,53 +27,65 @@ from puzzlebench.compiled_clock import now
 CLOCK_EVERY = 1 << 20
 
 
+#: Rows of the kernels' scratch array (7 × n, reused from one sub-problem to the next, so a
+#: batch allocates nothing per sub-problem): the layout of the free rows, then the stack.
+ROWS, SHIFT, FREE, COLS, LD, RD, AVAIL = range(7)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _hits(y: int, qy: int, qx: int, n: int) -> int:
+    """The squares of row ``y`` on the diagonals of a queen at (qy, qx)."""
+    d = y - qy
+    out = 0
+    if 0 <= qx + d < n:
+        out |= 1 << (qx + d)
+    if 0 <= qx - d < n:
+        out |= 1 << (qx - d)
+    return out
+
+
 @numba.njit(cache=True, nogil=True)
-def _layout(n: int, top: int, bottom: int, left: int,
-            right: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row, shift from the previous free row, squares the edge queens leave free) of each
-    free row, bottom first."""
+def _layout(n: int, top: int, bottom: int, left: int, right: int, work: np.ndarray) -> int:
+    """Fill ``work[ROWS]``, ``work[SHIFT]`` (rows from the previous free row) and
+    ``work[FREE]`` (squares the edge queens leave free) for each free row, bottom first;
+    return how many rows are free."""
     last = n - 1
     full = (1 << n) - 1
     used = (1 << top) | (1 << bottom) | 1 | (1 << last)
-    qrow = np.array([0, last, left, right])
-    qcol = np.array([top, bottom, 0, last])
-    rows = np.zeros(n + 1, np.int64)
-    shift = np.zeros(n + 1, np.int64)
-    free = np.zeros(n + 1, np.int64)
     depth = 0
     prev = last
     for y in range(last - 1, 0, -1):
         if y in (left, right):
             continue
-        hit = 0
-        for q in range(4):
-            d = y - qrow[q]
-            for x in (qcol[q] + d, qcol[q] - d):
-                if 0 <= x < n:
-                    hit |= 1 << x
-        rows[depth] = y
-        shift[depth] = prev - y
-        free[depth] = full & ~(used | hit)
+        hit = (_hits(y, 0, top, n) | _hits(y, last, bottom, n) | _hits(y, left, 0, n)
+               | _hits(y, right, last, n))
+        work[ROWS, depth] = y
+        work[SHIFT, depth] = prev - y
+        work[FREE, depth] = full & ~(used | hit)
         prev = y
         depth += 1
-    return rows[:depth], shift[:depth], free[:depth]
+    return depth
 
 
 @numba.njit(cache=True, nogil=True)
-def _count_fast(n: int, top: int, bottom: int, left: int, right: int,
-                deadline: float) -> tuple[int, int]:
+def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: float,
+                work: np.ndarray) -> tuple[int, int]:
     """(completions, queens placed) for at least three free rows; completions -1 past the
     deadline."""
-    rows, shift, free = _layout(n, top, bottom, left, right)
-    depth = rows.shape[0]
+    depth = _layout(n, top, bottom, left, right, work)
+    shift = work[SHIFT]
+    free = work[FREE]
+    cols_s = work[COLS]
+    ld_s = work[LD]
+    rd_s = work[RD]
+    avail = work[AVAIL]
     full = (1 << n) - 1
     pen = depth - 2  # the last two rows are walked inline
-    cols_s = np.zeros(depth, np.int64)
-    ld_s = np.zeros(depth, np.int64)
-    rd_s = np.zeros(depth, np.int64)
-    avail = np.zeros(depth, np.int64)
     g_last = shift[depth - 1]
     f_pen, f_last = free[pen], free[depth - 1]
+    cols_s[0] = 0
+    ld_s[0] = 0
+    rd_s[0] = 0
     avail[0] = free[0]
     k = 0
     found = 0
@@ -135,11 +147,13 @@ def _kept_by(pos: np.ndarray, n: int, quarter: bool) -> bool:
 
 @numba.njit(cache=True, nogil=True)
 def _count_boards(n: int, top: int, bottom: int, left: int, right: int, rotation: int,
-                  deadline: float) -> tuple[int, int, int, int]:
+                  deadline: float, work: np.ndarray) -> tuple[int, int, int, int]:
     """(completions, those kept by a half turn, by a quarter turn, queens placed) by a plain
     search that keeps every row's column; completions -1 past the deadline."""
-    rows, shift, free = _layout(n, top, bottom, left, right)
-    depth = rows.shape[0]
+    depth = _layout(n, top, bottom, left, right, work)
+    rows = work[ROWS]
+    shift = work[SHIFT]
+    free = work[FREE]
     last = n - 1
     full = (1 << n) - 1
     pos = np.zeros(n, np.int64)
@@ -151,10 +165,13 @@ def _count_boards(n: int, top: int, bottom: int, left: int, right: int, rotation
             half = int(_kept_by(pos, n, False))
             quarter = int(rotation == 90 and _kept_by(pos, n, True))
         return 1, half, quarter, 0
-    cols_s = np.zeros(depth, np.int64)
-    ld_s = np.zeros(depth, np.int64)
-    rd_s = np.zeros(depth, np.int64)
-    avail = np.zeros(depth, np.int64)
+    cols_s = work[COLS]
+    ld_s = work[LD]
+    rd_s = work[RD]
+    avail = work[AVAIL]
+    cols_s[0] = 0
+    ld_s[0] = 0
+    rd_s[0] = 0
     avail[0] = free[0]
     k = 0
     found = 0
@@ -191,13 +208,31 @@ def _count_boards(n: int, top: int, bottom: int, left: int, right: int, rotation
 
 @numba.njit(cache=True, nogil=True)
 def count_completions(n: int, top: int, bottom: int, left: int, right: int, rotation: int,
-                      deadline: float) -> tuple[int, int, int, int]:
+                      deadline: float, work: np.ndarray) -> tuple[int, int, int, int]:
     """(completions, kept by a half turn, kept by a quarter turn, queens placed) of the edge
-    queens given, n ≤ 32; ``rotation`` (0, 180, 90) is the smallest rotation that keeps them
-    (only then are completions compared with their images). Completions are -1 when
-    ``time.perf_counter()`` passed ``deadline`` first."""
+    queens given, n ≤ 32, in the scratch space ``work`` (7 × n); ``rotation``
+    (0, 180, 90) is the smallest rotation that keeps them (only then are completions compared
+    with their images). Completions are -1 when ``time.perf_counter()`` passed ``deadline``
+    first."""
     free_rows = n - 2 - (1 <= left <= n - 2) - (1 <= right <= n - 2)
     if rotation or free_rows < 3:
-        return _count_boards(n, top, bottom, left, right, rotation, deadline)
-    found, nodes = _count_fast(n, top, bottom, left, right, deadline)
+        return _count_boards(n, top, bottom, left, right, rotation, deadline, work)
+    found, nodes = _count_fast(n, top, bottom, left, right, deadline, work)
     return found, 0, 0, nodes
+
+
+@numba.njit(cache=True, nogil=True)
+def count_batch(n: int, table: np.ndarray, deadline: float) -> np.ndarray:
+    """``count_completions`` for each row (top, bottom, left, right, rotation) of ``table``,
+    one row of (completions, half, quarter, nodes) each; the rows not reached before the
+    deadline (and the one it interrupted) have completions -1."""
+    out = np.full((table.shape[0], 4), -1, np.int64)
+    work = np.zeros((7, n), np.int64)
+    for i in range(table.shape[0]):
+        t = table[i]
+        found, half, quarter, nodes = count_completions(n, t[0], t[1], t[2], t[3], t[4],
+                                                        deadline, work)
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = found, half, quarter, nodes
+        if found < 0:
+            break
+    return out

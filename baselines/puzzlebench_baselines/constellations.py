@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from puzzlebench_baselines.constellation_kernel import count_completions
+from puzzlebench_baselines.constellation_kernel import count_batch
 
 
 class Subproblem(NamedTuple):
@@ -66,25 +66,20 @@ def _squares(n: int, top: np.ndarray, bot: np.ndarray, lft: np.ndarray, rgt: np.
             (rgt, np.full_like(rgt, last))]
 
 
-def _image_keys(n: int, squares: Squares) -> list[np.ndarray]:
-    """The key (top, bottom, left, right) of the eight images of each constellation (index 0:
-    itself; 3: the half turn; 5: a quarter turn), found by moving the queens' squares and
-    reading the edges again."""
+def _image_keys(n: int, top: np.ndarray, bot: np.ndarray, lft: np.ndarray,
+                rgt: np.ndarray) -> list[np.ndarray]:
+    """The key (top, bottom, left, right) of the eight images of each constellation: itself,
+    the mirror images in the vertical and horizontal axes, the half turn, the transpose, the
+    two quarter turns (index 5 and 6) and the anti-transpose. Moving a queen's square moves the
+    edge it names: the transpose, for instance, takes row 0's queen to column 0."""
     last = n - 1
-    moves = (
-        lambda y, x: (y, x), lambda y, x: (y, last - x), lambda y, x: (last - y, x),
-        lambda y, x: (last - y, last - x), lambda y, x: (x, y), lambda y, x: (x, last - y),
-        lambda y, x: (last - x, y), lambda y, x: (last - x, last - y),
+    images = (
+        (top, bot, lft, rgt), (last - top, last - bot, rgt, lft), (bot, top, last - lft, last - rgt),
+        (last - bot, last - top, last - rgt, last - lft), (lft, rgt, top, bot),
+        (last - lft, last - rgt, bot, top), (rgt, lft, last - top, last - bot),
+        (last - rgt, last - lft, last - bot, last - top),
     )
-    keys = []
-    for move in moves:
-        moved = [move(y, x) for y, x in squares]
-        top = np.select([y == 0 for y, _ in moved], [x for _, x in moved])
-        bot = np.select([y == last for y, _ in moved], [x for _, x in moved])
-        lft = np.select([x == 0 for _, x in moved], [y for y, _ in moved])
-        rgt = np.select([x == last for _, x in moved], [y for y, _ in moved])
-        keys.append(((top * n + bot) * n + lft) * n + rgt)
-    return keys
+    return [((t * n + b) * n + le) * n + r for t, b, le, r in images]
 
 
 def _compatible(squares: Squares) -> np.ndarray:
@@ -107,20 +102,31 @@ def subproblems(n: int) -> tuple[Subproblem, ...]:
     immutable)."""
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    out: list[Subproblem] = []
-    bot, lft, rgt = np.indices((n, n, n)).reshape(3, -1).astype(np.int64)
-    for t in range(n):
-        top = np.full(bot.shape, t, dtype=np.int64)
-        keep = _compatible(_squares(n, top, bot, lft, rgt))
-        edges = top[keep], bot[keep], lft[keep], rgt[keep]
-        keys = _image_keys(n, _squares(n, *edges))
-        canonical = np.all([keys[0] <= k for k in keys[1:]], axis=0)
-        kept = np.sum([k == keys[0] for k in keys], axis=0)  # the stabiliser's size
-        for i in np.flatnonzero(canonical):
-            rotation = 90 if keys[5][i] == keys[0][i] else 180 if keys[3][i] == keys[0][i] else 0
-            out.append(Subproblem(t, int(edges[1][i]), int(edges[2][i]), int(edges[3][i]),
-                                  8 // int(kept[i]), rotation))
-    return tuple(out)
+    edges = np.indices((n, n, n, n), dtype=np.int64).reshape(4, -1)  # in key order
+    edges = edges[:, _compatible(_squares(n, *edges))]
+    keys = _image_keys(n, *edges)
+    canonical = np.flatnonzero(np.all([keys[0] <= k for k in keys[1:]], axis=0))
+    kept = np.sum([k[canonical] == keys[0][canonical] for k in keys], axis=0)  # stabiliser
+    rotation = np.where(keys[5] == keys[0], 90, np.where(keys[3] == keys[0], 180, 0))[canonical]
+    top, bot, lft, rgt = (e[canonical].tolist() for e in edges)
+    return tuple(Subproblem(t, b, le, r, 8 // w, rot) for t, b, le, r, w, rot in zip(
+        top, bot, lft, rgt, kept.tolist(), rotation.tolist(), strict=True))
+
+
+def table(subs: tuple[Subproblem, ...] | list[Subproblem]) -> np.ndarray:
+    """The kernel's input: one row (top, bottom, left, right, rotation) per sub-problem."""
+    return np.array([(*s[:4], s.rotation) for s in subs], dtype=np.int64).reshape(-1, 5)
+
+
+def share(sub: Subproblem, row: np.ndarray) -> SubCount | None:
+    """A sub-problem's share from its kernel row (completions, kept by a half turn, by a
+    quarter turn, queens placed); None for a row the deadline cut."""
+    found, half, quarter, nodes = (int(v) for v in row)
+    if found < 0:
+        return None
+    classes, rest = divmod(sub.weight * (found + half + 2 * quarter), 8)
+    assert rest == 0, (sub, found, half, quarter)  # Burnside: a whole number of classes
+    return SubCount(sub.weight * found, classes, nodes)
 
 
 def count_subproblem(n: int, sub: Subproblem, deadline: float = math.inf) -> SubCount | None:
@@ -128,10 +134,4 @@ def count_subproblem(n: int, sub: Subproblem, deadline: float = math.inf) -> Sub
     representative; None when ``time.perf_counter()`` passed ``deadline`` first."""
     if n == 1:  # the lone queen is kept by every symmetry, reflections too
         return SubCount(1, 1, 0)
-    found, half, quarter, nodes = count_completions(
-        n, sub.top, sub.bottom, sub.left, sub.right, sub.rotation, deadline)
-    if found < 0:
-        return None
-    classes, rest = divmod(sub.weight * (found + half + 2 * quarter), 8)
-    assert rest == 0, (sub, found, half, quarter)  # Burnside: a whole number of classes
-    return SubCount(sub.weight * int(found), classes, int(nodes))
+    return share(sub, count_batch(n, table([sub]), deadline)[0])
