@@ -79,7 +79,6 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
     ld_s = work[LD]
     rd_s = work[RD]
     avail = work[AVAIL]
-    full = (1 << n) - 1
     pen = depth - 2  # the last two rows are walked inline
     g_last = shift[depth - 1]
     f_pen, f_last = free[pen], free[depth - 1]
@@ -99,13 +98,9 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
         bit = a & -a
         avail[k] = a ^ bit
         nodes += 1
-        if nodes >= check:
-            check = nodes + CLOCK_EVERY
-            if now() >= deadline:
-                return -1, nodes
         c = cols_s[k] | bit
         g = shift[k + 1]
-        ld = ((ld_s[k] | bit) << g) & full
+        ld = (ld_s[k] | bit) << g  # below 2^62 for n ≤ 32; ``free`` masks it
         rd = (rd_s[k] | bit) >> g
         if k + 1 == pen:
             nxt = f_pen & ~(c | ld | rd)
@@ -116,6 +111,10 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
                 if f_last & ~(c | b2 | ((ld | b2) << g_last) | ((rd | b2) >> g_last)):
                     found += 1
                     nodes += 1
+            if nodes >= check:  # here, not per node: about 10% faster
+                check = nodes + CLOCK_EVERY
+                if now() >= deadline:
+                    return -1, nodes
             continue
         nxt = free[k + 1] & ~(c | ld | rd)
         if nxt == 0:
@@ -225,9 +224,11 @@ def count_completions(n: int, top: int, bottom: int, left: int, right: int, rota
 def count_batch(n: int, table: np.ndarray, deadline: float) -> np.ndarray:
     """``count_completions`` for each row (top, bottom, left, right, rotation) of ``table``,
     one row of (completions, half, quarter, nodes) each; the rows not reached before the
-    deadline (and the one it interrupted) have completions -1."""
+    deadline (and the one it interrupted) have completions -1. The clock is also read between
+    sub-problems (every ~2^16 queens), so that many small ones cannot run past it either."""
     out = np.full((table.shape[0], 4), -1, np.int64)
     work = np.zeros((7, n), np.int64)
+    since = 0
     for i in range(table.shape[0]):
         t = table[i]
         found, half, quarter, nodes = count_completions(n, t[0], t[1], t[2], t[3], t[4],
@@ -235,4 +236,9 @@ def count_batch(n: int, table: np.ndarray, deadline: float) -> np.ndarray:
         out[i, 0], out[i, 1], out[i, 2], out[i, 3] = found, half, quarter, nodes
         if found < 0:
             break
+        since += nodes
+        if since >= CLOCK_EVERY >> 4:
+            since = 0
+            if now() >= deadline:
+                break
     return out

@@ -143,7 +143,7 @@ def test_a_passed_deadline_stops_the_count() -> None:
     assert count_constellations(18, 2, deadline=-math.inf) is None
     sub = Subproblem(0, 2, 0, 5, 8, 0)  # a corner constellation of n = 20: far above 2^20 queens
     found, _, _, nodes = _completions(20, sub, 0, -math.inf)
-    assert found == -1 and nodes == CLOCK_EVERY
+    assert found == -1 and CLOCK_EVERY <= nodes < 2 * CLOCK_EVERY
     assert count_subproblem(20, sub, deadline=-math.inf) is None
 
 
