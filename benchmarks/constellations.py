@@ -6,10 +6,11 @@ core, ``bitboard`` (its default, all eight symmetries, every core) and ``bitboar
 symmetry=mirror`` for n ≤ 16, each as a sealed ``count nqueens N --unique`` run judged by
 the harness (the record's timed phase, warm-up excluded); and the single-thread C mirror
 counter of ``benchmarks/bitboard_vs_c.py`` as a whole process. Prints seconds (best of
---repeats) and each time as a ratio to the constellation counter's on as many threads.
-n = 18 takes several minutes (the C counter alone about two): pass --sizes 14,15,16,17,18.
+--repeats, or of --repeats-large from n = 17 on) and the ratios bitboard / constellations
+(every core) and C / constellations (one thread). n = 18 takes several minutes (the C counter
+alone about two): pass --sizes 14,15,16,17,18.
 
-    python benchmarks/constellations.py [--sizes 14,15,16,17] [--repeats 3]
+    python benchmarks/constellations.py [--sizes 14,15,16,17] [--repeats 3] [--repeats-large 1]
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--sizes", default="14,15,16,17")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats-large", type=int, default=1, help="repeats from n = 17 on")
     ap.add_argument("--no-c", action="store_true", help="leave the C reference out")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -65,7 +67,8 @@ def main() -> None:
     if cc is None and not args.no_c:
         sys.exit("no C compiler found (or pass --no-c)")
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
-          f"load average at start {os.getloadavg()[0]:.2f}; best of {args.repeats}")
+          f"load average at start {os.getloadavg()[0]:.2f}; best of {args.repeats} "
+          f"({args.repeats_large} from n = 17)")
     for _, solver, params, _ in CONTENDERS:  # warm caches (numba, the fork server)
         timed_count(solver, params, 8)
     with tempfile.TemporaryDirectory() as tmp:
@@ -82,7 +85,7 @@ def main() -> None:
             best: dict[str, float] = {}
             counts: set[tuple[int, int]] = set()
             c_total: set[int] = set()
-            for _ in range(args.repeats):
+            for _ in range(args.repeats if n < 17 else args.repeats_large):
                 for head, solver, params, top in CONTENDERS:
                     if n > top:
                         continue
