@@ -4,8 +4,8 @@ Every solution has exactly one queen in each of the four edge lines of the board
 row n-1, column 0 and column n-1 — and at most one corner queen (any two corners share a
 line). The four edge queens of a solution form its *constellation*: ``top`` (row 0's column),
 ``bottom`` (row n-1's column), ``left`` (column 0's row) and ``right`` (column n-1's row); a
-corner queen is two of them at once. This split is the idea of NQueensFAF's "constellations"
-(and of the Q27 project before it), derived here from the definitions:
+corner queen is two of them at once. This split is the idea of NQueensFAF's "constellations",
+derived here from the definitions:
 
 * The eight symmetries of the square map solutions to solutions and constellations to
   constellations, and a solution's constellation moves with it. So the solutions above
@@ -17,9 +17,9 @@ corner queen is two of them at once. This split is the idea of NQueensFAF's "con
   8 / weight elements) permute its completions, and the solution classes it stands for are
   their orbits under that stabiliser. By Burnside's lemma that is weight / 8 × (completions +
   completions kept by a half turn + 2 × those kept by a quarter turn) — reflections keep no
-  solution of n > 1 (a queen and its mirror image would share a line). Only a representative
-  kept by a half turn (``rotation`` 180 or 90) can have such completions, so only its search
-  looks at whole boards.
+  solution of n > 1 (a queen off the mirror's axis shares a line with its image, and at most
+  one queen lies on the axis). Only a representative kept by a half turn (``rotation`` 180
+  or 90) can have such completions, so only its search looks at whole boards.
 
 ``subproblems(n)`` lists the representatives in increasing ``(top, bottom, left, right)``
 order; ``count_subproblem`` counts one (``puzzlebench_baselines.constellation_kernel``), so each
