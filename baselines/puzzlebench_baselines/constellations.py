@@ -96,21 +96,28 @@ def _compatible(squares: Squares) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def subproblems(n: int) -> tuple[Subproblem, ...]:
-    """Every representative constellation of the n × n board, in increasing (top, bottom,
-    left, right) order (none for n = 2, 3). A pure function of n (cached: the tuple is
-    immutable)."""
+def representatives(n: int) -> np.ndarray:
+    """``subproblems(n)`` as a read-only array, one row (top, bottom, left, right, weight,
+    rotation) per representative, for callers that work on all of them at once."""
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     edges = np.indices((n, n, n, n), dtype=np.int64).reshape(4, -1)  # in key order
     edges = edges[:, _compatible(_squares(n, *edges))]
     keys = _image_keys(n, *edges)
-    canonical = np.flatnonzero(np.all([keys[0] <= k for k in keys[1:]], axis=0))
-    kept = np.sum([k[canonical] == keys[0][canonical] for k in keys], axis=0)  # stabiliser
-    rotation = np.where(keys[5] == keys[0], 90, np.where(keys[3] == keys[0], 180, 0))[canonical]
-    top, bot, lft, rgt = (e[canonical].tolist() for e in edges)
-    return tuple(Subproblem(t, b, le, r, 8 // w, rot) for t, b, le, r, w, rot in zip(
-        top, bot, lft, rgt, kept.tolist(), rotation.tolist(), strict=True))
+    canonical = np.all([keys[0] <= k for k in keys[1:]], axis=0)
+    kept = np.sum([k == keys[0] for k in keys], axis=0)  # the stabiliser's size
+    rotation = np.where(keys[5] == keys[0], 90, np.where(keys[3] == keys[0], 180, 0))
+    out = np.vstack([edges, 8 // kept, rotation])[:, canonical].T.copy()
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=8)
+def subproblems(n: int) -> tuple[Subproblem, ...]:
+    """Every representative constellation of the n × n board, in increasing (top, bottom,
+    left, right) order (none for n = 2, 3). A pure function of n (cached: the tuple is
+    immutable)."""
+    return tuple(Subproblem(*row) for row in representatives(n).tolist())
 
 
 def table(subs: tuple[Subproblem, ...] | list[Subproblem]) -> np.ndarray:

@@ -97,7 +97,7 @@ def test_one_representative_per_orbit_with_its_orbit_size(n: int) -> None:
 def test_corner_sub_problems_come_first() -> None:
     n = 12
     subs = subproblems(n)
-    order = schedule(n)
+    order = schedule(n).tolist()
     assert sorted(order) == list(range(len(subs)))
     corner = [i for i in order if 0 in (subs[i].top, subs[i].left)]
     assert order[:len(corner)] == corner and corner
