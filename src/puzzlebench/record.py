@@ -254,9 +254,7 @@ class RunRecord:
     @classmethod
     def of(cls, **fields: Any) -> RunRecord:
         """A record from its flat fields (unknown names are a TypeError)."""
-        unknown = sorted(set(fields) - set(PART_OF))
-        if unknown:
-            raise TypeError(f"RunRecord has no field {', '.join(map(repr, unknown))}")
+        _known(fields)
         parts = {part: kind(**{k: v for k, v in fields.items() if PART_OF[k] == part})
                  for part, kind in PARTS.items()}
         return cls(**parts)
@@ -306,13 +304,18 @@ class RunRecord:
 
     def with_(self, **changes: Any) -> RunRecord:
         """A copy with some flat fields changed (records themselves never change)."""
-        unknown = sorted(set(changes) - set(PART_OF))
-        if unknown:
-            raise TypeError(f"RunRecord has no field {', '.join(map(repr, unknown))}")
+        _known(changes)
         parts = {part: replace(getattr(self, part),
                                **{k: v for k, v in changes.items() if PART_OF[k] == part})
                  for part in PARTS if any(PART_OF[k] == part for k in changes)}
         return replace(self, **parts)
+
+
+def _known(fields: dict[str, Any]) -> None:
+    """TypeError naming every field no part of a record has."""
+    unknown = sorted(set(fields) - set(PART_OF))
+    if unknown:
+        raise TypeError(f"RunRecord has no field {', '.join(map(repr, unknown))}")
 
 
 #: Budget caps and the counters that measure them, in the order a stop is attributed.

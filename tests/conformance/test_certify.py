@@ -180,3 +180,46 @@ def test_check_case_raises_an_assertion_naming_the_check() -> None:
                 if c.check == "solves" and c.instance is not None and c.instance.size == 8)
     with pytest.raises(AssertionError, match=r"FAIL  solves .*nqueens-8.*claimed infeasible"):
         check_case(case)
+
+
+OVERRUNS = '''\
+import time
+
+from puzzlebench.contract import Claim, Proposal, Solver
+
+
+class Waits(Solver):
+    """Declares the time limit, then waits past it without working (no CPU)."""
+    name = "waits"
+    problems = frozenset({"nqueens"})
+    honours = frozenset({"time_limit"})
+
+    def solve(self, instance, budget, rng):
+        time.sleep(4.0)
+        return Proposal(claim=Claim.UNKNOWN)
+
+
+class Works(Solver):
+    """Declares the time limit, then works past it (CPU)."""
+    name = "works"
+    problems = frozenset({"nqueens"})
+    honours = frozenset({"time_limit"})
+
+    def solve(self, instance, budget, rng):
+        end = time.perf_counter() + 2.0
+        while time.perf_counter() < end:
+            pass
+        return Proposal(claim=Claim.UNKNOWN)
+'''
+
+
+@pytest.mark.parametrize("plugin", ["Waits", "Works"])
+def test_the_time_limit_check_fails_a_run_that_waits_or_works_past_it(
+        plugin: str, tmp_path: Path) -> None:
+    """Work is counted by CPU time (a busy machine stretches wall time, not CPU time), so a
+    run that only waits is caught by its wall time instead (``WALL_STRETCH``)."""
+    path = tmp_path / "overruns.py"
+    path.write_text(OVERRUNS)
+    case = next(c for c in cases_of(f"{path}:{plugin}") if c.check == "time-limit")
+    with pytest.raises(CheckFailed, match="declares time_limit but worked"):
+        check_case(case)

@@ -54,11 +54,8 @@ def build_command(
     for cells in static_partition(rel.rows, rel.cols, rel.blank_goal):
         db = load_or_build(cells, rel.rows, rel.cols, rebuild=force)
         aware = load_or_build(cells, rel.rows, rel.cols, kind="blank")  # made by the same search
-        rows_out.append({"cells": list(db.cells), "entries": int(db.table.size), "bytes": db.nbytes,
-                         "blank_aware_entries": int(aware.table.size), "blank_aware_bytes": aware.nbytes,
-                         "abstract_states": db.states, "build_s": round(db.build_s, 3),
-                         "built_now": db.built_now, "seconds_now": round(db.load_s, 3),
-                         "path": str(db.path) if db.path else None})
+        rows_out.append({**_row(db), "blank_aware_entries": int(aware.table.size),
+                         "blank_aware_bytes": aware.nbytes})
     if as_json:
         emit_json({"shape": f"{rows}x{cols}", "goal": list(goal_t), "databases": rows_out})
         return 0
@@ -67,17 +64,10 @@ def build_command(
                f"pattern databases, {total / 2**20:.1f} MiB (patterns named by goal cells after relabelling: "
                "blank on cell 0 when the goal has it in a corner)")
     for r in rows_out:
-        how = (f"built in {r['build_s']:.2f} s" if r["built_now"]
-               else f"cached (built in {r['build_s']:.2f} s; checked in {r['seconds_now']:.3f} s)")
-        typer.echo(f"  tiles of goal cells {' '.join(map(str, r['cells'])):<20} "
-                   f"{r['entries']:>12,} entries {r['bytes'] / 2**20:7.1f} MiB "
-                   f"{r['abstract_states']:>12,} states  {how}")
-        typer.echo(f"    + blank-aware table (consistent; --param blank_aware=true): "
-                   f"{r['blank_aware_entries']:,} entries, {r['blank_aware_bytes'] / 2**20:.1f} MiB")
-        if r["path"]:
-            typer.echo(f"    {r['path']}")
-    if not all(r["path"] for r in rows_out):
-        typer.echo("  (the cache directory is not writable: the databases were not saved)")
+        _echo_row(r, cells_width=20, states_width=12, extra=(
+            f"    + blank-aware table (consistent; --param blank_aware=true): "
+            f"{r['blank_aware_entries']:,} entries, {r['blank_aware_bytes'] / 2**20:.1f} MiB"))
+    _echo_unsaved(rows_out)
     return 0
 
 
@@ -91,10 +81,7 @@ def _build_compact(rel: Any, rows: int, cols: int, goal_t: tuple[int, ...], forc
     rows_out: list[dict[str, Any]] = []
     for cells in compact_partition(rel.rows, rel.cols, rel.blank_goal):
         db = load_or_build(cells, rel.rows, rel.cols, rebuild=force, kind="compact")
-        rows_out.append({"cells": list(db.cells), "entries": int(db.table.size), "bytes": db.nbytes,
-                         "abstract_states": db.states, "build_s": round(db.build_s, 3),
-                         "built_now": db.built_now, "seconds_now": round(db.load_s, 3),
-                         "path": str(db.path) if db.path else None})
+        rows_out.append(_row(db))
     if as_json:
         emit_json({"shape": f"{rows}x{cols}", "goal": list(goal_t), "partition": "7-8",
                    "databases": rows_out})
@@ -104,13 +91,32 @@ def _build_compact(rel: Any, rows: int, cols: int, goal_t: tuple[int, ...], forc
                f"compact-ranked pattern databases, {total / 2**20:.1f} MiB, one byte per placement "
                "(patterns named by goal cells after relabelling)")
     for r in rows_out:
-        how = (f"built in {r['build_s']:.2f} s" if r["built_now"]
-               else f"cached (built in {r['build_s']:.2f} s; checked in {r['seconds_now']:.3f} s)")
-        typer.echo(f"  tiles of goal cells {' '.join(map(str, r['cells'])):<24} "
-                   f"{r['entries']:>12,} entries {r['bytes'] / 2**20:7.1f} MiB "
-                   f"{r['abstract_states']:>13,} states  {how}")
-        if r["path"]:
-            typer.echo(f"    {r['path']}")
+        _echo_row(r, cells_width=24, states_width=13)
+    _echo_unsaved(rows_out)
+    return 0
+
+
+def _row(db: Any) -> dict[str, Any]:
+    """One database as ``pdb build --json`` reports it."""
+    return {"cells": list(db.cells), "entries": int(db.table.size), "bytes": db.nbytes,
+            "abstract_states": db.states, "build_s": round(db.build_s, 3),
+            "built_now": db.built_now, "seconds_now": round(db.load_s, 3),
+            "path": str(db.path) if db.path else None}
+
+
+def _echo_row(r: dict[str, Any], *, cells_width: int, states_width: int, extra: str = "") -> None:
+    """One database as a line (and its file), for people."""
+    how = (f"built in {r['build_s']:.2f} s" if r["built_now"]
+           else f"cached (built in {r['build_s']:.2f} s; checked in {r['seconds_now']:.3f} s)")
+    typer.echo(f"  tiles of goal cells {' '.join(map(str, r['cells'])):<{cells_width}} "
+               f"{r['entries']:>12,} entries {r['bytes'] / 2**20:7.1f} MiB "
+               f"{r['abstract_states']:>{states_width},} states  {how}")
+    if extra:
+        typer.echo(extra)
+    if r["path"]:
+        typer.echo(f"    {r['path']}")
+
+
+def _echo_unsaved(rows_out: list[dict[str, Any]]) -> None:
     if not all(r["path"] for r in rows_out):
         typer.echo("  (the cache directory is not writable: the databases were not saved)")
-    return 0
