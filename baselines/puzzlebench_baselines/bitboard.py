@@ -144,6 +144,29 @@ def _tasks(n: int, torus: bool) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
+def _prefix(fixed: tuple[tuple[int, int], ...], n: int) -> tuple[int, ...] | None:
+    """The columns of pre-placed queens that fill exactly the first one or two rows of a
+    board of n ≥ 3 (a split count's sub-problem: ``problems.count_splits``); None otherwise."""
+    rows = tuple(r for r, _ in fixed)
+    return tuple(c for _, c in fixed) if n >= 3 and rows in ((0,), (0, 1)) else None
+
+
+def _count_below(n: int, prefix: tuple[int, ...], deadline: float) -> tuple[int, int] | None:
+    """(completions, nodes) of a one- or two-row prefix, by the compiled two-row search;
+    None when ``deadline`` passed first."""
+    c0 = prefix[0]
+    seconds = prefix[1:] if len(prefix) == 2 else tuple(range(n))
+    total = nodes = 0
+    for c1 in seconds:
+        if abs(c1 - c0) <= 1:  # the same column or a diagonal neighbour: attacked
+            continue
+        found, _, spent = _count_task(n, c0, c1, False, False, deadline)
+        if found < 0:
+            return None
+        total, nodes = total + found, nodes + spent + 1
+    return total, nodes + 1
+
+
 SYMMETRIES = ("full", "mirror")
 
 
@@ -259,6 +282,13 @@ class BitboardCounter(Solver):
         torus = instance.wraps
         if unique and (torus or instance.fixed):
             raise InvalidInstanceError("unique counts are defined for nqueens only")
+        prefix = _prefix(instance.fixed, instance.n)
+        if prefix is not None and not torus:
+            counted = _count_below(instance.n, prefix, budget.clock().end)
+            if counted is None:
+                return Proposal(claim=Claim.UNKNOWN, note="time budget ended before the count")
+            return Proposal(claim=Claim.SOLVED if counted[0] else Claim.INFEASIBLE,
+                            count=counted[0], counters={"nodes": counted[1]})
         if instance.fixed:
             _, exhausted, nodes, total = first_solution(
                 instance.n, torus, budget, dict(instance.fixed), count_all=True)

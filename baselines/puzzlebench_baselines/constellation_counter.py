@@ -41,25 +41,30 @@ MAX_N = 32
 BATCH = 8
 
 
-def schedule(n: int) -> np.ndarray:
+def schedule(n: int, part: int = 1, parts: int = 1) -> np.ndarray:
     """Indices into ``subproblems(n)`` in the order threads take them: corner constellations
-    (one more free row, about six times the work) first, then the rest, each in list order."""
+    (one more free row, about six times the work) first, then the rest, each in list order.
+    With ``parts`` > 1, only those of part ``part`` (index mod ``parts`` = ``part`` - 1: the
+    classes the nqueens-split instance ``part/parts`` holds)."""
     reps = representatives(n)
     last = n - 1
     corner = np.isin(reps[:, 0], (0, last)) | np.isin(reps[:, 1], (0, last))
-    return np.concatenate([np.flatnonzero(corner), np.flatnonzero(~corner)])
+    mine = np.arange(len(reps)) % parts == part - 1
+    return np.concatenate([np.flatnonzero(corner & mine), np.flatnonzero(~corner & mine)])
 
 
 def count_constellations(
-    n: int, workers: int | None = None, deadline: float = math.inf
+    n: int, workers: int | None = None, deadline: float = math.inf, part: int = 1,
+    parts: int = 1,
 ) -> SubCount | None:
-    """(solutions, solution classes, queens placed) for nqueens n ≤ 32 on ``workers`` threads
-    (None: every core); None when ``time.perf_counter()`` passed ``deadline`` first."""
+    """(solutions, solution classes, queens placed) for nqueens n ≤ 32 — or for the part
+    ``part`` of ``parts`` of its constellation classes — on ``workers`` threads (None: every
+    core); None when ``time.perf_counter()`` passed ``deadline`` first."""
     if not 1 <= n <= MAX_N:
         raise InvalidInstanceError(f"the constellation counter handles 1 ≤ n ≤ {MAX_N}")
     if n == 1:
-        return count_subproblem(1, subproblems(1)[0], deadline)
-    reps = representatives(n)[schedule(n)]
+        return count_subproblem(1, subproblems(1)[0], deadline) if part == 1 else SubCount(0, 0, 0)
+    reps = representatives(n)[schedule(n, part, parts)]
     if len(reps) == 0:  # n = 2, 3: no compatible edge queens, no solution
         return SubCount(0, 0, 0)
     rows = np.ascontiguousarray(reps[:, [0, 1, 2, 3, 5]])
@@ -83,7 +88,7 @@ class ConstellationCounter(Solver):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     name: ClassVar[str] = "constellations"
-    problems: ClassVar[frozenset[str]] = frozenset({"nqueens"})
+    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "nqueens-split"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit"})
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True
@@ -94,7 +99,11 @@ class ConstellationCounter(Solver):
                               "(NQueensFAF's method), on threads")
 
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
-        answer, exhausted, nodes, _ = first_solution(instance.n, False, budget)
+        parts = getattr(instance, "parts", 1)
+        if parts == 1:
+            answer, exhausted, nodes, _ = first_solution(instance.n, False, budget)
+        else:
+            answer, exhausted, nodes = _first_in_part(instance.n, instance.part, parts, budget)
         counters = {"nodes": nodes}
         if answer is not None:
             return Proposal(answer=answer, claim=Claim.SOLVED, counters=counters)
@@ -104,12 +113,35 @@ class ConstellationCounter(Solver):
 
     def count(self, instance: Any, budget: Budget, *, unique: bool = False) -> Proposal:
         threads = int(self.config["threads"]) or None
-        found = count_constellations(instance.n, threads, budget.clock().end)
+        found = count_constellations(instance.n, threads, budget.clock().end,
+                                     getattr(instance, "part", 1), getattr(instance, "parts", 1))
         if found is None:
             return Proposal(claim=Claim.UNKNOWN, note="time budget ended before the count")
         return Proposal(
             claim=Claim.SOLVED if found.total else Claim.INFEASIBLE,
             count=found.total,
             unique=found.unique if unique else None,
-            counters={"nodes": found.nodes, "subproblems": len(representatives(instance.n))},
+            counters={"nodes": found.nodes,
+                      "subproblems": len(schedule(instance.n, getattr(instance, "part", 1),
+                                                  getattr(instance, "parts", 1)))},
         )
+
+
+def _first_in_part(n: int, part: int, parts: int,
+                   budget: Budget) -> tuple[list[int] | None, bool, int]:
+    """(first solution above a constellation of the part, exhausted, nodes): each of the
+    part's representatives in turn, its edge queens pre-placed, by the bitboard search."""
+    clock = budget.clock()
+    nodes = 0
+    reps = representatives(n)
+    for index in range(part - 1, len(reps), parts):
+        top, bottom, left, right = (int(v) for v in reps[index][:4])
+        fixed = {0: top, n - 1: bottom, left: 0, right: n - 1}
+        answer, exhausted, spent, _ = first_solution(
+            n, False, Budget(None if clock.limit is None else clock.remaining()), fixed)
+        nodes += spent
+        if answer is not None:
+            return answer, False, nodes
+        if not exhausted:
+            return None, False, nodes
+    return None, True, nodes

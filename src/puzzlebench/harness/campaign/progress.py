@@ -57,6 +57,68 @@ class StudyProgress:
             self.bar.stop()
 
 
+class SplitProgress:
+    """A split count's progress: sub-problems done, solutions so far and the time left,
+    estimated from the sub-problems this call finished (a split deals its heavy classes
+    round the parts, so the parts are of like size). A live line on a terminal, one plain
+    line per sub-problem elsewhere; ``quiet`` prints nothing."""
+
+    def __init__(self, total: int, done: Mapping[str, RunRecord], *, quiet: bool = False,
+                 console: Console | None = None) -> None:
+        self.total, self.quiet = total, quiet
+        self.counted = len(done)
+        self.solutions = 0  # weighted: filled by ``update``; stored parts are added below
+        self.fresh = 0
+        self.console = console or Console(stderr=True, highlight=False)
+        self.started = time.perf_counter()
+        self.bar: Progress | None = None
+        if quiet:
+            return
+        if done:
+            self.console.print(f"resuming: {len(done)} of {total} sub-problems already stored")
+        if self.console.is_terminal:
+            self.bar = Progress(TextColumn("[bold]sub-problems"), BarColumn(),
+                                MofNCompleteColumn(), TextColumn("{task.fields[found]}"),
+                                TimeRemainingColumn(), console=self.console)
+            self.task = self.bar.add_task("parts", total=total, completed=len(done), found="")
+            self.bar.start()
+
+    def add_stored(self, solutions: int) -> None:
+        """Count solutions of the sub-problems found stored."""
+        self.solutions += solutions
+
+    def update(self, record: RunRecord, weight: int) -> None:
+        counted = record.outcome in (Outcome.SOLVED, Outcome.INFEASIBLE) and record.count is not None
+        self.fresh += 1
+        if counted:
+            self.counted += 1
+            self.solutions += weight * int(record.count or 0)
+        if self.quiet:
+            return
+        found = f"{self.solutions:,} solutions so far"
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.counted, found=found)
+            return
+        elapsed = time.perf_counter() - self.started
+        left = self.total - self.counted
+        eta = f", about {_duration(elapsed / self.fresh * left)} left" if left else ""
+        what = "" if counted else f" ({record.outcome.value}: run again)"
+        print(f"[{self.counted}/{self.total}] {record.instance_id}: {record.count}{what}; "
+              f"{found}{eta}", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def summary_table(records: list[RunRecord], borda: Mapping[str, float] | None = None) -> Table:
     """Runs per solver by outcome, with the median wall time; with ``borda`` (solver → its
     MiniZinc-style Borda score, computed by the caller from the report package) a ``Borda``

@@ -119,7 +119,8 @@ def run_specs(
 
 
 def _task(spec: RunSpec) -> Task:
-    return make_task(resolve_solver(spec.solver), spec.instance(), "solve", params=spec.params,
+    return make_task(resolve_solver(spec.solver), spec.instance(), spec.kind, unique=spec.unique,
+                     params=spec.params,
                      seed=spec.seed, budget=Budget(**spec.budget), hard_limit=spec.hard_limit,
                      memory_limit_mb=spec.memory_limit_mb, min_time=spec.min_time)
 

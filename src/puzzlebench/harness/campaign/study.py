@@ -55,11 +55,16 @@ class RunSpec:
     #: not part of the key.
     sandbox: str | None = None
     startup_limit: float | None = None
+    #: What the run asks: ``solve`` (studies), or ``count`` (a split count's sub-problems,
+    #: ``harness.campaign.split_count``), with or without the ``unique`` count.
+    kind: str = "solve"
+    unique: bool = False
 
     @property
     def key(self) -> str:
         """The run key: everything that changes a run's result — study, instance, solver name
-        and code fingerprint, the full parameter set, seed, repeat, budget and limits — and
+        and code fingerprint, the full parameter set, seed, repeat, budget and limits, what
+        the run asks (a count, and whether unique too) — and
         how its time is measured (``min_time``, pinning), which changes what ``time_s`` is.
         The measurement settings join the key only when set, so stores made before them stay
         valid."""
@@ -69,6 +74,8 @@ class RunSpec:
             dict(sorted(self.budget.items())), self.hard_limit, self.memory_limit_mb]
         if self.min_time is not None or self.pin:
             parts.append({"min_time": self.min_time, "pin": self.pin})
+        if self.kind != "solve":  # joins the key only when set, as the measurement settings
+            parts.append({"kind": self.kind, "unique": self.unique})
         return json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
 
     def instance(self) -> Instance:

@@ -1,0 +1,265 @@
+"""Split counts: an n-queens count run as many stored sub-problem runs, resumable, summed.
+
+``count_split`` takes a split (``problems.count_splits``: ``constellations:K`` or ``rows:D``)
+and runs each sub-problem as an ordinary count run of the harness — sealed, judged, one row
+of the store each — on local workers or a Dask cluster (``harness.campaign.runner``). The
+runs of one split count are the study ``count/nqueens-N/SPLIT/SOLVER``; run keys hold the
+sub-problem, the solver's code and parameters, the budget and the attempt, so the same
+command after an interruption runs only the sub-problems not stored yet.
+
+What counts toward the total, decided here, never by the solver:
+
+* a sub-problem is summed only when its run ended ``solved`` or ``infeasible`` (a count of
+  zero is a count only when the run said so and finished);
+* a run that crashed, timed out, ran out of memory or stopped on its budget is run again
+  as a new attempt (``repeat`` in its key, so the failed run stays on record), up to
+  ``retries`` more times in one call; what is still missing is reported, not guessed — the
+  total is then incomplete and the call says which parts are missing. A lost Dask cluster
+  stores nothing for the runs it took (``runner.InfrastructureError``: the same command
+  resumes them);
+* a sub-problem judged ``wrong`` (a count that contradicts what the judge knows about it,
+  n ≤ 10) makes the total ``wrong``: running it again would not change a deterministic
+  solver's mind.
+
+Checking the total: against OEIS A000170 (and A002562 for unique counts) where the judge's
+table has n; otherwise against every other complete split of the same board stored in the
+same file (two splits share no sub-problem, so agreeing totals check each other); with
+neither, the total is ``unverified``. The outcome is kept in the store beside the runs (the
+study's definition) and returned as a :class:`SplitCount`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from puzzlebench.contract import Budget
+from puzzlebench.harness.campaign.progress import SplitProgress
+from puzzlebench.harness.campaign.runner import run_specs
+from puzzlebench.harness.campaign.store import Store, studies, study_definition
+from puzzlebench.harness.campaign.study import RunSpec, derive_seed
+from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.run.measure import default_hard_limit
+from puzzlebench.problems import get_problem
+from puzzlebench.problems.base import PuzzlebenchError
+from puzzlebench.problems.count_splits import Split, SubProblem, split_count
+from puzzlebench.record import Outcome, RunRecord
+
+#: A split's sub-problem runs get this time limit each unless one is given (seconds).
+PART_TIME_LIMIT = 3600.0
+#: Extra attempts at a failed sub-problem in one call.
+RETRIES = 2
+#: Study names start with this, so a split count's runs are found again (``studies``).
+PREFIX = "count/"
+
+_COUNTED = (Outcome.SOLVED, Outcome.INFEASIBLE)
+
+
+class SplitCountError(PuzzlebenchError, ValueError):
+    """A split count that cannot run (a solver that cannot count its sub-problems)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SplitCount:
+    """What a split count found: the total (None while parts are missing), how it was
+    checked, and what it took."""
+
+    n: int
+    split: str
+    solver: str
+    parts: int
+    total: int | None
+    unique: int | None
+    #: ``verified``, ``unverified``, ``wrong`` or ``incomplete``
+    status: str
+    #: what checked the total: ``OEIS A000170``, ``split rows:2``, or why nothing could
+    checked_by: str
+    stored: int  #: sub-problems found stored (finished) before this call
+    ran: int  #: sub-problem runs this call made (attempts included)
+    missing: list[str] = field(default_factory=list)  #: instance ids with no count yet
+    wrong: list[str] = field(default_factory=list)  #: instance ids judged wrong
+    solver_time_s: float = 0.0  #: the summed time of the runs that counted
+    wall_s: float = 0.0  #: this call's wall time
+    db: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def study_name(n: int, how: str, solver: str) -> str:
+    """The study a split count's runs are stored under."""
+    return f"{PREFIX}nqueens-{n}/{how}/{solver}"
+
+
+def count_split(
+    solver: str,
+    n: int,
+    how: str,
+    db: str | Path,
+    *,
+    unique: bool = False,
+    params: dict[str, Any] | None = None,
+    time_limit: float | None = PART_TIME_LIMIT,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    retries: int = RETRIES,
+    quiet: bool = False,
+    on_record: Callable[[RunRecord], None] | None = None,
+) -> SplitCount:
+    """Count the n-queens solutions of board n by the split ``how``, each sub-problem a
+    stored run of ``solver`` in ``db``; resumes what ``db`` holds (see the module doc)."""
+    started = time.perf_counter()
+    split = split_count(n, how)
+    spec = resolve_solver(solver)
+    kinds = {p.instance.problem for p in split.parts} or {"nqueens-split"}
+    if not spec.counts or not kinds <= spec.problems:
+        raise SplitCountError(f"solver {spec.name!r} cannot count the sub-problems of the "
+                              f"{split.how} split ({', '.join(sorted(kinds))})")
+    if unique and not (split.sums_unique and spec.counts_unique):
+        raise SplitCountError(f"unique counts do not sum over the {split.how} split"
+                              if not split.sums_unique else
+                              f"solver {spec.name!r} does not count unique solutions")
+    name = study_name(n, split.how, spec.name)
+    budget = Budget(time_limit)
+    full = spec.check_params(params or {})
+    by_id = {p.instance.instance_id: p for p in split.parts}
+    done, attempts, wrong = _stored(db, name, by_id, unique)
+    stored = len(done)
+    progress = SplitProgress(len(split.parts), done, quiet=quiet)
+    progress.add_stored(sum(by_id[i].weight * int(r.count or 0) for i, r in done.items()))
+
+    def finish(record: RunRecord) -> None:
+        attempts[record.instance_id] = attempts.get(record.instance_id, 0) + 1
+        if _counted(record, unique):
+            done[record.instance_id] = record
+        elif record.outcome is Outcome.WRONG:
+            wrong[record.instance_id] = record
+        progress.update(record, by_id[record.instance_id].weight)
+        if on_record is not None:
+            on_record(record)
+
+    ran = 0
+    try:
+        for _ in range(retries + 1):
+            todo = [p for i, p in by_id.items() if i not in done and i not in wrong]
+            if not todo:
+                break
+            specs = [_spec(name, p, spec.name, spec.fingerprint, full, budget, unique,
+                           attempts.get(p.instance.instance_id, 0)) for p in todo]
+            ran += len(run_specs(name, specs, db, workers=workers, scheduler=scheduler,
+                                 quiet=True, on_record=finish).new)
+    finally:
+        progress.close()
+    decided = _total(split, spec.name, done, wrong, unique, db)
+    outcome = SplitCount(**{**decided, "stored": stored, "ran": ran,
+                            "wall_s": time.perf_counter() - started, "db": str(db)})
+    with Store(db) as store:
+        store.save_study(name, {"description": f"count of nqueens {n} split {split.how} "
+                                               f"by {spec.name}", "split_count": outcome.to_dict()})
+    return outcome
+
+
+def _spec(study: str, part: SubProblem, solver: str, fingerprint: str, params: dict[str, Any],
+          budget: Budget, unique: bool, attempt: int) -> RunSpec:
+    inst = part.instance
+    problem = get_problem(inst.problem)
+    return RunSpec(
+        study=study, problem=inst.problem, size=inst.size, options=problem.options_of(inst),
+        instance_id=inst.instance_id, solver=solver, params=params, repeat=attempt,
+        seed=derive_seed(0, study, inst.instance_id, attempt), master_seed=0,
+        budget=budget.to_dict(), hard_limit=float(default_hard_limit(budget.time_limit) or 0.0),
+        memory_limit_mb=None, name=solver, fingerprint=fingerprint, kind="count",
+        unique=unique)
+
+
+def _counted(record: RunRecord, unique: bool) -> bool:
+    """Whether a sub-problem's run counts toward the total: it finished with a count (and
+    the unique count, when one is asked for)."""
+    return (record.outcome in _COUNTED and record.count is not None
+            and (not unique or record.unique is not None))
+
+
+def _stored(db: str | Path, study: str, parts: dict[str, SubProblem], unique: bool
+            ) -> tuple[dict[str, RunRecord], dict[str, int], dict[str, RunRecord]]:
+    """(finished runs by instance id, attempts by instance id, runs judged wrong) of the
+    split's sub-problems already in the store."""
+    done: dict[str, RunRecord] = {}
+    attempts: dict[str, int] = {}
+    wrong: dict[str, RunRecord] = {}
+    if not Path(db).exists():
+        return done, attempts, wrong
+    with Store(db) as store:
+        for record in store.records(study):
+            if record.instance_id not in parts:
+                continue
+            attempts[record.instance_id] = max(attempts.get(record.instance_id, 0),
+                                               record.repeat + 1)
+            if _counted(record, unique):
+                done[record.instance_id] = record
+            elif record.outcome is Outcome.WRONG:
+                wrong[record.instance_id] = record
+    return done, attempts, wrong
+
+
+def _total(split: Split, solver: str, done: dict[str, RunRecord], wrong: dict[str, RunRecord],
+           unique: bool, db: str | Path) -> dict[str, Any]:
+    """The split's total and its check (the fields of SplitCount this call decides)."""
+    base: dict[str, Any] = {"n": split.n, "split": split.how, "solver": solver,
+                            "parts": len(split.parts), "total": None, "unique": None,
+                            "wrong": sorted(wrong)}
+    missing = [p.instance.instance_id for p in split.parts
+               if p.instance.instance_id not in done and p.instance.instance_id not in wrong]
+    base["missing"] = missing
+    base["solver_time_s"] = sum(r.time_s for r in done.values())
+    if wrong:
+        return {**base, "status": "wrong",
+                "checked_by": f"{len(wrong)} sub-problems judged wrong: {sorted(wrong)[0]}"}
+    if missing:
+        return {**base, "status": "incomplete",
+                "checked_by": f"{len(missing)} of {len(split.parts)} sub-problems not counted"}
+    weights = {p.instance.instance_id: p.weight for p in split.parts}
+    total = sum(weights[i] * int(r.count or 0) for i, r in done.items())
+    classes = sum(int(r.unique or 0) for r in done.values()) if unique else None
+    base.update(total=total, unique=classes)
+    status, checked_by = check_total(split.n, split.how, solver, total, classes, db)
+    return {**base, "status": status, "checked_by": checked_by}
+
+
+def check_total(n: int, how: str, solver: str, total: int, unique: int | None,
+                db: str | Path) -> tuple[str, str]:
+    """(status, what checked it) of a split's total: the judge's OEIS tables where they
+    reach n, else the other complete split counts of the same board stored in ``db`` (another
+    split, or the same split by another solver)."""
+    board = get_problem("nqueens").make(n)
+    known = get_problem("nqueens").known_count(board)
+    if known is not None:
+        known_unique = get_problem("nqueens").known_count(board, unique=True)
+        if total != known or (unique is not None and unique != known_unique):
+            return "wrong", f"OEIS A000170 gives {known}" + (
+                f" and A002562 {known_unique}" if unique is not None else "")
+        return "verified", "OEIS A000170" + (" and A002562" if unique is not None else "")
+    others = [(f"split {d['split']} by {d['solver']}", d["total"]) for d in other_splits(db, n)
+              if (d["split"], d["solver"]) != (how, solver) and d["total"] is not None]
+    if not others:
+        return "unverified", (f"OEIS lists no count for n = {n}; no other split count of this "
+                              "board is stored to compare with")
+    disagree = [f"{s} ({t})" for s, t in others if t != total]
+    if disagree:
+        return "wrong", f"{disagree[0]} disagrees"
+    return "verified", ", ".join(sorted({s for s, _ in others})) + " agrees"
+
+
+def other_splits(db: str | Path, n: int) -> list[dict[str, Any]]:
+    """The outcomes of every split count of board n kept in ``db`` (any split, any solver)."""
+    if not Path(db).exists():
+        return []
+    out = []
+    for name in studies(db):
+        if name.startswith(f"{PREFIX}nqueens-{n}/"):
+            kept = study_definition(db, name).get("split_count")
+            if isinstance(kept, dict):
+                out.append(kept)
+    return out
