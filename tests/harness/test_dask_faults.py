@@ -131,3 +131,32 @@ def test_a_lost_worker_costs_only_its_runs_in_flight(tmp_path: Path) -> None:
     assert workers[0].returncode is not None and workers[0].returncode < 0  # it was killed
     assert len(result.new) == 12 and len(stored) == 12  # each run stored once
     assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED] * 12
+
+
+@pytest.mark.slow  # slow tier (docs/development.md): a cluster's start-up and 12 napping runs
+def test_a_split_count_on_a_lost_cluster_sums_no_lost_part_and_resumes(tmp_path: Path) -> None:
+    """Issue 40 §2: sub-problems of a split count lost with the scheduler are not stored (never
+    summed as zero); the same count resumes locally and runs only those."""
+    from puzzlebench.harness.campaign.split_count import count_split
+
+    splits = Path(__file__).resolve().parents[1] / "plugins" / "split_counters.py"
+    solver = f"{splits}:NappingConstellations"
+    db = tmp_path / "split.sqlite"
+    seen: list[str] = []
+    with cluster() as (address, scheduler, _):
+
+        def kill_the_scheduler_after_two_parts(record: object) -> None:
+            seen.append(getattr(record, "instance_id", ""))
+            if len(seen) == 2:
+                os.killpg(scheduler.pid, signal.SIGKILL)
+
+        with pytest.raises(InfrastructureError, match="same command to resume"):
+            count_split(solver, 10, "constellations:12", db, params={"nap": 0.4},
+                        scheduler=address, quiet=True, on_record=kill_the_scheduler_after_two_parts)
+    before = {r.instance_id for r in load_records(db)}
+    assert 2 <= len(before) < 12
+    ran: list[str] = []
+    result = count_split(solver, 10, "constellations:12", db, params={"nap": 0.4}, workers=2,
+                         quiet=True, on_record=lambda r: ran.append(r.instance_id))
+    assert (result.total, result.status) == (724, "verified")
+    assert not set(ran) & before and len(ran) == 12 - len(before)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -29,20 +29,40 @@ def count_command(
     problem: ProblemArg,
     size: Annotated[str, typer.Argument(help="Board size n.")],
     unique: Annotated[bool, typer.Option(help="Also count solutions distinct up to symmetry.")] = False,
-    solver: Annotated[str, typer.Option("--solver", "-s", help="A counting solver.")] = "bitboard",
-    time_limit: Annotated[float, typer.Option(
-        help=TIME_LIMIT_HELP)] = DEFAULT_TIME_LIMIT,
+    solver: Annotated[str | None, typer.Option(
+        "--solver", "-s", help="A counting solver (default: bitboard; constellations for a "
+                               "constellations split).")] = None,
+    time_limit: Annotated[float | None, typer.Option(
+        help=TIME_LIMIT_HELP + " With --split: per sub-problem, default 3600.")] = None,
     param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
+    split: Annotated[str | None, typer.Option(
+        help="Split the count into stored, resumable sub-problem runs: constellations:K "
+             "(K parts of the constellation classes) or rows:D (D = 1, 2 rows pre-placed).")] = None,
+    db: Annotated[str | None, typer.Option(
+        help="With --split: the SQLite store (default count-nqueens-N.sqlite).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        help="With --split: local worker processes (default: cores).")] = None,
+    scheduler: Annotated[str | None, typer.Option(
+        help="With --split: a Dask scheduler, tcp://HOST:PORT.")] = None,
+    quiet: Annotated[bool, typer.Option(help="With --split: no progress output.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
     problem_opts: dict[str, str] | None = None,
 ) -> int:
-    """Count all solutions; exit 1 if the count contradicts the known value."""
+    """Count all solutions; exit 1 if the count contradicts the known value (or, split,
+    is incomplete)."""
     say_if_first_run()
     instance = build_instance(problem, parse_int(size, "size"), problem_opts or {})
+    if split is not None:
+        return _split_count(instance, split, unique=unique, solver=solver, time_limit=time_limit,
+                            param=param, db=db, workers=workers, scheduler=scheduler,
+                            quiet=quiet, as_json=as_json)
+    for flag, given in (("--db", db), ("--workers", workers), ("--scheduler", scheduler)):
+        if given is not None:
+            raise CliInputError(f"{flag} goes with --split (a direct count is one run)")
     # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
     from puzzlebench.harness.execute import run_count
 
-    spec = resolve_solver(solver)
+    spec = resolve_solver(solver or "bitboard")
     if not spec.counts:
         raise CliInputError(f"solver {spec.name!r} does not count solutions")
     if unique and not spec.counts_unique:
@@ -51,7 +71,7 @@ def count_command(
     if spec.count_max_n is not None and n > spec.count_max_n:
         raise CliInputError(f"solver {spec.name!r} counts boards up to n = {spec.count_max_n}, "
                             f"not {n}")
-    budget = make_budget(time_limit)
+    budget = make_budget(DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
     warn_ignored_caps(spec, budget)
     record = run_count(spec, instance, unique=unique, params=parse_params(param), budget=budget)
     if as_json:
@@ -72,3 +92,50 @@ def count_command(
             if text and (label != "error" or text != record.reason):
                 typer.echo(f"  {label}: {text}")
     return 0 if record.outcome is Outcome.SOLVED else 1
+
+
+def _split_count(instance: Any, how: str, *, unique: bool, solver: str | None,
+                 time_limit: float | None, param: list[str] | None, db: str | None,
+                 workers: int | None, scheduler: str | None, quiet: bool, as_json: bool) -> int:
+    """``count --split``: the sub-problems as stored runs (``harness.campaign.split_count``)."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
+    from puzzlebench.cli.run import check_scheduler, check_workers
+    from puzzlebench.harness.campaign.split_count import PART_TIME_LIMIT, count_split
+    from puzzlebench.problems.count_splits import board_of, parse_split
+
+    n = board_of(instance)
+    kind, _ = parse_split(how)
+    check_workers(workers)
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    name = solver or ("constellations" if kind == "constellations" else "bitboard")
+    budget = make_budget(PART_TIME_LIMIT if time_limit is None else time_limit)
+    target = db or f"count-nqueens-{n}.sqlite"
+    try:
+        result = count_split(name, n, how, target, unique=unique,
+                             params=parse_params(param), time_limit=budget.time_limit,
+                             workers=workers, scheduler=scheduler, quiet=quiet or as_json)
+    except KeyboardInterrupt:  # every finished sub-problem is stored: the same command resumes
+        typer.echo(f"puzzlebench: interrupted — the finished sub-problems are stored in "
+                   f"{target}; run the same command to resume", err=True)
+        raise typer.Exit(130) from None
+    if as_json:
+        out = result.to_dict()
+        emit_json({"problem": "nqueens", "size": out.pop("n"), "solver": out.pop("solver"),
+                   "count": out.pop("total"), "time_s": out["solver_time_s"], **out})
+    else:
+        if result.total is not None:
+            typer.echo(f"{result.total} solutions")
+        if unique and result.unique is not None:
+            typer.echo(f"{result.unique} unique up to rotation and reflection")
+        typer.echo(f"({result.solver}, split {result.split}: {result.parts} sub-problems, "
+                   f"{result.stored} found stored, {result.ran} runs made; "
+                   f"{result.solver_time_s:.3f} s of counting, {result.wall_s:.1f} s wall; "
+                   f"{result.status})")
+        typer.echo(f"  checked by: {result.checked_by}")
+        typer.echo(f"  stored in: {result.db}")
+        if result.missing:
+            typer.echo(f"  missing: {', '.join(result.missing[:5])}"
+                       + (" …" if len(result.missing) > 5 else "")
+                       + " — run the same command to try them again")
+    return 0 if result.status in ("verified", "unverified") else 1

@@ -68,6 +68,13 @@ def parse_split(text: str) -> tuple[str, int]:
     return kind, int(k)
 
 
+def board_of(instance: Instance) -> int:
+    """The board size of an instance whose count can be split (plain n-queens only)."""
+    if instance.problem != "nqueens":
+        raise InvalidInstanceError(f"split counts split nqueens counts, not {instance.problem}")
+    return instance.size
+
+
 def split_count(n: int, how: str) -> Split:
     """The sub-problems of board n's count under the split ``how`` (see the module doc)."""
     kind, k = parse_split(how)

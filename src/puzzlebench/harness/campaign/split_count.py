@@ -39,7 +39,7 @@ from typing import Any
 from puzzlebench.contract import Budget
 from puzzlebench.harness.campaign.progress import SplitProgress
 from puzzlebench.harness.campaign.runner import run_specs
-from puzzlebench.harness.campaign.store import Store, studies, study_definition
+from puzzlebench.harness.campaign.store import Store
 from puzzlebench.harness.campaign.study import RunSpec, derive_seed
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import default_hard_limit
@@ -126,7 +126,11 @@ def count_split(
     budget = Budget(time_limit)
     full = spec.check_params(params or {})
     by_id = {p.instance.instance_id: p for p in split.parts}
-    done, attempts, wrong = _stored(db, name, by_id, unique)
+    def spec_of(part: SubProblem, attempt: int) -> RunSpec:
+        return _spec(name, part, spec.reference or spec.name, spec.name, spec.fingerprint, full,
+                     budget, unique, attempt)
+
+    done, attempts, wrong = _stored(db, name, by_id, unique, spec_of)
     stored = len(done)
     progress = SplitProgress(len(split.parts), done, quiet=quiet)
     progress.add_stored(sum(by_id[i].weight * int(r.count or 0) for i, r in done.items()))
@@ -147,8 +151,7 @@ def count_split(
             todo = [p for i, p in by_id.items() if i not in done and i not in wrong]
             if not todo:
                 break
-            specs = [_spec(name, p, spec.name, spec.fingerprint, full, budget, unique,
-                           attempts.get(p.instance.instance_id, 0)) for p in todo]
+            specs = [spec_of(p, attempts.get(p.instance.instance_id, 0)) for p in todo]
             ran += len(run_specs(name, specs, db, workers=workers, scheduler=scheduler,
                                  quiet=True, on_record=finish).new)
     finally:
@@ -162,13 +165,13 @@ def count_split(
     return outcome
 
 
-def _spec(study: str, part: SubProblem, solver: str, fingerprint: str, params: dict[str, Any],
-          budget: Budget, unique: bool, attempt: int) -> RunSpec:
+def _spec(study: str, part: SubProblem, reference: str, solver: str, fingerprint: str,
+          params: dict[str, Any], budget: Budget, unique: bool, attempt: int) -> RunSpec:
     inst = part.instance
     problem = get_problem(inst.problem)
     return RunSpec(
         study=study, problem=inst.problem, size=inst.size, options=problem.options_of(inst),
-        instance_id=inst.instance_id, solver=solver, params=params, repeat=attempt,
+        instance_id=inst.instance_id, solver=reference, params=params, repeat=attempt,
         seed=derive_seed(0, study, inst.instance_id, attempt), master_seed=0,
         budget=budget.to_dict(), hard_limit=float(default_hard_limit(budget.time_limit) or 0.0),
         memory_limit_mb=None, name=solver, fingerprint=fingerprint, kind="count",
@@ -182,25 +185,28 @@ def _counted(record: RunRecord, unique: bool) -> bool:
             and (not unique or record.unique is not None))
 
 
-def _stored(db: str | Path, study: str, parts: dict[str, SubProblem], unique: bool
+def _stored(db: str | Path, study: str, parts: dict[str, SubProblem], unique: bool,
+            spec_of: Callable[[SubProblem, int], RunSpec]
             ) -> tuple[dict[str, RunRecord], dict[str, int], dict[str, RunRecord]]:
     """(finished runs by instance id, attempts by instance id, runs judged wrong) of the
-    split's sub-problems already in the store."""
+    split's sub-problems already in the store — only runs whose key is the one this call
+    would make (the same code, parameters and budget: a run made otherwise is another run)."""
     done: dict[str, RunRecord] = {}
     attempts: dict[str, int] = {}
     wrong: dict[str, RunRecord] = {}
     if not Path(db).exists():
         return done, attempts, wrong
     with Store(db) as store:
-        for record in store.records(study):
-            if record.instance_id not in parts:
-                continue
-            attempts[record.instance_id] = max(attempts.get(record.instance_id, 0),
-                                               record.repeat + 1)
-            if _counted(record, unique):
-                done[record.instance_id] = record
-            elif record.outcome is Outcome.WRONG:
-                wrong[record.instance_id] = record
+        kept = store.keyed_records(study)
+    for key, record in kept:
+        part = parts.get(record.instance_id)
+        if part is None or key != spec_of(part, record.repeat).key:
+            continue
+        attempts[record.instance_id] = max(attempts.get(record.instance_id, 0), record.repeat + 1)
+        if _counted(record, unique):
+            done[record.instance_id] = record
+        elif record.outcome is Outcome.WRONG:
+            wrong[record.instance_id] = record
     return done, attempts, wrong
 
 
@@ -256,10 +262,7 @@ def other_splits(db: str | Path, n: int) -> list[dict[str, Any]]:
     """The outcomes of every split count of board n kept in ``db`` (any split, any solver)."""
     if not Path(db).exists():
         return []
-    out = []
-    for name in studies(db):
-        if name.startswith(f"{PREFIX}nqueens-{n}/"):
-            kept = study_definition(db, name).get("split_count")
-            if isinstance(kept, dict):
-                out.append(kept)
-    return out
+    with Store(db) as store:
+        kept = store.definitions(f"{PREFIX}nqueens-{n}/")
+    return [dict(d["split_count"]) for d in kept.values()  # type: ignore[call-overload]
+            if isinstance(d.get("split_count"), dict)]

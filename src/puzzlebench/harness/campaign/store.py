@@ -241,6 +241,12 @@ class Store:
                               (study, text))
             self.conn.commit()
 
+    def definitions(self, prefix: str = "") -> dict[str, dict[str, object]]:
+        """What ``save_study`` kept, by study, for studies whose name starts with ``prefix``."""
+        with self.reading():
+            rows = self.conn.execute("SELECT study, definition FROM studies").fetchall()
+        return {name: dict(json.loads(text)) for name, text in rows if name.startswith(prefix)}
+
     def count(self) -> int:
         with self.reading():
             return int(self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
