@@ -139,8 +139,9 @@ class NQueensSplit(NQueens):
         return ConformanceCases(
             solvable=[self.make(1, part="1/1"), self.make(6, part="1/1"),
                       self.make(8, part="2/3")],
-            # no constellation of n = 3 has completions; n = 4 has one class (of two solutions)
-            infeasible=[self.make(3, part="1/1"), self.make(4, part="2/2")],
+            # n = 3 has no solution; the one solution class of n = 4 and of n = 6 is in part 2/2
+            infeasible=[self.make(3, part="1/1"), self.make(4, part="1/2"),
+                        self.make(6, part="1/2")],
             hard=self.make(24, part="1/2"), capped=self.make(14, part="1/2"),
             reproducible=self.make(8, part="1/2"),
         )
