@@ -63,19 +63,21 @@ def test_a_sealed_run_on_a_cold_numba_cache_compiles_nothing_while_timed(tmp_pat
 
 @pytest.mark.slow  # slow tier: see docs/development.md
 def test_the_primer_is_skipped_only_when_every_kernel_is_on_disk(tmp_path) -> None:
-    """On an empty cache the fork server sees kernels to compile (and primes); once a solve
-    has compiled them into the cache, it sees none (and forks the run at once)."""
+    """On an empty cache the fork server sees kernels to compile (and primes); once a primer's
+    solve has compiled them into the cache and noted them, it sees none (and forks the run at
+    once). An index holding only other argument types: ``test_primed_kernels.py``."""
     script = (
         "import numpy as np\n"
-        "from puzzlebench.harness.run.numba_kernels import kernels_on_disk\n"
+        "from puzzlebench.harness.run.numba_kernels import kernels_on_disk, noting_kernels\n"
         "from puzzlebench.local.hill_climbing import FirstChoiceHC\n"
         "from puzzlebench.contract import Budget\n"
         "from puzzlebench.problems import get_problem\n"
-        "m = 'puzzlebench.local.hill_climbing'\n"
-        "before = kernels_on_disk(m)\n"
-        "FirstChoiceHC().solve(get_problem('nqueens').make(8), Budget(max_evaluations=10**5),"
+        "m, key = 'puzzlebench.local.hill_climbing', ('first-choice-hc', 'nqueens-8', '[]')\n"
+        "before = kernels_on_disk(m, key)\n"
+        "with noting_kernels(m, key):\n"
+        "    FirstChoiceHC().solve(get_problem('nqueens').make(8), Budget(max_evaluations=10**5),"
         " np.random.default_rng(1))\n"
-        "print(before, kernels_on_disk(m))\n")
+        "print(before, kernels_on_disk(m, key))\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env, timeout=600)

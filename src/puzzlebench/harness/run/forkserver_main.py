@@ -25,7 +25,11 @@ from puzzlebench.harness.run.forkserver import (
     PrimeKey,
     monotonic_now,
 )
-from puzzlebench.harness.run.numba_kernels import kernels_on_disk, start_compiler
+from puzzlebench.harness.run.numba_kernels import (
+    kernels_on_disk,
+    noting_kernels,
+    start_compiler,
+)
 
 
 def serve(sock: socket.socket, *, jit: bool = True) -> NoReturn:
@@ -133,7 +137,9 @@ class _Server:
         Runs of other solvers are forked meanwhile; runs of this one wait for its primer (at
         most ``PRIME_LIMIT_S``; their start-up limit counts the wait, as it would count their
         own compiling). Only project solvers come here (``preload``): a plugin's code never
-        runs outside its run."""
+        runs outside its run. The primer is skipped when the one before it (in this server or
+        another) noted cache entries that are all still on disk (``kernels_on_disk``): an index
+        file holding only other argument types (an in-process test's) does not count."""
         key = request.get("prime")  # the harness's (``prime_key``): no task read here
         if key is None:
             return None
@@ -142,7 +148,7 @@ class _Server:
         if key in self.primed:
             return None
         self.primed.add(key)
-        if kernels_on_disk(request["preload"]):  # nothing to write: the run loads them
+        if kernels_on_disk(request["preload"], key):  # nothing to write: the run loads them
             return None
         try:
             pid = os.fork()
@@ -152,7 +158,8 @@ class _Server:
             try:
                 self._leave_server()
                 _take_context(request["path"], request["env"])
-                _warm(pickle.loads(request["body"])[0])
+                with noting_kernels(request["preload"], key):  # for the next server's check
+                    _warm(pickle.loads(request["body"])[0])
             finally:
                 os._exit(0)
         self.primers[pid] = (key, monotonic_now() + PRIME_LIMIT_S)

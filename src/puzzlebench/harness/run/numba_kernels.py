@@ -2,10 +2,12 @@
 
 Which runs want numba's compiler started before the fork (``uses_numba``); starting it once
 in the fork server, so that every run it forks inherits it (``start_compiler``); whether a
-solver's kernels are in numba's cache for their current source, so that a primer would only
-load them (``kernels_on_disk``); numba's cache made read-only in a sealed run
-(``read_only_caches``); and, for the warm-up, whether numba is compiling right now and how
-many kernels it has compiled or loaded (``compiling``, ``compilations``).
+solver's kernels are in numba's cache for their current source *and for the argument types its
+runs call them with*, so that a primer would only load them (``kernels_on_disk``, which reads
+the note each primer leaves of the cache entries its warm-up used: ``noting_kernels``); numba's
+cache made read-only in a sealed run (``read_only_caches``); and, for the warm-up, whether numba
+is compiling right now and how many kernels it has compiled or loaded (``compiling``,
+``compilations``).
 
 Nothing here loads numba: each function looks at ``sys.modules`` first, so the lean fork
 server and pure-Python runs never pay for it. Two numba matters live elsewhere, each beside
@@ -16,8 +18,12 @@ and ``compiled_clock`` (the clock compiled solvers read, on the solvers' side).
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import importlib
+import json
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from puzzlebench.code_fingerprint import closure, imports_numba
@@ -42,39 +48,91 @@ def start_compiler() -> None:
     prepare_jit()
 
 
-def kernels_on_disk(module: str) -> bool:
-    """Whether every cached numba kernel of ``module`` and the project modules it imports has
-    been compiled into numba's cache for their current source (an index file that numba
-    reads as fresh): then a primer would only load what each run loads anyway (0.3-0.5 s
-    per solver, measured)."""
+def kernels_on_disk(module: str, key: tuple[str, ...]) -> bool:
+    """Whether a primer for ``key`` (``forkserver.prime_key``: solver, warm-up instance,
+    parameters) would only load what each run loads anyway (0.3-0.5 s per solver, measured):
+    the note its last primer left (``noting_kernels``) names every cached numba kernel of
+    ``module`` and the project modules it imports, and every entry it put in a kernel's index
+    (argument types, CPU, bytecode) is in that index now, fresh for the current source.
+
+    An index file alone is not enough: numba keys it by the argument types of each call, and
+    runs call a kernel with types of their own (a pattern database read-only memory-mapped,
+    where an in-process test passed a writable array). A kernel whose index holds only other
+    entries compiles again in every sealed run's warm-up, seconds each."""
     if "numba" not in sys.modules:  # the module and all it imports are loaded: no kernel
         return True
-    # imported on use: in the fork server only, where numba is loaded already (checked above)
+    try:
+        kernels = _cached_kernels(module)
+        if not kernels:
+            return True
+        with open(_note_path(kernels, module, key), encoding="utf-8") as f:
+            note = json.load(f)
+        # an index written for an older source of its module reads as empty (numba ignores it)
+        return note.keys() == kernels.keys() and all(
+            set(note[path]) <= {str(entry) for entry in kernel._cache._cache_file._load_index()}
+            for path, kernel in kernels.items())
+    except Exception:  # no note, or a module or an index it cannot read: prime
+        return False
+
+
+@contextlib.contextmanager
+def noting_kernels(module: str, key: tuple[str, ...]) -> Iterator[None]:
+    """Around a primer's warm-up: note which index entries of each cached kernel of
+    ``module``'s closure the warm-up looked up (hit or miss) and that are on disk after it,
+    for ``kernels_on_disk``. The runs look up the same entries (their warm-up is the same).
+    An entry the primer could not write (an uncachable kernel, a cache it may not write) is
+    left out: priming again would not write it either. Nothing is noted when the warm-up
+    raises or the note cannot be written (the next server primes again)."""
+    # imported on use: a primer runs only where numba is loaded (kernels_on_disk above)
+    caching = importlib.import_module("numba.core.caching")
+    looked_up: set[str] = set()
+    load = caching.Cache.load_overload
+
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        with contextlib.suppress(Exception):
+            looked_up.add(str(self._index_key(sig, target_context.codegen())))
+        return load(self, sig, target_context)
+
+    caching.Cache.load_overload = load_overload
+    try:
+        yield
+    finally:
+        caching.Cache.load_overload = load
+    with contextlib.suppress(Exception):
+        kernels = _cached_kernels(module)
+        note = {path: sorted(looked_up & {str(e) for e in k._cache._cache_file._load_index()})
+                for path, k in kernels.items()}
+        path = _note_path(kernels, module, key)
+        part = f"{path}.{os.getpid()}.part"
+        with open(part, "w", encoding="utf-8") as f:
+            json.dump(note, f)
+        os.replace(part, path)  # whole or not at all: a server may read it meanwhile
+
+
+def _cached_kernels(module: str) -> dict[str, Any]:
+    """The numba kernels of ``module`` and the project modules it imports that numba caches on
+    disk (``cache=True``), as loaded in this process, by the path of their index file."""
+    # imported on use: numba is loaded already (the callers check)
     from numba.core.registry import CPUDispatcher
 
-    try:
-        names = closure(module) | {module}
-    except Exception:  # a module it cannot read: prime, as if nothing were cached
-        return False
-    for name in names:
+    kernels: dict[str, Any] = {}
+    for name in closure(module) | {module}:
         for obj in getattr(sys.modules.get(name), "__dict__", {}).values():
             if not isinstance(obj, CPUDispatcher) or obj.targetoptions.get("inline") == "always":
                 continue  # inlined helpers are compiled into their callers, never on their own
             cache_file = getattr(getattr(obj, "_cache", None), "_cache_file", None)
-            index = getattr(cache_file, "_index_path", None)
-            if index is not None and not os.path.exists(index):
-                return False
-            # an index written for an older source of the module is stale: numba ignores it
-            # and every sealed run would compile the kernel again (and, bounded by its share
-            # of the time limit, in its timed phase), so it counts as missing
-            load = getattr(cache_file, "_load_index", None)
-            if index is not None and callable(load):
-                try:
-                    if not load():
-                        return False
-                except Exception:
-                    return False
-    return True
+            index = getattr(cache_file, "_index_path", None)  # None: not cached on disk
+            if index is not None:
+                kernels[index] = obj
+    return kernels
+
+
+def _note_path(kernels: dict[str, Any], module: str, key: tuple[str, ...]) -> str:
+    """Where the primer of ``key`` leaves its note: beside the first of the kernels' index files
+    (in numba's cache, which goes with it), named for the module's file and the key."""
+    where = repr((getattr(sys.modules.get(module), "__file__", module), key))
+    digest = hashlib.sha256(where.encode()).hexdigest()[:20]
+    return os.path.join(os.path.dirname(min(kernels)), f"puzzlebench-primed-{digest}.json")
 
 
 def read_only_caches(private_tmp: str) -> None:
