@@ -178,6 +178,7 @@ class _Server:
     def _fork_run(self, request: dict[str, Any], fds: list[int]) -> None:
         # imported in the server only (the harness imports this module for the client side)
         from puzzlebench.harness.run.child import child_main
+        from puzzlebench.harness.run.linux_calls import die_with_parent
         from puzzlebench.harness.run.pid_namespace import leave_pid_namespace
 
         init = _pid_namespace(request.get("sandbox"), request["env"], fds)
@@ -196,6 +197,7 @@ class _Server:
             return
         if pid == 0:  # the run: never returns
             try:
+                die_with_parent()  # a server killed outright takes its runs along
                 self._leave_server()
                 _take_context(request["path"], request["env"])
                 task, setup = pickle.loads(request["body"])

@@ -10,6 +10,7 @@ import ctypes
 import ctypes.util
 import errno
 import os
+import signal
 from functools import lru_cache
 
 CLONE_NEWNS = 0x00020000
@@ -26,6 +27,7 @@ MOUNT_ATTR_RDONLY = 0x1
 AT_FDCWD, AT_RECURSIVE = -100, 0x8000
 SYS_MOUNT_SETATTR = 442  # the same number on every architecture (Linux ≥ 5.12)
 PR_SET_SECUREBITS, PR_SET_NO_NEW_PRIVS = 28, 38
+PR_SET_PDEATHSIG = 1
 #: NOROOT, NO_SETUID_FIXUP, KEEP_CAPS (locked), NO_CAP_AMBIENT_RAISE: each set and locked.
 SECURE_ALL_LOCKED = 0xEF
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
@@ -45,6 +47,15 @@ def libc() -> ctypes.CDLL:
     libc.unshare.argtypes = [ctypes.c_int]
     libc.syscall.restype = ctypes.c_long
     return libc
+
+
+def die_with_parent() -> None:
+    """Have the kernel SIGKILL this process when the thread that made it ends (its parent
+    killed, say): no run outlives the fork server that forked it. Call it only in a child
+    made by a process's main thread (the fork server, a keeper): the signal follows the
+    thread, not the process. Best effort: without ``prctl`` nothing changes."""
+    with contextlib.suppress(Exception):
+        libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def check(result: int, what: str) -> None:

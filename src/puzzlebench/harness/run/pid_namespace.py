@@ -13,17 +13,30 @@ import signal
 from functools import lru_cache
 from typing import NoReturn
 
-from puzzlebench.harness.run.linux_calls import CLONE_NEWPID, SandboxError, check, libc
+from puzzlebench.harness.run.linux_calls import (
+    CLONE_NEWPID,
+    SandboxError,
+    check,
+    die_with_parent,
+    libc,
+)
 
 
 def start_init() -> int:
     """PID 1 of the new PID namespace: ``sleep infinity``, spawned (no copy of this process's
-    memory; a fork where there is no ``sleep``). Its death ends every process of the namespace."""
+    memory; a fork where there is no ``sleep``). Its death ends every process of the namespace,
+    and it dies with the process that made it (util-linux ``setpriv --pdeathsig``, or
+    ``prctl`` in the fork): a fork server or keeper killed outright takes its runs with it
+    instead of leaving them to work on, orphaned, until their time limit. Call it from the
+    main thread (the death signal follows the thread)."""
     sleep = shutil.which("sleep")
     if sleep is not None:
+        setpriv = shutil.which("setpriv")
+        argv = ([setpriv, "--pdeathsig", "KILL", "--", sleep, "infinity"] if setpriv
+                else [sleep, "infinity"])
         null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
         try:
-            return os.posix_spawn(sleep, [sleep, "infinity"], {}, file_actions=[
+            return os.posix_spawn(argv[0], argv, {}, file_actions=[
                 (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
                 (os.POSIX_SPAWN_DUP2, null, 2)], setsigdef=(signal.SIGINT, signal.SIGTERM))
         except OSError:
@@ -33,6 +46,7 @@ def start_init() -> int:
     init = os.fork()
     if init == 0:
         try:
+            die_with_parent()
             os.closerange(0, 65536)
             signal.signal(signal.SIGCHLD, lambda *_: None)  # so that pause() wakes to reap
             while True:  # reap whatever is orphaned to it, until killed
