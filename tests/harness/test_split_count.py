@@ -22,7 +22,7 @@ from puzzlebench.harness.campaign.split_count import (
     count_split,
     study_name,
 )
-from puzzlebench.harness.campaign.store import Store, load_records
+from puzzlebench.harness.campaign.store import Store, load_records, study_definition
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.count_splits import split_count
 from puzzlebench.record import Outcome
@@ -66,6 +66,9 @@ def test_a_split_count_is_sealed_judged_and_stored(tmp_path: Path) -> None:
     # each part's count was judged against the judge's own enumeration (n ≤ 10)
     assert all(r.outcome in (Outcome.SOLVED, Outcome.INFEASIBLE) and r.verified for r in records)
     assert all(r.isolated for r in records)
+    kept = study_definition(db, study_name(10, "constellations:8", "constellations"))
+    assert "724 solutions (92 unique), verified (OEIS A000170 and A002562)" in str(
+        kept["description"])  # what the study's report opens with
     again = count_split("constellations", 10, "constellations:8", db, unique=True, quiet=True)
     assert (again.stored, again.ran, again.total) == (8, 0, 724)
     # a unique count is not made of runs that did not count unique solutions

@@ -160,9 +160,21 @@ def count_split(
     outcome = SplitCount(**{**decided, "stored": stored, "ran": ran,
                             "wall_s": time.perf_counter() - started, "db": str(db)})
     with Store(db) as store:
-        store.save_study(name, {"description": f"count of nqueens {n} split {split.how} "
-                                               f"by {spec.name}", "split_count": outcome.to_dict()})
+        store.save_study(name, {"description": describe(outcome), "split_count": outcome.to_dict()})
     return outcome
+
+
+def describe(outcome: SplitCount) -> str:
+    """What a split count found, in words: the description its study's report opens with
+    (the report's own answer reads the parts as runs, each unverified above n = 10)."""
+    what = (f"nqueens {outcome.n} counted by {outcome.solver}, split {outcome.split} into "
+            f"{outcome.parts} sub-problems (each a run below)")
+    if outcome.total is None:
+        return f"{what}: no total — {outcome.status}, {outcome.checked_by}."
+    unique = f" ({outcome.unique:,} unique)" if outcome.unique is not None else ""
+    return (f"{what}: {outcome.total:,} solutions{unique}, {outcome.status} "
+            f"({outcome.checked_by}). A sub-problem's own count is unverified above n = 10; "
+            "the total is what is checked.")
 
 
 def _spec(study: str, part: SubProblem, reference: str, solver: str, fingerprint: str,
