@@ -25,6 +25,9 @@ COMMANDS: tuple[tuple[str, float], ...] = (
     ("solve nqueens 8 --solver bitboard", 1.0),
     ("solve nqueens 8 --solver mod12", 0.6),
     ("solve nqueens 8 --solver backtracking", 0.6),
+    ("solve nqueens 8 --solver min-conflicts", 0.6),
+    ("solve nqueens 8 --solver greedy-h1", 0.6),
+    ("solve nqueens 8 --solver constellations", 1.0),
 )
 
 

@@ -10,16 +10,13 @@ sees twice.
 The validator keeps its own copy of this arithmetic (``problems/queens_lines.py``) on purpose:
 the judge must not share code with what it judges, so a bug here cannot hide itself.
 
-The functions work on ints and numpy arrays alike; the ``*_jit`` ones are the same functions
-compiled for numba kernels (numba's cache does not notice edits to this file from a
-kernel in another module: clear ``__pycache__`` after changing it).
+The functions work on ints and numpy arrays alike; ``queens_keys_jit`` compiles them for numba
+kernels (kept there so that a pure-Python solver's process never loads numba for them).
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-import numba
 
 
 def anti_key(row: Any, col: Any, n: int, torus: bool) -> Any:
@@ -39,15 +36,11 @@ def diagonal_keys(row: Any, col: Any, n: int, torus: bool) -> tuple[Any, Any]:
     return row + col, row - col + n - 1
 
 
-diagonal_keys_jit = numba.njit(cache=True, inline="always")(diagonal_keys)
-
 
 def diagonal_lines(n: int, torus: bool) -> int:
     """Lines in each diagonal family: n on a torus, 2n − 1 on a board."""
     return n if torus else 2 * n - 1
 
-
-diagonal_lines_jit = numba.njit(cache=True, inline="always")(diagonal_lines)
 
 
 def same_diagonal(r1: int, c1: int, r2: int, c2: int, n: int, torus: bool) -> bool:
@@ -63,8 +56,6 @@ def shares_both_diagonals(n: int, torus: bool) -> bool:
     then count such a pair twice and need the correction."""
     return torus and n % 2 == 0
 
-
-shares_both_diagonals_jit = numba.njit(cache=True, inline="always")(shares_both_diagonals)
 
 
 def diagonal_squares(n: int, torus: bool) -> list[list[tuple[int, int]]]:

@@ -10,8 +10,9 @@ The objective is the problem's own conflict count: attacking pairs for the queen
 one instance are comparable. What one *evaluation* is stays the solver's to say
 (docs/reference/solvers.md lists it per solver).
 
-Compiled kernels record into preallocated arrays with :func:`trace_point` (improvement-only,
-stamped with the compiled clock) and hand them over with :meth:`Trace.extend`. A trace holds at
+Compiled kernels record into preallocated arrays with ``trace_point`` (improvement-only,
+stamped with the compiled clock; in ``puzzlebench.trace_kernels``, so that this module never
+loads numba) and hand them over with :meth:`Trace.extend`. A trace holds at
 most ``cap`` points: when a run improves more often, the points are thinned to log-spaced
 evaluation counts (buckets made coarser until half the cap is free): the first point, then the
 last point of each bucket — the best reached within it — so the last point is always kept.
@@ -26,19 +27,18 @@ from __future__ import annotations
 import math
 import time
 
-import numba
 import numpy as np
 
-from puzzlebench.compiled_clock import now
 from puzzlebench.trace_points import CAP, check_points
 
-__all__ = ["CAP", "Trace", "buffers", "check_points", "thin", "trace_point"]
+__all__ = ["CAP", "Trace", "buffers", "check_points", "thin"]
 
 
-@numba.njit(cache=True)
 def thin(evals: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int) -> int:
     """Keep log-spaced points (by evaluations) in place until at most half the buffer is used:
-    the first point, then the last improvement of each bucket (the best reached within it)."""
+    the first point, then the last improvement of each bucket (the best reached within it).
+    Plain Python here (the rare thinning of a pure-Python solver's trace); compiled as
+    ``trace_kernels.thin`` for kernels."""
     cap = evals.shape[0]
     per_octave = 64.0
     while count > cap // 2 and per_octave >= 1.0 / 64:
@@ -52,21 +52,6 @@ def thin(evals: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int) ->
         count = kept
         per_octave /= 2.0
     return count
-
-
-@numba.njit(cache=True)
-def trace_point(evals: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int,
-                evaluations: int, value: int) -> int:
-    """Record an improvement from compiled code; returns the new point count (buffers of
-    length 0 turn tracing off)."""
-    if evals.shape[0] == 0 or (count > 0 and value >= best[count - 1]):
-        return count
-    if count == evals.shape[0]:
-        count = thin(evals, best, stamps, count)
-    evals[count] = evaluations
-    best[count] = value
-    stamps[count] = now()
-    return count + 1
 
 
 def buffers(cap: int = CAP) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -84,8 +69,15 @@ class Trace:
 
     def improve(self, evaluations: int, best: int) -> None:
         """The best objective is now ``best`` after ``evaluations`` (ignored if no better)."""
-        self._count = trace_point(self._evals, self._best, self._stamps, self._count,
-                                  int(evaluations), int(best))
+        best = int(best)
+        if self._count and best >= self._best[self._count - 1]:
+            return
+        if self._count == self._evals.shape[0]:
+            self._count = thin(self._evals, self._best, self._stamps, self._count)
+        self._evals[self._count] = int(evaluations)
+        self._best[self._count] = best
+        self._stamps[self._count] = time.perf_counter()  # the compiled clock's reading too
+        self._count += 1
 
     def extend(self, evaluations: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int) -> None:
         """Points a compiled kernel recorded (stamps from the compiled clock, kept within

@@ -4,6 +4,7 @@ the command line alone, before the command-line code loads, and the run then use
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -51,10 +52,27 @@ def test_a_compiled_solver_gets_the_compiler_server_and_its_run_uses_it(
     assert servers[True] is started and started.proc.poll() is None  # the same server ran it
 
 
+@pytest.mark.parametrize("solver", ["mod12", "backtracking", "greedy-h1", "min-conflicts"])
 def test_a_pure_python_solver_gets_the_lean_server(
-        servers: dict[bool, forkserver.ForkServer]) -> None:
-    assert early_server.start_for(["solve", "nqueens", "8", "--solver", "mod12"])
+        servers: dict[bool, forkserver.ForkServer], solver: str) -> None:
+    # the solver-side helpers (trace, queens keys, iterative) load no numba: only kernels do
+    assert early_server.start_for(["solve", "nqueens", "8", "--solver", solver])
     assert list(servers) == [False]
+
+
+@pytest.mark.parametrize("solver", ["greedy-h1", "min-conflicts"])
+def test_a_pure_python_run_never_loads_numba_into_its_server(
+        servers: dict[bool, forkserver.ForkServer], solver: str) -> None:
+    assert early_server.start_for(["solve", "nqueens", "8", "--solver", solver])
+    spec = resolve_solver(solver)
+    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve"))
+    assert record.outcome is Outcome.SOLVED and record.verified
+    server = servers[False]
+    assert server.proc.poll() is None
+    # the server preloaded the solver's module to fork its run: numba's compiler library is
+    # not in its memory (one-shot start-up: no numba, issue 38 §5)
+    maps = Path(f"/proc/{server.proc.pid}/maps").read_text()
+    assert "llvmlite" not in maps and "numba" not in maps
 
 
 def test_an_unknown_solver_starts_nothing(servers: dict[bool, forkserver.ForkServer]) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -33,7 +35,9 @@ from puzzlebench.record import Outcome
 from puzzlebench.registry import REGISTRY, spec_of
 from puzzlebench.report import write_report
 from puzzlebench.report.anytime_statistics import RunTrace, anytime_scores, auc, ecdf, ert_table
-from puzzlebench.trace import Trace, buffers, check_points, thin, trace_point
+from puzzlebench.trace import Trace, buffers, check_points, thin
+from puzzlebench.trace_kernels import thin as compiled_thin
+from puzzlebench.trace_kernels import trace_point
 
 TRACING = sorted(s.name for s in REGISTRY.all()
                  if s.factory is not None and getattr(s.factory, "traces", False))
@@ -65,7 +69,33 @@ def test_thinning_keeps_first_last_and_log_spacing() -> None:
     assert np.all(np.diff(e[:n]) > 0) and np.all(np.diff(b[:n]) < 0)
     # log-spaced: the thinned points are not crowded at the end
     assert (e[:n] < 100).sum() >= 5
-    assert thin(e, b, s, n) <= n
+    assert compiled_thin(e, b, s, n) <= n
+
+
+def test_the_python_sink_and_the_compiled_recorder_keep_the_same_points() -> None:
+    # one thinning rule on both sides: a pure-Python solver's trace (no numba loaded) and a
+    # kernel's thin a long run to the same evaluations and bests
+    sink = Trace(cap=64)
+    e, b, s = buffers(64)
+    n = 0
+    for i in range(10_000):
+        sink.improve(i, 10_000 - i)
+        n = trace_point(e, b, s, n, i, 10_000 - i)
+    assert [(p[0], p[1]) for p in sink.points()] == list(zip(e[:n].tolist(), b[:n].tolist(),
+                                                             strict=True))
+    e2, b2, s2 = (a.copy() for a in (e, b, s))
+    assert thin(e, b, s, n) == compiled_thin(e2, b2, s2, n)
+    assert np.array_equal(e, e2) and np.array_equal(b, b2)
+
+
+def test_a_pure_python_trace_never_loads_numba() -> None:
+    # the sink and the solver-side helpers load no numba: a pure-Python solver's fork server
+    # starts without it (issue 38 §5); only the compiled recorder loads it
+    code = ("import sys; import puzzlebench.trace, puzzlebench.iterative; "
+            "t = puzzlebench.trace.Trace(); t.improve(1, 5); "
+            "assert 'numba' not in sys.modules, 'numba loaded'; "
+            "import puzzlebench.trace_kernels; assert 'numba' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
 @pytest.mark.parametrize(("points", "solved", "ok"), [

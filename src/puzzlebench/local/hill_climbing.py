@@ -50,7 +50,8 @@ from puzzlebench.local.queens_knights_board import (
 )
 from puzzlebench.problems.queens_knights import QueensKnightsInstance
 from puzzlebench.registry import register
-from puzzlebench.trace import Trace, trace_point
+from puzzlebench.trace import Trace
+from puzzlebench.trace_kernels import trace_point
 
 
 @numba.njit(cache=True, inline="always")

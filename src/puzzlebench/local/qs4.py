@@ -40,9 +40,10 @@ from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Param
 from puzzlebench.iterative import Caps, IterativeSolver, KernelPoints, Run
 from puzzlebench.local.compiled_random import below, new_state
-from puzzlebench.queens_keys import diagonal_keys_jit, diagonal_lines, shares_both_diagonals_jit
+from puzzlebench.queens_keys import diagonal_lines
+from puzzlebench.queens_keys_jit import diagonal_keys_jit, shares_both_diagonals_jit
 from puzzlebench.registry import register
-from puzzlebench.trace import trace_point
+from puzzlebench.trace_kernels import trace_point
 
 
 @numba.njit(cache=True, inline="always")
