@@ -3,6 +3,8 @@ the command line alone, before the command-line code loads, and the run then use
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +15,14 @@ from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run import early_server, forkserver
 from puzzlebench.problems import get_problem
 from puzzlebench.record import Outcome
+from puzzlebench.registry import REGISTRY
+
+
+@pytest.fixture(scope="module", autouse=True)
+def solver_index() -> None:
+    """The on-disk index of solver modules the head start reads, fresh for the code as it is
+    (a fresh checkout, or an edited solver file, has none until a discovery writes it)."""
+    REGISTRY.discover()
 
 
 @pytest.fixture
@@ -78,3 +88,18 @@ def test_a_pure_python_run_never_loads_numba_into_its_server(
 def test_an_unknown_solver_starts_nothing(servers: dict[bool, forkserver.ForkServer]) -> None:
     assert not early_server.start_for(["solve", "nqueens", "8", "--solver", "no-such-solver"])
     assert servers == {}
+
+
+def test_a_fork_server_loads_what_a_project_solver_imports_on_first_use(
+        servers: dict[bool, forkserver.ForkServer]) -> None:
+    # CP-SAT's module keeps OR-Tools out of its own import (every command would pay 0.3 s);
+    # the server imports it (``Solver.run_imports``) before forking, so no run's warm-up does
+    code = ("import sys, puzzlebench_baselines.cpsat; "
+            "assert 'ortools.sat.python.cp_model' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    spec = resolve_solver("cpsat")
+    assert spec.factory is not None and spec.factory.run_imports
+    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve"))
+    assert record.outcome is Outcome.SOLVED and record.verified
+    (server,) = servers.values()
+    assert "ortools" in Path(f"/proc/{server.proc.pid}/maps").read_text()
