@@ -59,9 +59,11 @@ def bfs_distances(goal: tuple[int, ...], rows: int, cols: int, depth: int | None
     return dist
 
 
-def brute_force_table(cells: tuple[int, ...], rows: int, cols: int) -> dict[tuple[int, ...], int]:
-    """Dijkstra over (pattern cells, blank) with pattern moves costing 1: min over the blank."""
-    start = [(0, (*cells, b)) for b in range(rows * cols) if b not in cells]
+def brute_force_table(cells: tuple[int, ...], rows: int, cols: int,
+                      blank_goal: int | None = None) -> dict[tuple[int, ...], int]:
+    """Dijkstra over (pattern cells, blank) with pattern moves costing 1: min over the blank.
+    The goal: the pattern home, the blank on ``blank_goal`` (None: on any free cell)."""
+    start = [(0, (*cells, b)) for b in range(rows * cols) if b not in cells and blank_goal in (None, b)]
     best: dict[tuple[int, ...], int] = {}
     heap = list(start)
     seen: dict[tuple[int, ...], int] = {}
@@ -98,6 +100,40 @@ def test_a_tiny_database_equals_brute_force(cells, rows, cols) -> None:
         for p in placement:
             idx = idx * rows * cols + p
         assert table[idx] == d, placement
+
+
+@pytest.mark.parametrize(("cells", "rows", "cols", "blank"), [((1, 3), 3, 3, 0), ((1, 3, 4), 3, 3, 0),
+                                                              ((1, 4), 4, 4, 0), ((1, 2), 3, 3, 0),
+                                                              ((0, 2, 4), 3, 3, 1)])
+def test_the_blank_goes_home_too(cells, rows, cols, blank) -> None:
+    """A table's goal is its tiles home *and the blank on its goal cell* (issue 41). Where the
+    goal placement walls that cell off from the other free cells (tiles 1 and 3 around cell 0
+    of the 8-puzzle; tiles 1-7 of the 15-puzzle), a blank home in another region is not the
+    goal: the table equals brute force with the blank sent home, and is higher somewhere than
+    the table with the blank home anywhere — equal to it where the free cells form one region."""
+    table = build_table(cells, rows, cols, blank)
+    truth = brute_force_table(cells, rows, cols, blank)
+    for placement, d in truth.items():
+        idx = 0
+        for p in placement:
+            idx = idx * rows * cols + p
+        assert table[idx] == d, placement
+    anywhere = build_table(cells, rows, cols)
+    split = files.blank_region(cells, rows, cols, blank) >= 0
+    assert (table >= anywhere).all()
+    assert (table > anywhere).any() == split
+
+
+def test_the_15_puzzle_patterns_that_wall_the_blank_in() -> None:
+    """Tiles 1-7 (7-8) and 1 4 5 8 9 12 (6-6-3) leave cell 0 cut off from the other free cells:
+    their tables depend on the blank's goal; the others' do not."""
+    split = {cells: files.blank_region(cells, 4, 4, 0)
+             for cells in ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15), *partition(4, 4, 0))}
+    assert split == {(1, 2, 3, 4, 5, 6, 7): 0, (8, 9, 10, 11, 12, 13, 14, 15): -1,
+                     (1, 4, 5, 8, 9, 12): 0, (2, 3, 6, 7, 10, 11): -1, (13, 14, 15): -1}
+    assert files.blank_region((1, 2, 3, 4, 5, 6, 7), 4, 4, None) == -1
+    with pytest.raises(ValueError, match="is a cell of the pattern"):
+        files.blank_region((1, 2), 3, 3, 2)
 
 
 def relabelled_rows(states: list[tuple[int, ...]], instance_goal: tuple[int, ...], rows: int, cols: int):
@@ -202,16 +238,17 @@ def test_blank_aware_goals_anywhere_on_3x3() -> None:
 
 def test_blank_compressed_databases_are_not_consistent() -> None:
     """A documented limit, kept honest by a test: an entry is the minimum over every blank
-    cell, so a move that walls the blank in can raise h by more than one (here 6 → 9 on one
-    move). IDA* stays optimal with an admissible, inconsistent heuristic."""
+    cell, so a move that walls the blank in can raise h by more than one (here 3 → 10 on one
+    move, with the blank sent home in the tables' goal). IDA* stays optimal with an admissible,
+    inconsistent heuristic."""
     goal = tuple(range(9))
-    near, far = (0, 5, 1, 3, 4, 2, 6, 7, 8), (5, 0, 1, 3, 4, 2, 6, 7, 8)
+    near, far = (7, 1, 2, 3, 4, 5, 6, 0, 8), (7, 1, 2, 3, 4, 5, 0, 6, 8)
     assert far in neighbours(near, 3, 3)
     tiles, _ = relabelled_rows([near, far], goal, 3, 3)
     look = lookup(databases(3, 3, 0), 3, 3, False)
     h = estimates(tiles, look.tables, look.offset, look.pattern_of, look.weight, look.reflect)
-    assert list(h) == [6, 9]
-    assert (optimal_length(near, goal), optimal_length(far, goal)) == (8, 9)
+    assert list(h) == [3, 10]
+    assert (optimal_length(near, goal), optimal_length(far, goal)) == (11, 10)
 
 
 def test_4x4_states_near_the_goal_admissible() -> None:
@@ -266,6 +303,23 @@ def test_one_search_caches_both_kinds(cache: Path) -> None:
     assert not other.built_now and other.table.size == 9 ** 3
     with pytest.raises(ValueError):
         files.load_or_build((1, 2, 3), 3, 3, kind="bogus")
+
+
+def test_a_blank_goal_that_matters_names_a_file_of_its_own(cache: Path) -> None:
+    """The table with the blank sent home and the one with the blank home anywhere never stand
+    in for each other; where the blank's goal changes nothing, they are one file."""
+    anywhere = files.load_or_build((1, 3), 3, 3)
+    home = files.load_or_build((1, 3), 3, 3, blank_goal=0)
+    assert home.built_now and home.path is not None and home.path.name == "3x3-1.3-b0.pdb"
+    assert anywhere.path is not None and anywhere.path.name == "3x3-1.3.pdb"
+    assert home.blank_region == 0 and anywhere.blank_region == -1
+    assert (np.asarray(home.table) > np.asarray(anywhere.table)).any()
+    assert not files.load_or_build((1, 3), 3, 3, blank_goal=0).built_now
+    assert files.load_or_build((1, 3), 3, 3, kind="blank", blank_goal=0).path.name == "3x3-1.3-b0.blank.pdb"
+    assert files.read_database(home.path, (1, 3), 3, 3) is None  # the header says whose blank
+    one = files.load_or_build((1, 2), 3, 3, blank_goal=0)
+    assert one.path is not None and one.path.name == "3x3-1.2.pdb" and one.blank_region == -1
+    assert not files.load_or_build((1, 2), 3, 3).built_now
 
 
 def test_cache_round_trip_and_memory_map(cache: Path) -> None:

@@ -52,8 +52,9 @@ def build_command(
         return _build_compact(rel, rows, cols, goal_t, force, as_json)
     rows_out: list[dict[str, Any]] = []
     for cells in static_partition(rel.rows, rel.cols, rel.blank_goal):
-        db = load_or_build(cells, rel.rows, rel.cols, rebuild=force)
-        aware = load_or_build(cells, rel.rows, rel.cols, kind="blank")  # made by the same search
+        db = load_or_build(cells, rel.rows, rel.cols, rebuild=force, blank_goal=rel.blank_goal)
+        aware = load_or_build(cells, rel.rows, rel.cols, kind="blank",  # made by the same search
+                              blank_goal=rel.blank_goal)
         rows_out.append({**_row(db), "blank_aware_entries": int(aware.table.size),
                          "blank_aware_bytes": aware.nbytes})
     if as_json:
@@ -80,7 +81,8 @@ def _build_compact(rel: Any, rows: int, cols: int, goal_t: tuple[int, ...], forc
 
     rows_out: list[dict[str, Any]] = []
     for cells in compact_partition(rel.rows, rel.cols, rel.blank_goal):
-        db = load_or_build(cells, rel.rows, rel.cols, rebuild=force, kind="compact")
+        db = load_or_build(cells, rel.rows, rel.cols, rebuild=force, kind="compact",
+                           blank_goal=rel.blank_goal)
         rows_out.append(_row(db))
     if as_json:
         emit_json({"shape": f"{rows}x{cols}", "goal": list(goal_t), "partition": "7-8",

@@ -39,7 +39,7 @@ COMPACT_PARTITIONS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
     (4, 4): ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
 }
 
-_LOADED: dict[tuple[int, int, tuple[int, ...]], StoredDatabase] = {}
+_LOADED: dict[tuple[int, int, tuple[int, ...], int], StoredDatabase] = {}
 
 
 def compact_partition(rows: int, cols: int, blank_goal: int) -> tuple[tuple[int, ...], ...]:
@@ -56,12 +56,12 @@ def compact_partition(rows: int, cols: int, blank_goal: int) -> tuple[tuple[int,
 
 def compact_databases(rows: int, cols: int, blank_goal: int) -> list[StoredDatabase]:
     """This goal's compact-ranked databases, loaded once per process (built and cached when
-    missing)."""
+    missing); each table's goal has the blank on ``blank_goal``."""
     out = []
     for cells in compact_partition(rows, cols, blank_goal):
-        key = (rows, cols, cells)
+        key = (rows, cols, cells, blank_goal)
         if key not in _LOADED:
-            _LOADED[key] = load_or_build(cells, rows, cols, kind="compact")
+            _LOADED[key] = load_or_build(cells, rows, cols, kind="compact", blank_goal=blank_goal)
         out.append(_LOADED[key])
     return out
 
@@ -104,7 +104,7 @@ _LOOKUPS: dict[tuple[Any, ...], CompactLookup] = {}
 
 def compact_lookup(dbs: list[StoredDatabase], rows: int, cols: int, use_reflection: bool) -> CompactLookup:
     """The kernel's arrays for these databases, made once per process."""
-    key = (rows, cols, tuple(db.cells for db in dbs), use_reflection)
+    key = (rows, cols, tuple(db.cells for db in dbs), tuple(db.blank_region for db in dbs), use_reflection)
     if key not in _LOOKUPS:
         _LOOKUPS[key] = CompactLookup.of(dbs, rows, cols, use_reflection)
     return _LOOKUPS[key]

@@ -5,9 +5,10 @@ breadth-first search.
 A pattern is a set of *goal cells*; its tiles are the tiles whose goal is one of those cells
 (puzzlebench relabels every tile by its goal cell before searching, see ``idastar_pdb``). The
 database holds, for every placement of the pattern's tiles, the fewest moves **of pattern
-tiles** that bring them to their goal cells, the other tiles being indistinguishable and the
-blank anywhere. Counting only the pattern's own moves is what makes the databases of disjoint
-patterns *additive* (Korf & Felner 2002; Felner, Korf & Hanan 2004): their sum never exceeds
+tiles** that bring them to their goal cells and the blank to its own (the blank starting on
+any cell: the entry is the minimum over it), the other tiles being indistinguishable.
+Counting only the pattern's own moves is what makes the databases of disjoint patterns
+*additive* (Korf & Felner 2002; Felner, Korf & Hanan 2004): their sum never exceeds
 the true distance.
 
 The search runs over abstract states — the pattern tiles' cells plus the blank's — ranked
@@ -66,10 +67,16 @@ def _sparse_index(state: np.int64, k: int, cells: int) -> np.int64:
 
 
 @numba.njit(cache=True)
-def build_kernel(goal_cells: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, int, np.ndarray]:
+def build_kernel(goal_cells: np.ndarray, rows: int, cols: int,
+                 blank_goal: int = -1) -> tuple[np.ndarray, int, np.ndarray]:
     """The sparse table of a pattern (tiles whose goals are ``goal_cells``, in that order),
     the number of abstract states the search reached, and the blank-aware table: the distance
-    of every (pattern cells, blank cell) state by compact rank (``rank``)."""
+    of every (pattern cells, blank cell) state by compact rank (``rank``).
+
+    The goal is the pattern's tiles home with the blank on ``blank_goal`` (the search's free
+    moves then reach every cell of its region at no cost); −1: the blank on any free cell,
+    a weaker table where the goal placement walls the blank's goal cell off from other free
+    cells (tiles 1-7 of the 15-puzzle wall cell 0 off from the bottom two rows)."""
     k = goal_cells.shape[0]
     cells = rows * cols
     m = k + 1
@@ -91,8 +98,8 @@ def build_kernel(goal_cells: np.ndarray, rows: int, cols: int) -> tuple[np.ndarr
     for j in range(k):
         base |= np.int64(goal_cells[j]) << np.int64(4 * j)
         occupied |= 1 << goal_cells[j]
-    for b in range(cells):  # the goal: pattern tiles home, the blank on any other cell
-        if occupied & (1 << b):
+    for b in range(cells):  # the goal: pattern tiles home, the blank on its goal cell
+        if occupied & (1 << b) or (blank_goal >= 0 and b != blank_goal):
             continue
         s = base | (np.int64(b) << np.int64(4 * k))
         dist[rank(s, m, cells, popcount)] = 0
@@ -151,12 +158,15 @@ def build_kernel(goal_cells: np.ndarray, rows: int, cols: int) -> tuple[np.ndarr
     return table, reached, dist
 
 
-def build_table(goal_cells: tuple[int, ...], rows: int, cols: int) -> np.ndarray:
-    """The sparse one-byte table of the pattern whose goal cells are ``goal_cells``."""
+def build_table(goal_cells: tuple[int, ...], rows: int, cols: int, blank_goal: int = -1) -> np.ndarray:
+    """The sparse one-byte table of the pattern whose goal cells are ``goal_cells`` (the blank's
+    goal cell ``blank_goal``; −1: any free cell)."""
     if not 1 <= len(goal_cells) <= MAX_PATTERN:
         raise ValueError(f"a pattern holds 1..{MAX_PATTERN} tiles, got {len(goal_cells)}")
     if rows * cols > 16 or len(set(goal_cells)) != len(goal_cells) or \
             not all(0 <= c < rows * cols for c in goal_cells):
         raise ValueError(f"pattern cells {goal_cells} do not fit a {rows}x{cols} board of ≤ 16 cells")
-    table, _, _ = build_kernel(np.asarray(goal_cells, np.int64), rows, cols)
+    if blank_goal >= 0 and (blank_goal in goal_cells or not 0 <= blank_goal < rows * cols):
+        raise ValueError(f"the blank's goal cell {blank_goal} must be a free cell of the board")
+    table, _, _ = build_kernel(np.asarray(goal_cells, np.int64), rows, cols, blank_goal)
     return table

@@ -12,6 +12,14 @@ file as stamped skips re-reading it (the 7-8 tables: 0.4 s per process otherwise
 run's warm-up). A missing, foreign or corrupt file is rebuilt (written to a temporary name,
 then renamed: concurrent builders never see half a file). A cache that cannot be written only
 costs a rebuild in memory.
+
+**The blank's goal.** A table's goal is its tiles home *and the blank on its goal cell*. Where
+the goal placement splits the free cells into regions (tiles 1-7 of the 15-puzzle leave cell 0
+walled off from the bottom two rows), the table depends on which region holds the blank's
+goal: the file name and header then carry that region's lowest cell (``-b0``). Where the free
+cells form one region, the blank's goal changes nothing and the name is the plain one. Asked
+for with no blank goal, a table is built with the blank home in any region (weaker; the name
+is the plain one too).
 """
 
 from __future__ import annotations
@@ -59,15 +67,40 @@ class StoredDatabase:
     built_now: bool  # built by this call (not read from the cache)
     load_s: float  # time this call took (loading + checking, or building)
     kind: str = "compressed"
+    blank_region: int = -1  # the lowest cell of the blank's goal region (−1: not distinguished)
 
     @property
     def nbytes(self) -> int:
         return int(self.table.nbytes)
 
 
-def database_path(cells: tuple[int, ...], rows: int, cols: int, kind: str = "compressed") -> Path:
+def database_path(cells: tuple[int, ...], rows: int, cols: int, kind: str = "compressed",
+                  blank_region: int = -1) -> Path:
     suffix = ".pdb" if kind == "compressed" else f".{kind}.pdb"
-    return cache_dir() / "pdb" / f"{rows}x{cols}-{'.'.join(map(str, cells))}{suffix}"
+    region = f"-b{blank_region}" if blank_region >= 0 else ""
+    return cache_dir() / "pdb" / f"{rows}x{cols}-{'.'.join(map(str, cells))}{region}{suffix}"
+
+
+def blank_region(cells: tuple[int, ...], rows: int, cols: int, blank_goal: int | None) -> int:
+    """The lowest cell of the region of free cells (those the goal placement leaves) that holds
+    the blank's goal cell, or −1 when that changes nothing: no blank goal given, or the free
+    cells form a single region."""
+    if blank_goal is None:
+        return -1
+    free = set(range(rows * cols)) - set(cells)
+    if blank_goal not in free:
+        raise ValueError(f"the blank's goal cell {blank_goal} is a cell of the pattern {cells}")
+    reached = {blank_goal}
+    stack = [blank_goal]
+    while stack:
+        c = stack.pop()
+        r, q = divmod(c, cols)
+        for nr, nq in ((r - 1, q), (r + 1, q), (r, q - 1), (r, q + 1)):
+            n = nr * cols + nq
+            if 0 <= nr < rows and 0 <= nq < cols and n in free and n not in reached:
+                reached.add(n)
+                stack.append(n)
+    return -1 if reached == free else min(reached)
 
 
 def expected_entries(cells: tuple[int, ...], rows: int, cols: int, kind: str) -> int:
@@ -80,16 +113,18 @@ def expected_entries(cells: tuple[int, ...], rows: int, cols: int, kind: str) ->
 
 
 def _header(cells: tuple[int, ...], rows: int, cols: int, table: np.ndarray, build_s: float,
-            states: int, kind: str) -> bytes:
+            states: int, kind: str, region: int = -1) -> bytes:
     meta = {"rows": rows, "cols": cols, "cells": list(cells), "entries": int(table.size),
             "kind": kind, "build_s": round(build_s, 3), "states": int(states),
             "crc32": zlib.crc32(table.data) & 0xFFFFFFFF}
+    if region >= 0:
+        meta["blank_region"] = region
     head = MAGIC + json.dumps(meta, sort_keys=True).encode() + b"\n"
     return head.ljust(HEADER_BYTES, b"\0")
 
 
 def read_database(path: Path, cells: tuple[int, ...], rows: int, cols: int,
-                  kind: str = "compressed") -> tuple[np.ndarray, dict] | None:
+                  kind: str = "compressed", region: int = -1) -> tuple[np.ndarray, dict] | None:
     """The table and header of a cached file, or None when it is missing, foreign or corrupt."""
     try:
         with open(path, "rb") as fh:
@@ -97,8 +132,8 @@ def read_database(path: Path, cells: tuple[int, ...], rows: int, cols: int,
         if not head.startswith(MAGIC):
             return None
         meta = json.loads(head[len(MAGIC):].split(b"\n", 1)[0])
-        if (meta["rows"], meta["cols"], tuple(meta["cells"]), meta.get("kind", "compressed")) != \
-                (rows, cols, cells, kind) or \
+        if (meta["rows"], meta["cols"], tuple(meta["cells"]), meta.get("kind", "compressed"),
+                meta.get("blank_region", -1)) != (rows, cols, cells, kind, region) or \
                 meta["entries"] != expected_entries(cells, rows, cols, kind) or \
                 path.stat().st_size != HEADER_BYTES + meta["entries"]:
             return None
@@ -139,18 +174,21 @@ def _stamp(path: Path, crc: int) -> None:
         os.replace(tmp, _stamp_path(path))
 
 
-def build_database(cells: tuple[int, ...], rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, float, int]:
+def build_database(cells: tuple[int, ...], rows: int, cols: int,
+                   region: int = -1) -> tuple[np.ndarray, np.ndarray, float, int]:
     """(compressed table, blank-aware table, seconds, abstract states reached) — the breadth-first
-    search itself, which yields both kinds at once."""
+    search itself, which yields both kinds at once (the blank home in the region of cell
+    ``region``; −1: in any region)."""
     t0 = time.perf_counter()
-    table, states, dist = build_kernel(np.asarray(cells, np.int64), rows, cols)
+    table, states, dist = build_kernel(np.asarray(cells, np.int64), rows, cols, region)
     return table, dist, time.perf_counter() - t0, int(states)
 
 
 def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool = False,
-                  kind: str = "compressed") -> StoredDatabase:
+                  kind: str = "compressed", blank_goal: int | None = None) -> StoredDatabase:
     """The pattern's table of this kind: from the cache when a sound copy is there, else built
-    (both kinds are cached: one search makes both).
+    (both kinds are cached: one search makes both). ``blank_goal``: the blank's goal cell (None:
+    the blank home anywhere, the weaker table where the goal placement splits the free cells).
 
     Builders of one pattern take turns on a lock file beside it, so parallel runs on a cold
     cache build each table once (the others wait, then load it) instead of all at once.
@@ -158,17 +196,18 @@ def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool
     if kind not in KINDS:
         raise ValueError(f"pattern database kind must be one of {KINDS}, got {kind!r}")
     cells = tuple(int(c) for c in cells)
-    path = database_path(cells, rows, cols, kind)
+    region = blank_region(cells, rows, cols, blank_goal)
+    path = database_path(cells, rows, cols, kind, region)
     t0 = time.perf_counter()
-    found = None if rebuild else read_database(path, cells, rows, cols, kind)
+    found = None if rebuild else read_database(path, cells, rows, cols, kind, region)
     if found is None:
-        with _build_lock(database_path(cells, rows, cols)):
-            found = None if rebuild else read_database(path, cells, rows, cols, kind)
+        with _build_lock(database_path(cells, rows, cols, "compressed", region)):
+            found = None if rebuild else read_database(path, cells, rows, cols, kind, region)
             if found is None:
-                return _build_and_store(cells, rows, cols, kind, t0)
+                return _build_and_store(cells, rows, cols, kind, t0, region)
     table, meta = found
     return StoredDatabase(cells, rows, cols, table, path, float(meta["build_s"]),
-                          int(meta["states"]), False, time.perf_counter() - t0, kind)
+                          int(meta["states"]), False, time.perf_counter() - t0, kind, region)
 
 
 @contextlib.contextmanager
@@ -188,23 +227,24 @@ def _build_lock(path: Path) -> Iterator[None]:
         fh.close()  # releases the lock
 
 
-def _build_and_store(cells: tuple[int, ...], rows: int, cols: int, kind: str, t0: float) -> StoredDatabase:
+def _build_and_store(cells: tuple[int, ...], rows: int, cols: int, kind: str, t0: float,
+                     region: int = -1) -> StoredDatabase:
     if kind == "compact":
         t_build = time.perf_counter()
-        compact, states = build_compact_table(cells, rows, cols)
+        compact, states = build_compact_table(cells, rows, cols, blank_goal=region)
         made = {"compact": compact}
         build_s = time.perf_counter() - t_build
     else:
-        compressed, blank, build_s, states = build_database(cells, rows, cols)
+        compressed, blank, build_s, states = build_database(cells, rows, cols, region)
         made = {"compressed": compressed, "blank": blank}
     written = {}
     for name, table in made.items():
         table.flags.writeable = False
-        path = database_path(cells, rows, cols, name)
-        written[name] = path if _write(path, _header(cells, rows, cols, table, build_s, states, name),
-                                       table) else None
+        path = database_path(cells, rows, cols, name, region)
+        header = _header(cells, rows, cols, table, build_s, states, name, region)
+        written[name] = path if _write(path, header, table) else None
     return StoredDatabase(cells, rows, cols, made[kind], written[kind], build_s, states,
-                          True, time.perf_counter() - t0, kind)
+                          True, time.perf_counter() - t0, kind, region)
 
 
 def _write(path: Path, header: bytes, table: np.ndarray) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 from puzzlebench.search.pattern_database import MAX_PATTERN
 from puzzlebench.search.pattern_database_files import StoredDatabase, load_or_build
 
-_LOADED: dict[tuple[int, int, tuple[int, ...], str], StoredDatabase] = {}
+_LOADED: dict[tuple[int, int, tuple[int, ...], str, int], StoredDatabase] = {}
 
 MAX_CELLS = 16
 
@@ -38,12 +38,12 @@ def partition(rows: int, cols: int, blank_goal: int) -> tuple[tuple[int, ...], .
 
 def databases(rows: int, cols: int, blank_goal: int, kind: str = "compressed") -> list[StoredDatabase]:
     """This goal's pattern databases of one kind (``compressed`` or ``blank``), loaded once per
-    process (built and cached when missing)."""
+    process (built and cached when missing); each table's goal has the blank on ``blank_goal``."""
     out = []
     for cells in partition(rows, cols, blank_goal):
-        key = (rows, cols, cells, kind)
+        key = (rows, cols, cells, kind, blank_goal)
         if key not in _LOADED:
-            _LOADED[key] = load_or_build(cells, rows, cols, kind=kind)
+            _LOADED[key] = load_or_build(cells, rows, cols, kind=kind, blank_goal=blank_goal)
         out.append(_LOADED[key])
     return out
 
@@ -86,7 +86,8 @@ _LOOKUPS: dict[tuple[Any, ...], Lookup] = {}
 
 def lookup(dbs: list[StoredDatabase], rows: int, cols: int, use_reflection: bool) -> Lookup:
     """The kernel's arrays for these databases, made once per process."""
-    key = (rows, cols, tuple(db.cells for db in dbs), tuple(db.kind for db in dbs), use_reflection)
+    key = (rows, cols, tuple(db.cells for db in dbs), tuple(db.kind for db in dbs),
+           tuple(db.blank_region for db in dbs), use_reflection)
     if key not in _LOOKUPS:
         _LOOKUPS[key] = Lookup.of(dbs, rows, cols, use_reflection)
     return _LOOKUPS[key]

@@ -188,9 +188,10 @@ def expand_layer(cur_p: np.ndarray, cur_b: np.ndarray, n_in: np.ndarray, nxt_p: 
 
 @numba.njit(cache=True)
 def goal_states(goal_cells: np.ndarray, rows: int, cols: int, seen: np.ndarray, table: np.ndarray,
-                cur_p: np.ndarray, cur_b: np.ndarray, popcount: np.ndarray) -> int:
-    """The first layer: the goal placement with the blank in each region of the free cells
-    (into row 0 of ``cur_p``/``cur_b``); returns how many."""
+                cur_p: np.ndarray, cur_b: np.ndarray, popcount: np.ndarray, blank_goal: int) -> int:
+    """The first layer: the goal placement with the blank in the region of the free cells that
+    holds ``blank_goal`` (−1: in each region) (into row 0 of ``cur_p``/``cur_b``); returns how
+    many."""
     k = goal_cells.shape[0]
     full, not_first, not_last = _masks(rows, cols)
     goal = np.int64(0)
@@ -205,7 +206,10 @@ def goal_states(goal_cells: np.ndarray, rows: int, cols: int, seen: np.ndarray, 
     left = free
     while left:
         c = lowest(left, popcount)
-        left &= ~region(c, free, cols, not_first, not_last)
+        reg = region(c, free, cols, not_first, not_last)
+        left &= ~reg
+        if blank_goal >= 0 and not (reg >> blank_goal) & 1:
+            continue
         seen[r0] |= 1 << popcount[free & ((1 << c) - 1)]
         cur_p[0, n] = np.uint32(goal)
         cur_b[0, n] = c
@@ -214,9 +218,12 @@ def goal_states(goal_cells: np.ndarray, rows: int, cols: int, seen: np.ndarray, 
 
 
 def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int,
-                        threads: int | None = None) -> tuple[np.ndarray, int]:
+                        threads: int | None = None, blank_goal: int = -1) -> tuple[np.ndarray, int]:
     """(the compact-ranked one-byte table, abstract states expanded) of a pattern of 1..8 tiles
     on a board of at most 16 cells, on ``threads`` threads (default: numba's, one per core).
+    The goal: the tiles home, the blank in the region of ``blank_goal`` (−1: in any region; a
+    weaker table when the goal placement splits the free cells, as tiles 1-7 of the 15-puzzle
+    do: cell 0 and the bottom two rows).
 
     The arrays are made here by numpy, which asks Linux for huge pages on large ones: the seen
     marks and the table are read at random, and huge pages spare most of the TLB misses."""
@@ -227,6 +234,8 @@ def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int,
         raise ValueError(f"pattern cells {goal_cells} do not fit a {rows}x{cols} board of ≤ 16 cells")
     if k >= rows * cols:
         raise ValueError("a pattern must leave a cell for the blank")
+    if blank_goal >= 0 and (blank_goal in goal_cells or blank_goal >= rows * cols):
+        raise ValueError(f"the blank's goal cell {blank_goal} must be a free cell of the board")
     threads = threads or numba.get_num_threads()
     total = math.perm(rows * cols, k)
     # A layer row holds at most one thread's share of new states; a layer of the 8-tile pattern
@@ -241,7 +250,8 @@ def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int,
     nxt_b = np.empty((threads, capacity), np.uint8)
     n_in = np.zeros(threads, np.int64)
     n_out = np.zeros(threads, np.int64)
-    n_in[0] = goal_states(np.asarray(goal_cells, np.int64), rows, cols, seen, table, cur_p, cur_b, popcount)
+    n_in[0] = goal_states(np.asarray(goal_cells, np.int64), rows, cols, seen, table, cur_p, cur_b, popcount,
+                          blank_goal)
     expanded = 0
     d = 0
     while n_in.sum() > 0:
