@@ -363,10 +363,10 @@ def test_runs_that_do_not_compile_are_forked_without_numba(monkeypatch: pytest.M
 def test_a_project_solver_that_never_uses_numba_keeps_its_server_lean(
         fresh_fork_servers: None) -> None:
     """mod12 (pure Python) is preloaded by the lean server, sealed runs and all, and numba's
-    compiler library is never mapped there; a solver whose code imports numba, compiled or
-    not (backtracking), goes to the server that has numba's compiler started."""
+    compiler library is never mapped there; a solver whose code imports numba (bitboard)
+    goes to the server that has numba's compiler started."""
     assert run_solve("mod12", EIGHT).outcome is Outcome.SOLVED
-    assert run_solve("backtracking", EIGHT).outcome is Outcome.SOLVED
+    assert run_solve("bitboard", EIGHT).outcome is Outcome.SOLVED
     assert run_solve("mod12", EIGHT).outcome is Outcome.SOLVED
     maps = {jit: Path(f"/proc/{server.proc.pid}/maps").read_text()
             for jit in (False, True) if (server := isolation.fork_server(jit=jit)) is not None}
