@@ -68,16 +68,16 @@ def test_the_server_prepares_once_per_blob_before_forking(monkeypatch: pytest.Mo
     calls: list[tuple[str | None, bytes]] = []
     monkeypatch.setattr(forkserver_main, "_prepare_runs", lambda s, b: calls.append((s, b)))
 
-    class Forked(Exception):
+    class ForkedError(Exception):
         pass
 
     def no_fork(*_: Any) -> None:
-        raise Forked  # stop at the namespace, before any fork
+        raise ForkedError  # stop at the namespace, before any fork
     monkeypatch.setattr(forkserver_main, "_pid_namespace", no_fork)
     server = forkserver_main._Server.__new__(forkserver_main._Server)
     server.prepared = set()
     for blob in (b"a", b"a", b"b", None):
-        with pytest.raises(Forked):
+        with pytest.raises(ForkedError):
             server._fork_run({"prepare": blob, "solver": "idastar-pdb", "sandbox": None,
                               "env": {}}, [])
     assert calls == [("idastar-pdb", b"a"), ("idastar-pdb", b"b")]
