@@ -208,6 +208,15 @@ class Solver(ABC):
     def __init__(self, **params: Any) -> None:
         self.config: dict[str, Any] = resolve_params(self.name, self.params, params)
 
+    @classmethod  # noqa: B027 - an optional hook, a no-op by default
+    def prepare_runs(cls, params: Mapping[str, Any], instance: Any) -> None:
+        """Load, once in a fork server, what every run of this project solver with these
+        parameters reads before its search on boards like ``instance`` (the runs' warm-up
+        instance, never a run's own): the runs are forked from the server and inherit it.
+        Must not build what is missing (the runs do, each within its start-up limit) and must
+        not depend on a run's instance. Each run still makes its own untimed warm-up. Default:
+        nothing. Never called for a plugin's solver (its code runs only in its runs)."""
+
     @abstractmethod
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:
         """Look for an answer within the budget; never mutate the instance.

@@ -54,14 +54,16 @@ def compact_partition(rows: int, cols: int, blank_goal: int) -> tuple[tuple[int,
     return tuple(tuple(cells[i:i + size]) for i in range(0, len(cells), size))
 
 
-def compact_databases(rows: int, cols: int, blank_goal: int) -> list[StoredDatabase]:
+def compact_databases(rows: int, cols: int, blank_goal: int, *, build: bool = True) -> list[StoredDatabase]:
     """This goal's compact-ranked databases, loaded once per process (built and cached when
-    missing); each table's goal has the blank on ``blank_goal``."""
+    missing; ``build=False``: FileNotFoundError instead); each table's goal has the blank on
+    ``blank_goal``."""
     out = []
     for cells in compact_partition(rows, cols, blank_goal):
         key = (rows, cols, cells, blank_goal)
         if key not in _LOADED:
-            _LOADED[key] = load_or_build(cells, rows, cols, kind="compact", blank_goal=blank_goal)
+            _LOADED[key] = load_or_build(cells, rows, cols, kind="compact", blank_goal=blank_goal,
+                                         build=build)
         out.append(_LOADED[key])
     return out
 

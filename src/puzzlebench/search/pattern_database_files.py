@@ -185,10 +185,12 @@ def build_database(cells: tuple[int, ...], rows: int, cols: int,
 
 
 def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool = False,
-                  kind: str = "compressed", blank_goal: int | None = None) -> StoredDatabase:
+                  kind: str = "compressed", blank_goal: int | None = None,
+                  build: bool = True) -> StoredDatabase:
     """The pattern's table of this kind: from the cache when a sound copy is there, else built
     (both kinds are cached: one search makes both). ``blank_goal``: the blank's goal cell (None:
     the blank home anywhere, the weaker table where the goal placement splits the free cells).
+    ``build=False``: never built; FileNotFoundError when the cache has no sound copy.
 
     Builders of one pattern take turns on a lock file beside it, so parallel runs on a cold
     cache build each table once (the others wait, then load it) instead of all at once.
@@ -200,6 +202,8 @@ def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool
     path = database_path(cells, rows, cols, kind, region)
     t0 = time.perf_counter()
     found = None if rebuild else read_database(path, cells, rows, cols, kind, region)
+    if found is None and not build:
+        raise FileNotFoundError(f"no sound cached table at {path}")
     if found is None:
         with _build_lock(database_path(cells, rows, cols, "compressed", region)):
             found = None if rebuild else read_database(path, cells, rows, cols, kind, region)

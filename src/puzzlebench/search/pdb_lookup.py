@@ -36,14 +36,17 @@ def partition(rows: int, cols: int, blank_goal: int) -> tuple[tuple[int, ...], .
     return tuple(tuple(cells[i:i + MAX_PATTERN]) for i in range(0, len(cells), MAX_PATTERN))
 
 
-def databases(rows: int, cols: int, blank_goal: int, kind: str = "compressed") -> list[StoredDatabase]:
+def databases(rows: int, cols: int, blank_goal: int, kind: str = "compressed", *,
+              build: bool = True) -> list[StoredDatabase]:
     """This goal's pattern databases of one kind (``compressed`` or ``blank``), loaded once per
-    process (built and cached when missing); each table's goal has the blank on ``blank_goal``."""
+    process (built and cached when missing; ``build=False``: FileNotFoundError instead); each
+    table's goal has the blank on ``blank_goal``."""
     out = []
     for cells in partition(rows, cols, blank_goal):
         key = (rows, cols, cells, kind, blank_goal)
         if key not in _LOADED:
-            _LOADED[key] = load_or_build(cells, rows, cols, kind=kind, blank_goal=blank_goal)
+            _LOADED[key] = load_or_build(cells, rows, cols, kind=kind, blank_goal=blank_goal,
+                                         build=build)
         out.append(_LOADED[key])
     return out
 

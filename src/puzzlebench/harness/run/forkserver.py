@@ -41,6 +41,8 @@ from typing import Any
 MAX_MESSAGE = 1 << 20
 #: Longest a project solver's throwaway warm-up may take (``_prime``) before it is killed.
 PRIME_LIMIT_S = 120.0
+#: Longest a project solver's ``prepare_runs`` may take in the server (cut like a warm-up).
+PREPARE_LIMIT_S = 10.0
 PrimeKey = tuple[str, str, str]  # (solver, warm-up instance, parameters)
 
 
@@ -94,18 +96,19 @@ class ForkServer:
 
     def start(self, body: bytes, fds: tuple[int, int, int], preload: str | None,
               sandbox: str | None = None, solver: str | None = None,
-              prime: PrimeKey | None = None) -> int:
+              prime: PrimeKey | None = None, prepare: bytes | None = None) -> int:
         """Ask for a run to be forked: ``body`` is the pickled (sealed task, set-up); ``fds``
         its result pipe (write end), control pipe (read end) and log file; ``sandbox`` the
         run's sandbox mode (None: the default), so that the server can make its PID namespace.
-        Returns the request's number; ``pid`` gives the run's pid once the server has forked
-        it."""
+        ``prepare``: what the server hands a project solver's ``prepare_runs`` before forking
+        the run (``starting.prepare_blob``). Returns the request's number; ``pid`` gives the
+        run's pid once the server has forked it."""
         with self._lock:
             self._next += 1
             number = self._next
             request = pickle.dumps({
                 "id": number, "preload": preload, "solver": solver, "body": body,
-                "sandbox": sandbox, "prime": prime,
+                "sandbox": sandbox, "prime": prime, "prepare": prepare,
                 "path": list(sys.path),
                 "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}})
             try:

@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 from puzzlebench.harness.run.forkserver import (
     ENV_PREFIX,
     MAX_MESSAGE,
+    PREPARE_LIMIT_S,
     PRIME_LIMIT_S,
     PrimeKey,
     monotonic_now,
@@ -61,6 +62,7 @@ class _Server:
         self.children: set[int] = set()
         self.inits: dict[int, int] = {}  # run → the init of its PID namespace
         self.primed: set[PrimeKey] = set()
+        self.prepared: set[bytes] = set()  # the (parameters, warm-up instance) prepared for
         self.primers: dict[int, tuple[PrimeKey, float]] = {}  # primer → its key, deadline
         #: Requests for a solver whose primer is still warming it: forked when it ends.
         self.waiting: dict[PrimeKey, list[tuple[dict[str, Any], list[int]]]] = {}
@@ -181,6 +183,10 @@ class _Server:
         from puzzlebench.harness.run.linux_calls import die_with_parent
         from puzzlebench.harness.run.pid_namespace import leave_pid_namespace
 
+        prepare = request.get("prepare")
+        if prepare is not None and prepare not in self.prepared:  # once, before its first run
+            self.prepared.add(prepare)
+            _prepare_runs(request.get("solver"), prepare)
         init = _pid_namespace(request.get("sandbox"), request["env"], fds)
         try:
             pid = os.fork()
@@ -240,6 +246,27 @@ def _preload(module: str, solver: str | None) -> None:
     for name in getattr(spec.factory, "run_imports", ()) if spec is not None else ():
         with contextlib.suppress(Exception):  # a library missing here: the run says so
             importlib.import_module(name)
+
+
+def _prepare_runs(solver: str | None, blob: bytes) -> None:
+    """Let a project solver load here what its runs read before their search
+    (``Solver.prepare_runs``: the pattern databases' tables and kernels), so that every run
+    forked after it inherits them: loaded once per server, not once per run. ``blob`` is the
+    harness's (``starting.prepare_blob``): the runs' parameters and warm-up instance, never a
+    run's own instance. Bounded like a warm-up (``PREPARE_LIMIT_S``); whatever fails here, the
+    runs load it themselves."""
+    # imported in the server only: the harness imports this module for the client side
+    from puzzlebench.harness.run.warmup import WarmupCut, cut_at
+    from puzzlebench.registry import REGISTRY
+
+    spec = REGISTRY.find(solver) if solver and REGISTRY.known(solver) else None
+    hook = getattr(spec.factory, "prepare_runs", None) if spec is not None else None
+    if hook is None:
+        return
+    with contextlib.suppress(Exception, WarmupCut):
+        params, instance = pickle.loads(blob)  # from the harness only
+        with cut_at(monotonic_now() + PREPARE_LIMIT_S):
+            hook(params, instance)
 
 
 def _take_context(path: list[str], env: dict[str, str]) -> None:

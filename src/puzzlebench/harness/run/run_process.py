@@ -30,7 +30,13 @@ from puzzlebench.harness.run.messages import MessageReader, ProtocolError, write
 from puzzlebench.harness.run.reaping import ENDED, kill_group, wait_for
 from puzzlebench.harness.run.run_figures import RunWindow, accepted_figures
 from puzzlebench.harness.run.sandbox import SEALED, verify
-from puzzlebench.harness.run.starting import fork_here, forks_in_server, project_module, spawn_run
+from puzzlebench.harness.run.starting import (
+    fork_here,
+    forks_in_server,
+    prepare_blob,
+    project_module,
+    spawn_run,
+)
 from puzzlebench.harness.task import Task
 
 #: Seconds a run may spend comparing its repeats' answers after ``done``.
@@ -88,7 +94,8 @@ class RunProcess:
                                          preload=project_module(task),
                                          sandbox=measurement.sandbox,
                                          solver=task.solver if task.project_module else None,
-                                         prime=prime_key(sealed))
+                                         prime=prime_key(sealed),
+                                         prepare=prepare_blob(sealed))
             self._pid = None  # known when the server replies (``pid``)
             os.close(write_fd)
             os.close(control_read)

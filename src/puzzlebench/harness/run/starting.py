@@ -7,6 +7,7 @@ the harness's memory cannot reach the fork server). Each gets the same pipes and
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -57,3 +58,19 @@ def project_module(task: Task) -> str | None:
     it by origin, since the references live in their own package), never a plugin's — plugin
     code runs only in its run's process."""
     return task.project_module or None
+
+
+def prepare_blob(task: Task) -> bytes | None:
+    """What the fork server hands a project solver's ``Solver.prepare_runs`` before forking its
+    runs: the run's parameters and warm-up instance (never its own instance), pickled; None for
+    a plugin's solver, a run that is not warmed, or a warm-up instance of a problem family that
+    is not the project's (unpickling it would load a plugin's code in the server)."""
+    warm = task.warmup_instance
+    if not task.project_module or not task.warmup or warm is None:
+        return None
+    if not type(warm).__module__.startswith("puzzlebench."):
+        return None
+    try:
+        return pickle.dumps((dict(task.params), warm))
+    except Exception:
+        return None
