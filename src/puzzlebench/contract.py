@@ -23,6 +23,7 @@ Register it with ``@register`` (puzzlebench.registry) or load it by name (``modu
 
 from __future__ import annotations
 
+import importlib
 import math
 import time
 from abc import ABC, abstractmethod
@@ -189,9 +190,8 @@ class Solver(ABC):
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit"})
     compiled: ClassVar[bool] = False
     #: Modules ``solve`` imports on first use (kept out of the module's own import so that
-    #: other commands do not pay for them). A fork server imports them once before forking the
-    #: runs of a project solver, so no run pays for them in its warm-up (OR-Tools' CP-SAT:
-    #: 0.4 s a run). A plugin's are not imported outside its runs.
+    #: other commands do not pay for them): the default ``prepare_runs`` imports them in the
+    #: fork server, so no run pays for them in its warm-up (OR-Tools' CP-SAT: 0.4 s a run).
     run_imports: ClassVar[tuple[str, ...]] = ()
     #: Why the solver cannot run on this machine ('' when it can), e.g. a missing executable.
     unavailable: ClassVar[str] = ""
@@ -208,14 +208,17 @@ class Solver(ABC):
     def __init__(self, **params: Any) -> None:
         self.config: dict[str, Any] = resolve_params(self.name, self.params, params)
 
-    @classmethod  # noqa: B027 - an optional hook, a no-op by default
+    @classmethod
     def prepare_runs(cls, params: Mapping[str, Any], instance: Any) -> None:
         """Load, once in a fork server, what every run of this project solver with these
         parameters reads before its search on boards like ``instance`` (the runs' warm-up
         instance, never a run's own): the runs are forked from the server and inherit it.
         Must not build what is missing (the runs do, each within its start-up limit) and must
         not depend on a run's instance. Each run still makes its own untimed warm-up. Default:
-        nothing. Never called for a plugin's solver (its code runs only in its runs)."""
+        import ``run_imports``. Never called for a plugin's solver (its code runs only in its
+        runs)."""
+        for name in cls.run_imports:
+            importlib.import_module(name)
 
     @abstractmethod
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:

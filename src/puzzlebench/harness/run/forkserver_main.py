@@ -231,9 +231,7 @@ def _warm(task: Any) -> None:
 def _preload(module: str, solver: str | None) -> None:
     """Load a project solver (handwritten or a reference) here, registered by name, so that
     every run of it inherits its module and its registry entry: a run then finds it without
-    reading the entry points or the registry's index (tens of milliseconds per run). The
-    libraries it imports on first use (``Solver.run_imports``) are loaded too: each run would
-    otherwise import them again in its warm-up (OR-Tools: 0.4 s a run)."""
+    reading the entry points or the registry's index (tens of milliseconds per run)."""
     # imported in the server only: the harness imports this module for the client side
     from puzzlebench.registry import REGISTRY
 
@@ -242,10 +240,6 @@ def _preload(module: str, solver: str | None) -> None:
             REGISTRY.load(solver)
         elif module not in sys.modules:
             importlib.import_module(module)
-    spec = REGISTRY.find(solver) if solver else None
-    for name in getattr(spec.factory, "run_imports", ()) if spec is not None else ():
-        with contextlib.suppress(Exception):  # a library missing here: the run says so
-            importlib.import_module(name)
 
 
 def _prepare_runs(solver: str | None, blob: bytes) -> None:
