@@ -93,12 +93,8 @@ def direct(count: int) -> None:
 
     import puzzlebench.harness.run.child  # noqa: F401 - what a run's process holds, as forked
     from puzzlebench.compiled_clock import prepare_jit
-    from puzzlebench.harness.run.sandbox import (
-        SandboxPlan,
-        enter_pid_namespace,
-        leave_pid_namespace,
-        seal,
-    )
+    from puzzlebench.harness.run.pid_namespace import enter_pid_namespace, leave_pid_namespace
+    from puzzlebench.harness.run.sandbox import SandboxPlan, seal
 
     prepare_jit()
     modes = ("off", "keeper", "server") if os.geteuid() == 0 else ("off", "keeper")
