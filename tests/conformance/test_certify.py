@@ -223,3 +223,46 @@ def test_the_time_limit_check_fails_a_run_that_waits_or_works_past_it(
     case = next(c for c in cases_of(f"{path}:{plugin}") if c.check == "time-limit")
     with pytest.raises(CheckFailed, match="declares time_limit but worked"):
         check_case(case)
+
+
+LATE = '''\
+import time
+
+from puzzlebench.contract import Claim, Proposal, Solver
+
+
+class AnswersLate(Solver):
+    """Honours its cap exactly; uncapped, it answers 50 ms past its time limit (as a solver on a
+    busy machine does whose answer and clock arrive together)."""
+    name = "answers-late"
+    problems = frozenset({"nqueens"})
+    honours = frozenset({"time_limit", "max_iterations"})
+
+    def solve(self, instance, budget, rng):
+        n, tries = instance.n, 0
+        end = time.perf_counter() + (budget.time_limit or 0.0) + 0.05
+        while budget.max_iterations is None and time.perf_counter() < end:
+            tries += 1
+        if budget.max_iterations is not None:
+            while tries < budget.max_iterations:
+                tries += 1
+            return Proposal(claim=Claim.UNKNOWN, counters={"iterations": tries})
+        if n % 6 in (2, 3) or n % 2:
+            return Proposal(claim=Claim.UNKNOWN, counters={"iterations": tries})
+        cols = [2 * i + 1 for i in range(n // 2)] + [2 * i for i in range(n // 2)]
+        return Proposal(answer=cols, claim=Claim.SOLVED, counters={"iterations": tries})
+'''
+
+
+def test_the_cap_probe_counts_the_effort_of_an_answer_past_the_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The uncapped probe measures what a run spends, not its speed: an answer just past the
+    limit (judged a timeout) still says its effort, and the capped run is then checked. Before,
+    the check failed on the probe (greedy-h2 on nqueens-30: 2.6 s idle, 3.002 s under load)."""
+    from puzzlebench.conformance import checks
+
+    monkeypatch.setattr(checks, "CAP_TIME_LIMIT", 1.0)
+    path = tmp_path / "late.py"
+    path.write_text(LATE)
+    case = next(c for c in cases_of(f"{path}:AnswersLate") if c.check == "cap:max_iterations")
+    check_case(case)  # raises CheckFailed ("uncapped: timeout (answered after …)") before

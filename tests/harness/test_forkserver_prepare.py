@@ -76,10 +76,14 @@ def test_the_server_prepares_once_per_blob_before_forking(monkeypatch: pytest.Mo
     monkeypatch.setattr(forkserver_main, "_pid_namespace", no_fork)
     server = forkserver_main._Server.__new__(forkserver_main._Server)
     server.prepared = set()
-    for blob in (b"a", b"a", b"b", None):
+    own = {k: v for k, v in os.environ.items() if k.startswith("PUZZLEBENCH_")}
+    other = {**own, "PUZZLEBENCH_CACHE": "/elsewhere"}
+    for blob, env in ((b"a", own), (b"a", own), (b"c", other), (b"b", own), (None, own)):
         with pytest.raises(ForkedError):
             server._fork_run({"prepare": blob, "solver": "idastar-pdb", "sandbox": None,
-                              "env": {}}, [])
+                              "env": env}, [])
+    # a run asked for with other settings (another cache directory) is not prepared for: what
+    # the server loaded would stand in for what that run must read from its own cache
     assert calls == [("idastar-pdb", b"a"), ("idastar-pdb", b"b")]
 
 

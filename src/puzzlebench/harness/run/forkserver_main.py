@@ -184,8 +184,8 @@ class _Server:
         from puzzlebench.harness.run.pid_namespace import leave_pid_namespace
 
         prepare = request.get("prepare")
-        if prepare is not None and prepare not in self.prepared:  # once, before its first run
-            self.prepared.add(prepare)
+        if prepare is not None and prepare not in self.prepared and _own_context(request):
+            self.prepared.add(prepare)  # once, before its first run
             _prepare_runs(request.get("solver"), prepare)
         init = _pid_namespace(request.get("sandbox"), request["env"], fds)
         try:
@@ -261,6 +261,15 @@ def _prepare_runs(solver: str | None, blob: bytes) -> None:
         params, instance = pickle.loads(blob)  # from the harness only
         with cut_at(monotonic_now() + PREPARE_LIMIT_S):
             hook(params, instance)
+
+
+def _own_context(request: dict[str, Any]) -> bool:
+    """Whether the request's puzzlebench settings are the server's own: only then may the server
+    load what its runs read (``_prepare_runs``). What it loads is kept by board and goal, not by
+    cache directory, so a run asked for with another ``PUZZLEBENCH_CACHE`` would inherit
+    tables from the server's cache instead of reading (or filling) its own."""
+    own = {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}
+    return request.get("env") == own
 
 
 def _take_context(path: list[str], env: dict[str, str]) -> None:
