@@ -538,3 +538,19 @@ def test_the_untimed_warm_up_runs_on_the_runs_board_and_goal_not_its_start() -> 
     goal = ",".join(map(str, inst.goal))
     assert warm_goal == run_goal == goal
     assert run_start == ",".join(map(str, inst.start)) and warm_start not in (run_start, goal)
+
+
+def test_loaded_tables_are_kept_per_cache_directory(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process keeps the tables it loaded, by goal and by cache directory: one forked from a
+    fork server that prepared its runs (``Solver.prepare_runs``) under another cache must read,
+    or fill, its own cache, never take the server's tables for it."""
+    monkeypatch.setenv("PUZZLEBENCH_CACHE", str(tmp_path / "a"))
+    built = databases(2, 3, 0)
+    assert all(db.path is not None and (tmp_path / "a") in db.path.parents for db in built)
+    monkeypatch.setenv("PUZZLEBENCH_CACHE", str(tmp_path / "b"))
+    with pytest.raises(FileNotFoundError):
+        databases(2, 3, 0, build=False)  # before: cache a's tables, for cache b
+    again = databases(2, 3, 0)
+    assert all(db.path is not None and (tmp_path / "b") in db.path.parents for db in again)
+    assert lookup(again, 2, 3, False) is not lookup(built, 2, 3, False)

@@ -29,6 +29,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from puzzlebench.cache_dir import cache_dir
 from puzzlebench.search.pattern_database import popcounts
 from puzzlebench.search.pattern_database_files import StoredDatabase, load_or_build
 from puzzlebench.search.region_pdb_build import MAX_COMPACT_PATTERN
@@ -39,7 +40,8 @@ COMPACT_PARTITIONS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
     (4, 4): ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
 }
 
-_LOADED: dict[tuple[int, int, tuple[int, ...], int], StoredDatabase] = {}
+#: Loaded tables by goal and cache directory (see ``pdb_lookup._LOADED``).
+_LOADED: dict[tuple[int, int, tuple[int, ...], int, str], StoredDatabase] = {}
 
 
 def compact_partition(rows: int, cols: int, blank_goal: int) -> tuple[tuple[int, ...], ...]:
@@ -60,7 +62,7 @@ def compact_databases(rows: int, cols: int, blank_goal: int, *, build: bool = Tr
     ``blank_goal``."""
     out = []
     for cells in compact_partition(rows, cols, blank_goal):
-        key = (rows, cols, cells, blank_goal)
+        key = (rows, cols, cells, blank_goal, str(cache_dir()))
         if key not in _LOADED:
             _LOADED[key] = load_or_build(cells, rows, cols, kind="compact", blank_goal=blank_goal,
                                          build=build)
@@ -106,7 +108,8 @@ _LOOKUPS: dict[tuple[Any, ...], CompactLookup] = {}
 
 def compact_lookup(dbs: list[StoredDatabase], rows: int, cols: int, use_reflection: bool) -> CompactLookup:
     """The kernel's arrays for these databases, made once per process."""
-    key = (rows, cols, tuple(db.cells for db in dbs), tuple(db.blank_region for db in dbs), use_reflection)
+    key = (rows, cols, tuple(db.cells for db in dbs), tuple(db.blank_region for db in dbs),
+           tuple(str(db.path) for db in dbs), use_reflection)
     if key not in _LOOKUPS:
         _LOOKUPS[key] = CompactLookup.of(dbs, rows, cols, use_reflection)
     return _LOOKUPS[key]

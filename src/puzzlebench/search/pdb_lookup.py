@@ -10,10 +10,13 @@ from typing import Any
 import numba
 import numpy as np
 
+from puzzlebench.cache_dir import cache_dir
 from puzzlebench.search.pattern_database import MAX_PATTERN
 from puzzlebench.search.pattern_database_files import StoredDatabase, load_or_build
 
-_LOADED: dict[tuple[int, int, tuple[int, ...], str, int], StoredDatabase] = {}
+#: Loaded tables by goal, kind and cache directory: a process forked from one that loaded them
+#: (a fork server's ``prepare_runs``) must not take them for another cache's.
+_LOADED: dict[tuple[int, int, tuple[int, ...], str, int, str], StoredDatabase] = {}
 
 MAX_CELLS = 16
 
@@ -43,7 +46,7 @@ def databases(rows: int, cols: int, blank_goal: int, kind: str = "compressed", *
     table's goal has the blank on ``blank_goal``."""
     out = []
     for cells in partition(rows, cols, blank_goal):
-        key = (rows, cols, cells, kind, blank_goal)
+        key = (rows, cols, cells, kind, blank_goal, str(cache_dir()))
         if key not in _LOADED:
             _LOADED[key] = load_or_build(cells, rows, cols, kind=kind, blank_goal=blank_goal,
                                          build=build)
@@ -90,7 +93,8 @@ _LOOKUPS: dict[tuple[Any, ...], Lookup] = {}
 def lookup(dbs: list[StoredDatabase], rows: int, cols: int, use_reflection: bool) -> Lookup:
     """The kernel's arrays for these databases, made once per process."""
     key = (rows, cols, tuple(db.cells for db in dbs), tuple(db.kind for db in dbs),
-           tuple(db.blank_region for db in dbs), use_reflection)
+           tuple(db.blank_region for db in dbs), tuple(str(db.path) for db in dbs),
+           use_reflection)
     if key not in _LOOKUPS:
         _LOOKUPS[key] = Lookup.of(dbs, rows, cols, use_reflection)
     return _LOOKUPS[key]
