@@ -145,8 +145,12 @@ def relabelled_rows(states: list[tuple[int, ...]], instance_goal: tuple[int, ...
     return np.asarray(out, np.int64), rel
 
 
-@pytest.mark.parametrize("goal", [(0, 1, 2, 3, 4, 5, 6, 7, 8), (1, 2, 3, 4, 5, 6, 7, 8, 0),
-                                  (1, 2, 3, 4, 0, 5, 6, 7, 8), (1, 0, 2, 3, 4, 5, 6, 7, 8)])
+@pytest.mark.parametrize("goal", [
+    (0, 1, 2, 3, 4, 5, 6, 7, 8), (1, 0, 2, 3, 4, 5, 6, 7, 8),
+    # slow tier (docs/development.md): 8-11 s each; the default tier keeps a corner and an
+    # edge blank, and the symmetries that bring a corner home are tested on their own
+    pytest.param((1, 2, 3, 4, 5, 6, 7, 8, 0), marks=pytest.mark.slow),
+    pytest.param((1, 2, 3, 4, 0, 5, 6, 7, 8), marks=pytest.mark.slow)])
 def test_every_3x3_state_admissible(goal) -> None:
     """Every one of the 181,440 states of each goal, with and without the reflected lookup:
     h ≤ the true distance (this test's own BFS, which agrees with the judge's table), and h = 0
