@@ -36,11 +36,9 @@ def diagonal_keys(row: Any, col: Any, n: int, torus: bool) -> tuple[Any, Any]:
     return row + col, row - col + n - 1
 
 
-
 def diagonal_lines(n: int, torus: bool) -> int:
     """Lines in each diagonal family: n on a torus, 2n − 1 on a board."""
     return n if torus else 2 * n - 1
-
 
 
 def same_diagonal(r1: int, c1: int, r2: int, c2: int, n: int, torus: bool) -> bool:
@@ -55,7 +53,6 @@ def shares_both_diagonals(n: int, torus: bool) -> bool:
     """Whether two queens can share both diagonals (an even torus): per-line pair counts
     then count such a pair twice and need the correction."""
     return torus and n % 2 == 0
-
 
 
 def diagonal_squares(n: int, torus: bool) -> list[list[tuple[int, int]]]:

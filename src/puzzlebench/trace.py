@@ -69,30 +69,28 @@ class Trace:
 
     def improve(self, evaluations: int, best: int) -> None:
         """The best objective is now ``best`` after ``evaluations`` (ignored if no better)."""
-        best = int(best)
-        if self._count and best >= self._best[self._count - 1]:
-            return
-        if self._count == self._evals.shape[0]:
-            self._count = thin(self._evals, self._best, self._stamps, self._count)
-        self._evals[self._count] = int(evaluations)
-        self._best[self._count] = best
-        self._stamps[self._count] = time.perf_counter()  # the compiled clock's reading too
-        self._count += 1
+        now = time.perf_counter()  # the compiled clock's reading too
+        self._add(int(evaluations), int(best), now, now)
 
     def extend(self, evaluations: np.ndarray, best: np.ndarray, stamps: np.ndarray, count: int) -> None:
         """Points a compiled kernel recorded (stamps from the compiled clock, kept within
         [previous stamp, now]: a kernel cannot date an improvement before or after its time)."""
         latest = time.perf_counter()
         for i in range(int(count)):
-            if self._count and best[i] >= self._best[self._count - 1]:
-                continue
-            if self._count == self._evals.shape[0]:
-                self._count = thin(self._evals, self._best, self._stamps, self._count)
-            floor = self._stamps[self._count - 1] if self._count else self.start
-            self._evals[self._count] = evaluations[i]
-            self._best[self._count] = best[i]
-            self._stamps[self._count] = min(max(float(stamps[i]), floor), latest)
-            self._count += 1
+            self._add(evaluations[i], best[i], float(stamps[i]), latest)
+
+    def _add(self, evaluations: int, best: int, stamp: float, latest: float) -> None:
+        """One point, if it improves: thinned first when the buffer is full, its stamp kept
+        within [previous stamp, ``latest``]."""
+        if self._count and best >= self._best[self._count - 1]:
+            return
+        if self._count == self._evals.shape[0]:
+            self._count = thin(self._evals, self._best, self._stamps, self._count)
+        floor = self._stamps[self._count - 1] if self._count else self.start
+        self._evals[self._count] = evaluations
+        self._best[self._count] = best
+        self._stamps[self._count] = min(max(stamp, floor), latest)
+        self._count += 1
 
     def __len__(self) -> int:
         return self._count

@@ -264,10 +264,10 @@ def _prepare_runs(solver: str | None, blob: bytes) -> None:
 
 
 def _own_context(request: dict[str, Any]) -> bool:
-    """Whether the request's puzzlebench settings are the server's own: only then may the server
-    load what its runs read (``_prepare_runs``). What it loads is kept by board and goal, not by
-    cache directory, so a run asked for with another ``PUZZLEBENCH_CACHE`` would inherit
-    tables from the server's cache instead of reading (or filling) its own."""
+    """Whether the request's puzzlebench settings are the server's own: only then does the server
+    load what its runs read (``_prepare_runs``). Under other settings (another
+    ``PUZZLEBENCH_CACHE``) it would load what those runs never use: they read their own cache,
+    since what a process loaded is kept per cache directory (``pdb_lookup._LOADED``)."""
     own = {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}
     return request.get("env") == own
 
