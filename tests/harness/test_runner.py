@@ -210,3 +210,17 @@ def test_threads_share_one_fork_server() -> None:
         t.join(timeout=120)
     assert not any(t.is_alive() for t in threads), "a run waited for ever for its fork"
     assert outcomes == [Outcome.SOLVED] * 24
+
+
+def test_runs_start_largest_instance_first(tmp_path: Path) -> None:
+    """The runner starts the largest instances first (a long run must not start last while
+    the other workers idle); among equal sizes the study's order is kept."""
+    study = study_from_dict({
+        "study": {"name": "order", "time_limit": 5.0},
+        "problems": [{"problem": "nqueens", "sizes": [4, 6, 5]}],
+        "solvers": [{"name": "mod12"}, {"name": "backtracking"}],
+    })
+    result = run_study(study, tmp_path / "o.sqlite", workers=1, quiet=True)
+    assert [(r.size, r.solver) for r in result.new] == [
+        (6, "mod12"), (6, "backtracking"), (5, "mod12"), (5, "backtracking"),
+        (4, "mod12"), (4, "backtracking")]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import os
 import signal
@@ -41,7 +40,10 @@ class SandboxError(OSError):
 
 @lru_cache(maxsize=1)
 def libc() -> ctypes.CDLL:
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    """The C library's calls, from the symbols this process already has (``dlopen(NULL)``):
+    ``ctypes.util.find_library`` would run ``ldconfig -p`` in a subprocess, a few ms on every
+    one-shot command's path."""
+    libc = ctypes.CDLL(None, use_errno=True)
     libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
                            ctypes.c_char_p]
     libc.unshare.argtypes = [ctypes.c_int]
