@@ -60,6 +60,7 @@ from puzzlebench.registry import register
 from puzzlebench.search.blank_aware_kernel import idastar_blank_kernel
 from puzzlebench.search.compact_kernel import idastar_compact_kernel
 from puzzlebench.search.compact_lookup import compact_databases, compact_lookup
+from puzzlebench.search.pattern_database_files import tables_held
 from puzzlebench.search.pdb_lookup import MAX_CELLS, databases, estimate, lookup, slide
 from puzzlebench.search.sliding_search import solvable
 from puzzlebench.search.sliding_symmetry import DC, DR, original_moves, relabel
@@ -163,10 +164,12 @@ class IDAStarPDB(Solver):
 
     @classmethod
     def prepare_runs(cls, params: Mapping[str, Any], instance: Any) -> None:
-        """In the fork server: map this goal's tables when the cache holds them (never build:
-        a missing table is the runs' to build) and load the kernels by solving the warm-up
-        instance once, so that every run forked after it inherits both instead of loading
-        them in its warm-up (the 7-8 tables and their kernels: 20-25 ms of each run's)."""
+        """In the fork server: load this goal's tables when the cache holds them (never build:
+        a missing table is the runs' to build) — the 7-8 tables into memory the runs forked
+        from it share (``tables_held``: huge pages, no page faults per run) — and load the
+        kernels by solving the warm-up instance once, so that every run forked after it
+        inherits both instead of loading them in its warm-up (the 7-8 tables and their
+        kernels: 20-25 ms of each run's)."""
         solver = cls(**params)
         if (not isinstance(instance, SlidingInstance) or solver.refusal()
                 or instance.rows * instance.cols > MAX_CELLS or not solvable(instance)):
@@ -174,8 +177,9 @@ class IDAStarPDB(Solver):
         rel = relabel(instance)
         try:
             if solver.config["partition"] == "7-8":
-                compact_databases(rel.rows, rel.cols, rel.blank_goal, build=False)
-            else:
+                with tables_held():  # read in place by the kernel: held in shared huge pages
+                    compact_databases(rel.rows, rel.cols, rel.blank_goal, build=False)
+            else:  # copied into one array by ``lookup`` (numpy asks for huge pages itself)
                 databases(rel.rows, rel.cols, rel.blank_goal,
                           "blank" if solver.config["blank_aware"] else "compressed", build=False)
         except FileNotFoundError:
