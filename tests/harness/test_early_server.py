@@ -103,3 +103,15 @@ def test_a_fork_server_loads_what_a_project_solver_imports_on_first_use(
     assert record.outcome is Outcome.SOLVED and record.verified
     (server,) = servers.values()
     assert "ortools" in Path(f"/proc/{server.proc.pid}/maps").read_text()
+
+
+def test_a_study_starts_the_servers_its_solvers_will_ask_for(
+        servers: dict[bool, forkserver.ForkServer]) -> None:
+    """``start_for_solvers`` (the runner's head start): one server per kind the registered
+    solvers need; files and references are left to their runs."""
+    assert early_server.start_for_solvers(["examples/mysolver.py:MySolver", "queens.mzn"]) == 0
+    assert servers == {}
+    assert early_server.start_for_solvers(["mod12", "backtracking"]) == 1
+    assert list(servers) == [False]  # pure Python: the lean server only
+    assert early_server.start_for_solvers(["bitboard", "mod12"]) == 2
+    assert sorted(servers) == [False, True]

@@ -18,7 +18,7 @@ server, the same request, the same sealing.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from puzzlebench.code_fingerprint import imports_numba
 from puzzlebench.harness.run.forkserver import fork_server
@@ -41,9 +41,32 @@ def solver_named(argv: Sequence[str]) -> str | None:
             name = args[i + 1]
         elif arg.startswith("--solver="):
             name = arg.partition("=")[2]
-    if not name or any(c in name for c in ":/\\") or "." in name:
-        return None
-    return name
+    return name if name and registered(name) else None
+
+
+def registered(name: str) -> bool:
+    """Whether ``name`` reads as a registered solver's name (not a file or a reference)."""
+    return bool(name) and not any(c in name for c in ":/\\.")
+
+
+def start_for_solvers(names: Iterable[str]) -> int:
+    """Start the fork servers the runs of these registered solvers will ask for — a study's,
+    before its store is read and its runs' tasks are made, so that the servers' start-up (a
+    second for numba's) overlaps that work; how many servers they have (started now or
+    before). The same guess as ``start_for``: names that are files or references are left to
+    the runs. Never raises."""
+    flags: set[bool] = set()
+    for name in set(names):
+        with contextlib.suppress(Exception):
+            module = indexed_module(name, SOLVER_PACKAGES, ENTRY_POINT_GROUP) if registered(
+                name) else None
+            if module is not None:
+                flags.add(imports_numba(module))
+    started = 0
+    for jit in sorted(flags):
+        with contextlib.suppress(Exception):
+            started += fork_server(jit=jit) is not None
+    return started
 
 
 def start_for(argv: Sequence[str]) -> bool:
