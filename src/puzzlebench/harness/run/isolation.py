@@ -114,8 +114,10 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
         # one-shot `solve` or `count` would pay ~0.5 s for nothing).
         # imported here: numba loads only when a compiled solver runs (start-up time)
         from puzzlebench.compiled_clock import prepare_jit
+        from puzzlebench.harness.run.numba_kernels import blas_loaded
 
-        prepare_jit()
+        with blas_loaded():
+            prepare_jit()
     servers: dict[bool, ForkServer | None] = {}
 
     def server_for(task: Task) -> ForkServer | None:
