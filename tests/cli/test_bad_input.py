@@ -93,7 +93,7 @@ BAD: list[list[str]] = [
     ["solve", "sliding", "15", "--start", "korf:101", "--solver", "idastar-pdb"],
     ["solve", "sliding", "8", "--start", "korf:1", "--solver", "idastar-pdb"],
     ["solve", "sliding", "15", "--start", "korf:1", "--solver", "idastar-pdb", "--param", "reflect=maybe"],
-    ["pdb", "build", "--shape", "5x5"],
+    ["pdb", "build", "--shape", "6x6"],
     ["pdb", "build", "--shape", "4"],
     ["pdb", "build", "--shape", "1x1"],
     ["pdb", "build", "--partition", "5-5"],

@@ -179,10 +179,11 @@ def test_the_compact_kernel_keeps_the_node_cap(small_lookup) -> None:
 
 def test_idastar_pdb_options_on_5x5() -> None:
     """Beyond 16 cells the compact search serves whatever ``partition`` says; blank-aware
-    tables are declined there, the dual offered; boards beyond 25 cells are declined."""
+    tables and the dual are declined there; boards beyond 25 cells are declined."""
     inst = SL.make(24, start="korf24:40")
     assert IDAStarPDB(blank_aware=True).refusal(inst)
-    assert IDAStarPDB(dual=True).refusal(inst) is None
+    assert IDAStarPDB(dual=True, partition="7-8").refusal(inst)
+    assert IDAStarPDB(dual=True, partition="7-8").refusal() is None
     assert IDAStarPDB(dual=True).refusal() is not None  # on 4×4 the dual needs 7-8
     assert IDAStarPDB()._compact(inst) and not IDAStarPDB()._compact(SL.make(15, start="korf:1"))
     big = SL.make(35, start=",".join(map(str, range(36))), goal=",".join(map(str, range(36))))
