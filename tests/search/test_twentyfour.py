@@ -16,6 +16,7 @@ import pytest
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.sliding import apply_moves
+from puzzlebench.search.compact_batch_kernel import idastar_batch_kernel
 from puzzlebench.search.compact_kernel import idastar_compact_kernel
 from puzzlebench.search.compact_lookup import COMPACT_PARTITIONS, CompactLookup, compact_partition
 from puzzlebench.search.idastar_pdb import IDAStarPDB
@@ -159,6 +160,15 @@ def test_the_compact_kernel_is_optimal_on_5x5_scrambles(small_lookup, seed) -> N
         answer = "".join("UDLR"[m] for m in moves)
         assert SL.validate(state, answer).valid
         assert len(moves) <= expanded < generated or want == 0
+        if not dual:  # the batch kernel: the same answer length and nodes expanded
+            b_status, b_moves, b_generated, b_iterations, b_h0, b_expanded, before_last = idastar_batch_kernel(
+                tiles, 5, 5, look.tables, look.pattern_tiles, look.pattern_start, look.pattern_size,
+                look.pattern_of, look.reflect, look.popcount, -1, 1e18)
+            assert (b_status, len(b_moves), b_iterations, b_h0, b_expanded) == (
+                status, len(moves), iterations, h0, expanded)
+            assert SL.validate(state, "".join("UDLR"[m] for m in b_moves)).valid
+            assert generated <= b_generated <= generated + 2 * len(moves)
+            assert 0 < before_last < b_expanded or iterations == 1
 
 
 def test_the_compact_kernel_keeps_the_node_cap(small_lookup) -> None:
@@ -175,6 +185,14 @@ def test_the_compact_kernel_keeps_the_node_cap(small_lookup) -> None:
         tiles, 5, 5, look.tables, look.pattern_tiles, look.pattern_start, look.pattern_size,
         look.pattern_of, look.reflect, look.popcount, False, 50_000, 1e18)
     assert status == -1 and len(moves) == 0 and generated == 50_000
+    status, moves, generated, *_ = idastar_batch_kernel(
+        tiles, 5, 5, look.tables, look.pattern_tiles, look.pattern_start, look.pattern_size,
+        look.pattern_of, look.reflect, look.popcount, 50_000, 1e18)
+    assert status == -1 and len(moves) == 0 and generated == 50_000
+    status, *_ = idastar_batch_kernel(  # a deadline already past stops it at the first clock read
+        tiles, 5, 5, look.tables, look.pattern_tiles, look.pattern_start, look.pattern_size,
+        look.pattern_of, look.reflect, look.popcount, -1, 0.0)
+    assert status == -1
 
 
 def test_idastar_pdb_options_on_5x5() -> None:
