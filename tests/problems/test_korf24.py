@@ -53,7 +53,7 @@ def test_korf24_names_the_instances_on_the_5x5_board() -> None:
     assert SL.known_optimum(inst) == 82
     assert SL.make(24, start="KORF24:#25", shape="5x5").start == korf24_instance(25).start
     assert published_optimum(korf24_instance(25).start, KORF24_GOAL) == 81
-    assert published_optimum(korf24_instance(25).start, tuple(range(1, 25)) + (0,)) is None
+    assert published_optimum(korf24_instance(25).start, (*range(1, 25), 0)) is None
     assert SL.default_sizes({"starts": ["korf24:1", "korf:3"]}) == "15,24"
 
 
@@ -83,7 +83,8 @@ def test_the_validator_on_5x5() -> None:
     assert SL.validate(state, back).valid
     assert not SL.validate(state, back[:-1]).valid
     blank = state.start.index(0)
-    off = "U" if blank < 5 else "D" if blank >= 20 else "L" if blank % 5 == 0 else "R" if blank % 5 == 4 else None
+    off = ("U" if blank < 5 else "D" if blank >= 20 else "L" if blank % 5 == 0
+           else "R" if blank % 5 == 4 else None)
     if off:
         assert "off the board" in SL.validate(state, off).reason
     home = SL.make(24, start="korf24:40")

@@ -28,7 +28,8 @@ SL = get_problem("sliding")
 GOAL = ",".join(map(str, range(25)))
 
 
-def zero_one(cells: tuple[int, ...], rows: int, cols: int, blank_goal: int = -1) -> dict[tuple[int, ...], int]:
+def zero_one(cells: tuple[int, ...], rows: int, cols: int,
+             blank_goal: int = -1) -> dict[tuple[int, ...], int]:
     """Every placement's distance by a plain 0-1 search over (placement, blank cell): a blank
     move onto a free cell costs 0, onto a pattern tile 1; the minimum over the blank's cell."""
     n = rows * cols
@@ -48,7 +49,7 @@ def zero_one(cells: tuple[int, ...], rows: int, cols: int, blank_goal: int = -1)
             m = nr * cols + nq
             if m in placement:
                 j = placement.index(m)
-                nxt, cost = (placement[:j] + (b,) + placement[j + 1:], m), 1
+                nxt, cost = ((*placement[:j], b, *placement[j + 1:]), m), 1
             else:
                 nxt, cost = (placement, m), 0
             if dist.get(nxt, 1 << 30) > d + cost:
@@ -161,7 +162,8 @@ def test_the_compact_kernel_is_optimal_on_5x5_scrambles(small_lookup, seed) -> N
         assert SL.validate(state, answer).valid
         assert len(moves) <= expanded < generated or want == 0
         if not dual:  # the batch kernel: the same answer length and nodes expanded
-            b_status, b_moves, b_generated, b_iterations, b_h0, b_expanded, before_last = idastar_batch_kernel(
+            (b_status, b_moves, b_generated, b_iterations, b_h0, b_expanded,
+             before_last) = idastar_batch_kernel(
                 tiles, 5, 5, look.tables, look.pattern_tiles, look.pattern_start, look.pattern_size,
                 look.pattern_of, look.reflect, look.popcount, -1, 1e18)
             assert (b_status, len(b_moves), b_iterations, b_h0, b_expanded) == (

@@ -89,7 +89,8 @@ def _build_compact(rel: Any, rows: int, cols: int, goal_t: tuple[int, ...], forc
         rows_out.append(_row(db))
     if as_json:
         emit_json({"shape": f"{rows}x{cols}", "goal": list(goal_t),
-                   "partition": "7-8" if rows * cols <= 16 else "-".join(str(len(r["cells"])) for r in rows_out),
+                   "partition": ("7-8" if rows * cols <= 16
+                                 else "-".join(str(len(r["cells"])) for r in rows_out)),
                    "databases": rows_out})
         return 0
     total = sum(r["bytes"] for r in rows_out)

@@ -3,7 +3,8 @@ lengths and the nodes his IDA* with Manhattan distance generated; and Korf & Fel
 24-puzzle instances (AIJ 134 (2002) 9-22): start states, published optimal lengths and the
 nodes their IDA* with 6-6-6-6 pattern databases expanded (``data/korf24.csv``, ``korf24:N``).
 
-The goal has the blank first: ``0, 1, ..., 15`` (``0, 1, ..., 24`` for the 24-puzzle). The published lengths are facts the judge
+The goal has the blank first: ``0, 1, ..., 15`` (``0, 1, ..., 24`` for the 24-puzzle).
+The published lengths are facts the judge
 checks every exact 15-puzzle answer against (``Sliding.known_optimum``); the node counts are
 what the ``fifteen-puzzle`` study sets beside ours. The table is data shipped with the package
 (``data/korf100.csv``); it imports nothing from any solver.

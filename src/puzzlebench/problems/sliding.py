@@ -136,7 +136,8 @@ class Sliding(Problem):
         goal = options.get("goal")
         if isinstance(start, str) and start.strip().lower().startswith("korf24"):
             if (rows, cols) != (5, 5):
-                raise InvalidInstanceError(f"Korf & Felner's instances are 24-puzzles (5x5), not {rows}x{cols}")
+                raise InvalidInstanceError(
+                    f"Korf & Felner's instances are 24-puzzles (5x5), not {rows}x{cols}")
             start, goal = korf24_start(start), goal or KORF24_GOAL
         elif isinstance(start, str) and start.strip().lower().startswith("korf"):
             if (rows, cols) != (4, 4):

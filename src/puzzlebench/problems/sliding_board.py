@@ -68,7 +68,8 @@ def korf24_start(text: str) -> tuple[int, ...]:
     """The start of ``korf24:N``, Korf & Felner's 24-puzzle instance N (1..50)."""
     number = text.strip().lower().removeprefix("korf24").lstrip(":#")
     if not number.isdigit():
-        raise InvalidInstanceError(f"a Korf & Felner 24-puzzle instance is named korf24:N (N = 1..50), got {text!r}")
+        raise InvalidInstanceError(
+            f"a Korf & Felner 24-puzzle instance is named korf24:N (N = 1..50), got {text!r}")
     try:
         return korf24_instance(int(number)).start
     except ValueError as exc:

@@ -87,7 +87,8 @@ def narrative(frame: pd.DataFrame) -> list[str]:
     rest = table[table["outcome"] != Outcome.SOLVED]
     if len(rest):
         counts = rest["outcome"].value_counts().to_dict()
-        lines.append(f"The other {len(rest)} ran into the limit ({', '.join(f'{v} {k}' for k, v in counts.items())}); "
+        how = ", ".join(f"{v} {k}" for k, v in counts.items())
+        lines.append(f"The other {len(rest)} ran into the limit ({how}); "
                      f"Korf & Felner needed between {int(rest['nodes expanded (published)'].min()):,} and "
                      f"{int(rest['nodes expanded (published)'].max()):,} nodes expanded for them.")
     wrong = int(frame["outcome"].isin(["wrong", "crash"]).sum())
