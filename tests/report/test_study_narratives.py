@@ -162,7 +162,8 @@ def test_twentyfour_puzzle_sets_ours_beside_korf_and_felner() -> None:
         rows.append({"solver": tp.PDB, "params": {}, "outcome": outcome,
                      "instance": {"start": list(k.start), "goal": list(KORF24_GOAL)},
                      "answer_length": k.optimal if outcome == "solved" else None,
-                     "counters": {"nodes_generated": 2 * k.nodes_expanded, "nodes_expanded": k.nodes_expanded // 2,
+                     "counters": {"nodes_generated": 2 * k.nodes_expanded,
+                                  "nodes_expanded": k.nodes_expanded // 2,
                                   "expanded_before_last": k.nodes_expanded // 4},
                      "time_s": 1.0, "budget": {"time_limit": 60.0}})
     table = tp.beside_korf_felner(_runs(rows))
