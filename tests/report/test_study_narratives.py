@@ -147,3 +147,33 @@ def test_fifteen_puzzle_sets_each_partition_beside_korf_and_felner() -> None:
     lines = fp.narrative(frame)
     assert any("7-8 partition with reflection (0.00×)" in line for line in lines)
     assert any("6-6-3 partition with reflection (0.00×)" in line for line in lines)
+
+
+def test_twentyfour_puzzle_sets_ours_beside_korf_and_felner() -> None:
+    """Solved runs carry their nodes beside the published ones; a run stopped by its limit is
+    counted among the rest, with the published nodes it would have needed, never as solved."""
+    # imported on use: only this test reads the study's module
+    from puzzlebench.problems.korf_instances import KORF24_GOAL, korf24_instance
+    from puzzlebench.studies import twentyfour_puzzle as tp
+
+    rows = []
+    for number, outcome in ((40, "solved"), (25, "solved"), (9, "budget")):
+        k = korf24_instance(number)
+        rows.append({"solver": tp.PDB, "params": {}, "outcome": outcome,
+                     "instance": {"start": list(k.start), "goal": list(KORF24_GOAL)},
+                     "answer_length": k.optimal if outcome == "solved" else None,
+                     "counters": {"nodes_generated": 2 * k.nodes_expanded,
+                                  "nodes_expanded": k.nodes_expanded // 2,
+                                  "expanded_before_last": k.nodes_expanded // 4},
+                     "time_s": 1.0, "budget": {"time_limit": 60.0}})
+    table = tp.beside_korf_felner(_runs(rows))
+    assert list(table["#"]) == [9, 25, 40]
+    assert list(table["ours / published"].dropna()) == [0.5, 0.5]
+    assert table.set_index("#").loc[9, "nodes expanded"] is None or \
+        pd.isna(table.set_index("#").loc[9, "nodes expanded"])
+    lines = tp.narrative(_runs(rows))
+    assert lines[0].startswith("idastar-pdb with Korf & Felner's 6-6-6-6 databases and their reflection "
+                               "solved 2 of the 3 instances within 60 s each; 2 answers")
+    assert any("(0.50×)" in line for line in lines)
+    assert any("The other 1 ran into the limit (1 budget)" in line and "1,818,005,616,606" in line
+               for line in lines)

@@ -530,9 +530,13 @@ def test_budget_stops_the_search() -> None:
     assert p.counters["nodes_generated"] < 50_000 + 100
 
 
-@pytest.mark.parametrize("solver", [IDAStarPDB, IDAStarLinearConflict])
-def test_boards_beyond_16_cells_are_declined(solver) -> None:
-    inst = SL.make(24, start=",".join(map(str, [*range(1, 24), 24, 0])))
+@pytest.mark.parametrize(("solver", "shape"), [(IDAStarPDB, "6x5"), (IDAStarLinearConflict, "5x5")])
+def test_boards_beyond_their_reach_are_declined(solver, shape: str) -> None:
+    """idastar-pdb searches boards of up to 25 cells (the 24-puzzle), idastar-linear-conflict
+    up to 16."""
+    rows, cols = map(int, shape.split("x"))
+    cells = rows * cols
+    inst = SL.make(cells - 1, shape=shape, start=",".join(map(str, [*range(1, cells - 1), cells - 1, 0])))
     p = solver().solve(inst, Budget(time_limit=1), np.random.default_rng(0))
     assert p.answer is None and p.claim.value == "declined" and "declined" in p.note
 

@@ -20,7 +20,8 @@ app.add_typer(pdb_app, name="pdb")
 
 @pdb_app.command("build")
 def build_command(
-    shape: Annotated[str, typer.Option(help="Board ROWSxCOLS, at most 16 cells.")] = "4x4",
+    shape: Annotated[str, typer.Option(help="Board ROWSxCOLS, at most 25 cells (beyond 16: the "
+                                                 "compact 6-tile tables, 6-6-6-6 on 5x5).")] = "4x4",
     goal: Annotated[str | None, typer.Option(
         help="Goal state (default: 1..N then the blank). Goals with the blank in a corner share "
              "one set of databases.")] = None,
@@ -32,6 +33,7 @@ def build_command(
 ) -> int:
     """Build the databases for a board and goal, cache them, and print their size and build time."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
+    from puzzlebench.search.idastar_pdb import MAX_BOARD_CELLS
     from puzzlebench.search.pattern_database_files import load_or_build
     from puzzlebench.search.pdb_lookup import MAX_CELLS
     from puzzlebench.search.pdb_lookup import partition as static_partition
@@ -39,8 +41,8 @@ def build_command(
 
     try:
         rows, cols = parse_shape(shape)
-        if rows < 1 or cols < 1 or rows * cols < 2 or rows * cols > MAX_CELLS:
-            raise CliInputError(f"--shape must have 2..{MAX_CELLS} cells, got {shape!r}")
+        if rows < 1 or cols < 1 or rows * cols < 2 or rows * cols > MAX_BOARD_CELLS:
+            raise CliInputError(f"--shape must have 2..{MAX_BOARD_CELLS} cells, got {shape!r}")
         if partition not in ("6-6-3", "7-8"):
             raise CliInputError(f"--partition must be 6-6-3 or 7-8, got {partition!r}")
         goal_t = parse_state(goal, rows * cols) if goal else default_goal(rows, cols)
@@ -48,7 +50,7 @@ def build_command(
     except InvalidInstanceError as exc:
         raise CliInputError(str(exc)) from None
     rel = relabel(instance)
-    if partition == "7-8":
+    if partition == "7-8" or rows * cols > MAX_CELLS:  # beyond 16 cells: compact tables only
         return _build_compact(rel, rows, cols, goal_t, force, as_json)
     rows_out: list[dict[str, Any]] = []
     for cells in static_partition(rel.rows, rel.cols, rel.blank_goal):
@@ -74,7 +76,8 @@ def build_command(
 
 def _build_compact(rel: Any, rows: int, cols: int, goal_t: tuple[int, ...], force: bool,
                    as_json: bool) -> int:
-    """``--partition 7-8``: the compact-ranked tables (one byte per placement of the pattern)."""
+    """``--partition 7-8`` (and every board beyond 16 cells: 6-6-6-6 on 5×5): the compact-ranked
+    tables (one byte per placement of the pattern)."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.search.compact_lookup import compact_partition
     from puzzlebench.search.pattern_database_files import load_or_build
@@ -85,7 +88,9 @@ def _build_compact(rel: Any, rows: int, cols: int, goal_t: tuple[int, ...], forc
                            blank_goal=rel.blank_goal)
         rows_out.append(_row(db))
     if as_json:
-        emit_json({"shape": f"{rows}x{cols}", "goal": list(goal_t), "partition": "7-8",
+        emit_json({"shape": f"{rows}x{cols}", "goal": list(goal_t),
+                   "partition": ("7-8" if rows * cols <= 16
+                                 else "-".join(str(len(r["cells"])) for r in rows_out)),
                    "databases": rows_out})
         return 0
     total = sum(r["bytes"] for r in rows_out)

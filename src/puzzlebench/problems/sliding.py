@@ -1,4 +1,5 @@
-"""The sliding-tile puzzle on a rows × cols board (3×3 = 8-puzzle, 4×4 = 15-puzzle).
+"""The sliding-tile puzzle on a rows × cols board (3×3 = 8-puzzle, 4×4 = 15-puzzle, 5×5 =
+24-puzzle: Korf's 100 as ``korf:N``, Korf & Felner's 50 24-puzzles as ``korf24:N``).
 
 States are tuples in row-major order with 0 for the blank. An answer is a string of blank
 moves: ``U`` moves the blank up one row, ``D`` down, ``L`` left, ``R`` right.
@@ -19,12 +20,13 @@ from puzzlebench.problems.base import (
     Problem,
     Verdict,
 )
-from puzzlebench.problems.korf_instances import KORF_GOAL, published_optimum
+from puzzlebench.problems.korf_instances import KORF24_GOAL, KORF_GOAL, published_optimum
 from puzzlebench.problems.options import ProblemOption, text
 from puzzlebench.problems.sliding_board import (
     MOVES,
     board_shape,
     default_goal,
+    korf24_start,
     korf_start,
     parse_shape,
     parse_state,
@@ -105,7 +107,7 @@ class Sliding(Problem):
     ioh_function: ClassVar[int | None] = 3
     objective: ClassVar[str | None] = "answer_length"
     options: ClassVar[tuple[ProblemOption, ...]] = (
-        ProblemOption("start", "sliding: start state, e.g. 125408367 or korf:1 "
+        ProblemOption("start", "sliding: start state, e.g. 125408367, korf:1 or korf24:1 "
                       "(compare: several, ';'-separated)", text, study_key="starts",
                       many=True, separator=";", required=True),
         ProblemOption("goal", "sliding: goal state (default: blank last)", text),
@@ -132,7 +134,12 @@ class Sliding(Problem):
         if start is None:
             raise InvalidInstanceError("a sliding instance needs a start state (--start)")
         goal = options.get("goal")
-        if isinstance(start, str) and start.strip().lower().startswith("korf"):
+        if isinstance(start, str) and start.strip().lower().startswith("korf24"):
+            if (rows, cols) != (5, 5):
+                raise InvalidInstanceError(
+                    f"Korf & Felner's instances are 24-puzzles (5x5), not {rows}x{cols}")
+            start, goal = korf24_start(start), goal or KORF24_GOAL
+        elif isinstance(start, str) and start.strip().lower().startswith("korf"):
             if (rows, cols) != (4, 4):
                 raise InvalidInstanceError(f"Korf's instances are 15-puzzles (4x4), not {rows}x{cols}")
             start, goal = korf_start(start), goal or KORF_GOAL
@@ -151,7 +158,8 @@ class Sliding(Problem):
         starts = entry.get("starts")
         if not starts:
             return super().default_sizes(entry, purpose)
-        cells = {16 if s.lower().startswith("korf") else len(s.split(",")) if "," in s
+        cells = {25 if s.lower().startswith("korf24") else 16 if s.lower().startswith("korf")
+                 else len(s.split(",")) if "," in s
                  else len(s) for s in starts}
         return ",".join(str(c - 1) for c in sorted(cells))
 
@@ -262,14 +270,14 @@ class Sliding(Problem):
         return permutation_parity(perm) == dist % 2
 
     def known_optimum(self, instance: SlidingInstance) -> int | None:
-        """Exact for 3×3 boards (the BFS table) and for Korf's 100 15-puzzles (the published
-        lengths); unknown elsewhere."""
+        """Exact for 3×3 boards (the BFS table), for Korf's 100 15-puzzles and Korf & Felner's 50
+        24-puzzles (the published lengths); unknown elsewhere."""
         if (instance.rows, instance.cols) == (3, 3):
             # imported on use: the 8-puzzle's distance table loads only when an optimum is asked for
             from puzzlebench.problems.sliding_distances import optimal_length
 
             return optimal_length(instance.start, instance.goal)
-        if (instance.rows, instance.cols) == (4, 4):
+        if (instance.rows, instance.cols) in ((4, 4), (5, 5)):
             return published_optimum(instance.start, instance.goal)
         return None
 

@@ -1,5 +1,5 @@
 """The sliding-tile board's notation and arithmetic: goal states, the start-state text format
-(``125408367``, comma-separated for tiles ≥ 10, ``korf:K``), board shapes, move replay and
+(``125408367``, comma-separated for tiles ≥ 10, ``korf:K``, ``korf24:K``), board shapes, move replay and
 permutation parity — what the ``sliding`` problem and its solvers share."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from puzzlebench.problems.errors import InvalidInstanceError
-from puzzlebench.problems.korf_instances import korf_instance
+from puzzlebench.problems.korf_instances import korf24_instance, korf_instance
 
 MOVES: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 
@@ -62,6 +62,18 @@ def permutation_parity(perm: list[int]) -> int:
             length += 1
         parity ^= (length - 1) & 1
     return parity
+
+
+def korf24_start(text: str) -> tuple[int, ...]:
+    """The start of ``korf24:N``, Korf & Felner's 24-puzzle instance N (1..50)."""
+    number = text.strip().lower().removeprefix("korf24").lstrip(":#")
+    if not number.isdigit():
+        raise InvalidInstanceError(
+            f"a Korf & Felner 24-puzzle instance is named korf24:N (N = 1..50), got {text!r}")
+    try:
+        return korf24_instance(int(number)).start
+    except ValueError as exc:
+        raise InvalidInstanceError(str(exc)) from None
 
 
 def korf_start(text: str) -> tuple[int, ...]:

@@ -32,12 +32,19 @@ import numpy as np
 from puzzlebench.cache_dir import cache_dir
 from puzzlebench.search.pattern_database import popcounts
 from puzzlebench.search.pattern_database_files import StoredDatabase, load_or_build
-from puzzlebench.search.region_pdb_build import MAX_COMPACT_PATTERN
+from puzzlebench.search.region_pdb_build import max_pattern, pop32
 
-#: The two patterns of the canonical goal (blank on cell 0) on 4×4: the seven tiles of the top
-#: two rows and the eight of the bottom two (Felner, Korf & Hanan 2004, their 7-8 partition).
+#: The patterns of the canonical goal (blank on cell 0). On 4×4: the seven tiles of the top two
+#: rows and the eight of the bottom two (Felner, Korf & Hanan 2004, their 7-8 partition). On
+#: 5×5: Korf & Felner's 6-6-6-6 (AIJ 134 (2002) 9-22), as clausecker/24puzzle's catalogue
+#: ``reinefeld-et-al.cat`` and sourcedennis/puzzle24 (after the paper's figure) transcribe it;
+#: Korf's own program and other copies list its mirror about the main diagonal ({1,2,5,6,7,12},
+#: {3,4,8,9,13,14}, ...). With the reflected lookup taken as well (the maximum of the two) both
+#: give the same estimate. The reflection does not map the partition onto itself, so the four
+#: tables are distinct (``twentyfour``).
 COMPACT_PARTITIONS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
     (4, 4): ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+    (5, 5): ((1, 5, 6, 10, 11, 12), (2, 3, 4, 7, 8, 9), (13, 14, 18, 19, 23, 24), (15, 16, 17, 20, 21, 22)),
 }
 
 #: Loaded tables by goal and cache directory (see ``pdb_lookup._LOADED``).
@@ -45,13 +52,13 @@ _LOADED: dict[tuple[int, int, tuple[int, ...], int, str], StoredDatabase] = {}
 
 
 def compact_partition(rows: int, cols: int, blank_goal: int) -> tuple[tuple[int, ...], ...]:
-    """The patterns (as goal cells) of a relabelled goal: 7-8 on 4×4 with the blank on cell 0,
-    elsewhere the tiles in row-major order of their goal cells cut into as few patterns of at
-    most 8 as possible, of near-equal sizes."""
+    """The patterns (as goal cells) of a relabelled goal: 7-8 on 4×4 and 6-6-6-6 on 5×5 with the
+    blank on cell 0, elsewhere the tiles in row-major order of their goal cells cut into as few
+    patterns of at most 8 (6 on boards of more than 16 cells) as possible, of near-equal sizes."""
     if blank_goal == 0 and (rows, cols) in COMPACT_PARTITIONS:
         return COMPACT_PARTITIONS[(rows, cols)]
     cells = [c for c in range(rows * cols) if c != blank_goal]
-    parts = math.ceil(len(cells) / MAX_COMPACT_PATTERN)
+    parts = math.ceil(len(cells) / max_pattern(rows * cols))
     size = math.ceil(len(cells) / parts)
     return tuple(tuple(cells[i:i + size]) for i in range(0, len(cells), size))
 
@@ -118,14 +125,15 @@ def compact_lookup(dbs: list[StoredDatabase], rows: int, cols: int, use_reflecti
 @numba.njit(cache=True)
 def pattern_h(pos: np.ndarray, p: int, tables: Any, pattern_tiles: np.ndarray, pattern_start: np.ndarray,
               pattern_size: np.ndarray, cells: int, popcount: np.ndarray) -> int:
-    """Pattern p's entry for the tiles' cells ``pos[tile]``: its compact rank, then one read."""
-    used = 0
+    """Pattern p's entry for the tiles' cells ``pos[tile]``: its compact rank, then one read
+    (boards of up to 32 cells: the cells below c are counted in two reads of the 16-bit table)."""
+    used = np.int64(0)
     r = np.int64(0)
     s = pattern_start[p]
     for j in range(pattern_size[p]):
         c = pos[pattern_tiles[s + j]]
-        r = r * (cells - j) + c - popcount[used & ((1 << c) - 1)]
-        used |= 1 << c
+        r = r * (cells - j) + c - pop32(used & ((np.int64(1) << c) - 1), popcount)
+        used |= np.int64(1) << c
     return int(tables[p][r])
 
 

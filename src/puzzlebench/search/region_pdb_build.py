@@ -26,11 +26,24 @@ import math
 import numba
 import numpy as np
 
-from puzzlebench.search.pattern_database import popcounts, rank
+from puzzlebench.search.pattern_database import popcounts
 
-#: Largest pattern this module builds (a packed placement of 4 bits per tile fills a uint32).
+#: Largest pattern this module builds on boards of up to 16 cells (a packed placement of 4 bits
+#: per tile fills a uint32) and on boards of up to 32 (5 bits per tile: 6 tiles in 30 bits).
 MAX_COMPACT_PATTERN = 8
+MAX_COMPACT_PATTERN_5BIT = 6
+MAX_CELLS = 32
 UNSEEN = 255
+
+
+def cell_bits(cells: int) -> int:
+    """Bits per tile of a packed placement: 4 on boards of up to 16 cells, else 5."""
+    return 4 if cells <= 16 else 5
+
+
+def max_pattern(cells: int) -> int:
+    """The largest pattern this module builds on a board of ``cells`` cells."""
+    return MAX_COMPACT_PATTERN if cells <= 16 else MAX_COMPACT_PATTERN_5BIT
 
 
 @numba.njit(cache=True)
@@ -77,9 +90,28 @@ def region(cell: int, free: np.int64, cols: int, not_first: np.int64, not_last: 
 
 
 @numba.njit(cache=True)
+def pop32(x: np.int64, popcount: np.ndarray) -> int:
+    """The set bits of a mask of at most 32 bits (two reads of the 16-bit table)."""
+    return int(popcount[x & 0xFFFF]) + int(popcount[(x >> 16) & 0xFFFF])
+
+
+@numba.njit(cache=True)
 def lowest(mask: np.int64, popcount: np.ndarray) -> int:
-    """The lowest set bit's index of a non-zero mask of at most 16 bits."""
-    return int(popcount[((mask & -mask) - 1) & 0xFFFF])
+    """The lowest set bit's index of a non-zero mask of at most 32 bits."""
+    return pop32((mask & -mask) - 1, popcount)
+
+
+@numba.njit(cache=True)
+def packed_rank(state: np.int64, k: int, cells: int, bits: int, popcount: np.ndarray) -> np.int64:
+    """Compact rank of k distinct cells packed ``bits`` bits each (a k-permutation of ``cells``)."""
+    used = np.int64(0)
+    r = np.int64(0)
+    mask = (np.int64(1) << bits) - 1
+    for i in range(k):
+        p = (state >> np.int64(bits * i)) & mask
+        r = r * (cells - i) + p - pop32(used & ((np.int64(1) << p) - 1), popcount)
+        used |= np.int64(1) << p
+    return r
 
 
 #: States whose successors are gathered before any seen mark is read (see ``expand_layer``).
@@ -87,29 +119,30 @@ CHUNK = 1024
 
 
 @numba.njit(cache=True)
-def _successors(s: np.int64, b0: int, k: int, cells: int, cols: int, nb: np.ndarray, full: np.int64,
-                not_first: np.int64, not_last: np.int64, popcount: np.ndarray, out_t: np.ndarray,
-                out_r: np.ndarray, out_b: np.ndarray, out_bit: np.ndarray, m: int) -> int:
-    """Append the successors of state (s, region of cell b0) — packed placement, compact rank,
-    region's lowest cell, its seen bit — at position m; returns the new end."""
+def _successors(s: np.int64, b0: int, k: int, cells: int, cols: int, bits: int, nb: np.ndarray,
+                full: np.int64, not_first: np.int64, not_last: np.int64, popcount: np.ndarray,
+                out_t: np.ndarray, out_r: np.ndarray, out_b: np.ndarray, out_bit: np.ndarray, m: int) -> int:
+    """Append the successors of state (s, region of cell b0) — packed placement (``bits`` per
+    tile), compact rank, region's lowest cell, its seen bit — at position m; returns the new end."""
+    mask = (np.int64(1) << bits) - 1
     occ = np.int64(0)
     for j in range(k):
-        occ |= np.int64(1) << ((s >> np.int64(4 * j)) & 15)
+        occ |= np.int64(1) << ((s >> np.int64(bits * j)) & mask)
     free = full & ~occ
     reg = region(b0, free, cols, not_first, not_last)
     for j in range(k):
-        p = (s >> np.int64(4 * j)) & 15
+        p = (s >> np.int64(bits * j)) & mask
         targets = nb[p] & reg
         while targets:
             q = lowest(targets, popcount)
             targets &= targets - 1
-            t = (s & ~(np.int64(15) << np.int64(4 * j))) | (np.int64(q) << np.int64(4 * j))
+            t = (s & ~(mask << np.int64(bits * j))) | (np.int64(q) << np.int64(bits * j))
             nfree = (free & ~(np.int64(1) << q)) | (np.int64(1) << p)
             b = lowest(region(int(p), nfree, cols, not_first, not_last), popcount)
             out_t[m] = t
-            out_r[m] = rank(t, k, cells, popcount)
+            out_r[m] = packed_rank(t, k, cells, bits, popcount)
             out_b[m] = b
-            out_bit[m] = 1 << popcount[nfree & ((1 << b) - 1)]
+            out_bit[m] = np.int64(1) << pop32(nfree & ((np.int64(1) << b) - 1), popcount)
             m += 1
     return m
 
@@ -132,6 +165,7 @@ def expand_layer(cur_p: np.ndarray, cur_b: np.ndarray, n_in: np.ndarray, nxt_p: 
     threads = nxt_p.shape[0]
     cap = nxt_p.shape[1]
     cells = rows * cols
+    bits = 4 if cells <= 16 else 5
     nb = _neighbours(rows, cols)
     full, not_first, not_last = _masks(rows, cols)
     total = np.int64(0)
@@ -158,7 +192,7 @@ def expand_layer(cur_p: np.ndarray, cur_b: np.ndarray, n_in: np.ndarray, nxt_p: 
                 last = min(stop, base + n_in[row])
                 for x in range(first, last):
                     m = _successors(np.int64(cur_p[row, x - base]), int(cur_b[row, x - base]), k,
-                                    cells, cols, nb, full, not_first, not_last, popcount,
+                                    cells, cols, bits, nb, full, not_first, not_last, popcount,
                                     out_t, out_r, out_b, out_bit, m)
                 base += n_in[row]
             g = stop
@@ -193,14 +227,15 @@ def goal_states(goal_cells: np.ndarray, rows: int, cols: int, seen: np.ndarray, 
     holds ``blank_goal`` (−1: in each region) (into row 0 of ``cur_p``/``cur_b``); returns how
     many."""
     k = goal_cells.shape[0]
+    bits = 4 if rows * cols <= 16 else 5
     full, not_first, not_last = _masks(rows, cols)
     goal = np.int64(0)
     occupied = np.int64(0)
     for j in range(k):
-        goal |= np.int64(goal_cells[j]) << np.int64(4 * j)
+        goal |= np.int64(goal_cells[j]) << np.int64(bits * j)
         occupied |= np.int64(1) << goal_cells[j]
     free = full & ~occupied
-    r0 = rank(goal, k, rows * cols, popcount)
+    r0 = packed_rank(goal, k, rows * cols, bits, popcount)
     table[r0] = 0
     n = 0
     left = free
@@ -210,7 +245,7 @@ def goal_states(goal_cells: np.ndarray, rows: int, cols: int, seen: np.ndarray, 
         left &= ~reg
         if blank_goal >= 0 and not (reg >> blank_goal) & 1:
             continue
-        seen[r0] |= 1 << popcount[free & ((1 << c) - 1)]
+        seen[r0] |= np.int64(1) << pop32(free & ((np.int64(1) << c) - 1), popcount)
         cur_p[0, n] = np.uint32(goal)
         cur_b[0, n] = c
         n += 1
@@ -220,7 +255,9 @@ def goal_states(goal_cells: np.ndarray, rows: int, cols: int, seen: np.ndarray, 
 def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int,
                         threads: int | None = None, blank_goal: int = -1) -> tuple[np.ndarray, int]:
     """(the compact-ranked one-byte table, abstract states expanded) of a pattern of 1..8 tiles
-    on a board of at most 16 cells, on ``threads`` threads (default: numba's, one per core).
+    on a board of at most 16 cells, or of 1..6 tiles on one of at most 32 (5 bits a tile: the
+    24-puzzle's 6-tile patterns, 127.5 M entries each), on ``threads`` threads (default:
+    numba's, one per core).
     The goal: the tiles home, the blank in the region of ``blank_goal`` (−1: in any region; a
     weaker table when the goal placement splits the free cells, as tiles 1-7 of the 15-puzzle
     do: cell 0 and the bottom two rows).
@@ -228,13 +265,16 @@ def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int,
     The arrays are made here by numpy, which asks Linux for huge pages on large ones: the seen
     marks and the table are read at random, and huge pages spare most of the TLB misses."""
     k = len(goal_cells)
-    if not 1 <= k <= MAX_COMPACT_PATTERN:
-        raise ValueError(f"a compact pattern holds 1..{MAX_COMPACT_PATTERN} tiles, got {k}")
-    if rows * cols > 16 or len(set(goal_cells)) != k or not all(0 <= c < rows * cols for c in goal_cells):
-        raise ValueError(f"pattern cells {goal_cells} do not fit a {rows}x{cols} board of ≤ 16 cells")
-    if k >= rows * cols:
+    n = rows * cols
+    if n > MAX_CELLS:
+        raise ValueError(f"a compact pattern database is built on boards of at most {MAX_CELLS} cells")
+    if not 1 <= k <= max_pattern(n):
+        raise ValueError(f"a compact pattern on {n} cells holds 1..{max_pattern(n)} tiles, got {k}")
+    if len(set(goal_cells)) != k or not all(0 <= c < n for c in goal_cells):
+        raise ValueError(f"pattern cells {goal_cells} do not fit a {rows}x{cols} board")
+    if k >= n:
         raise ValueError("a pattern must leave a cell for the blank")
-    if blank_goal >= 0 and (blank_goal in goal_cells or blank_goal >= rows * cols):
+    if blank_goal >= 0 and (blank_goal in goal_cells or blank_goal >= n):
         raise ValueError(f"the blank's goal cell {blank_goal} must be a free cell of the board")
     threads = threads or numba.get_num_threads()
     total = math.perm(rows * cols, k)
@@ -243,7 +283,8 @@ def build_compact_table(goal_cells: tuple[int, ...], rows: int, cols: int,
     capacity = max(total // threads + 1, 64)
     popcount = popcounts()
     table = np.full(total, UNSEEN, np.uint8)
-    seen = np.zeros(total, np.uint8 if rows * cols - k <= 8 else np.uint16)
+    free = rows * cols - k  # a seen bit per free cell
+    seen = np.zeros(total, np.uint8 if free <= 8 else np.uint16 if free <= 16 else np.uint32)
     cur_p = np.empty((threads, capacity), np.uint32)
     cur_b = np.empty((threads, capacity), np.uint8)
     nxt_p = np.empty((threads, capacity), np.uint32)
