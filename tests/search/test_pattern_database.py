@@ -335,25 +335,6 @@ def test_cache_round_trip_and_memory_map(cache: Path) -> None:
     assert second.build_s == pytest.approx(first.build_s, abs=1e-3) and second.states == first.states
 
 
-def test_tables_held_in_memory_of_their_own_only_within_the_context(
-        cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fork server's loads (``tables_held``) copy each table into read-only anonymous memory
-    aligned to a huge page, with the same bytes; every load outside it stays a memory map (a
-    run's own load must not be charged the copy)."""
-    files.load_or_build((1, 2, 3), 3, 3)
-    monkeypatch.setattr(files, "HUGE_PAGE", 512)  # the 729-byte table counts as large here
-    with files.tables_held() as offered:
-        held = files.load_or_build((1, 2, 3), 3, 3)
-    after = files.load_or_build((1, 2, 3), 3, 3)
-    assert isinstance(after.table, np.memmap)
-    assert np.array_equal(np.asarray(held.table), np.asarray(after.table))
-    if offered:
-        assert not isinstance(held.table, np.memmap) and not held.table.flags.writeable
-        assert held.table.ctypes.data % 512 == 0
-    else:  # a machine without transparent huge pages: nothing changes
-        assert isinstance(held.table, np.memmap)
-
-
 @pytest.mark.parametrize("damage", ["flip", "truncate", "foreign", "garbage"])
 def test_a_damaged_file_is_rebuilt(cache: Path, damage: str) -> None:
     good = files.load_or_build((1, 2, 3), 3, 3)

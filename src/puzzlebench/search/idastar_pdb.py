@@ -59,7 +59,6 @@ framework's (``iterative.kernel_caps``), passed in as arguments.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextlib import nullcontext
 from typing import Any, ClassVar
 
 import numba
@@ -74,7 +73,6 @@ from puzzlebench.search.blank_aware_kernel import idastar_blank_kernel
 from puzzlebench.search.compact_batch_kernel import idastar_batch_kernel
 from puzzlebench.search.compact_kernel import idastar_compact_kernel
 from puzzlebench.search.compact_lookup import compact_databases, compact_lookup
-from puzzlebench.search.pattern_database_files import tables_held
 from puzzlebench.search.pdb_lookup import MAX_CELLS, databases, estimate, lookup, slide
 from puzzlebench.search.sliding_search import solvable
 from puzzlebench.search.sliding_symmetry import DC, DR, original_moves, relabel
@@ -164,11 +162,6 @@ def idastar_pdb_kernel(start: np.ndarray, rows: int, cols: int, tables: np.ndarr
             return -1, np.zeros(0, np.int64), nodes, iterations, h0
 
 
-#: Boards above this many cells have their compact tables held in shared memory by the fork
-#: server (``IDAStarPDB.prepare_runs``): their runs search long enough to repay the copy.
-HELD_ABOVE_CELLS = 16
-
-
 @register
 class IDAStarPDB(Solver):
     """IDA* with additive 6-6-3 (or 7-8) pattern databases and their reflection (numba):
@@ -189,13 +182,7 @@ class IDAStarPDB(Solver):
         """In the fork server: load this goal's tables when the cache holds them (never build:
         a missing table is the runs' to build) and load the kernels by solving the warm-up
         instance once, so that every run forked after it inherits both instead of loading them
-        in its warm-up (the 7-8 tables and their kernels: 20-25 ms of each run's).
-
-        Compact tables of boards beyond ``HELD_ABOVE_CELLS`` are held in memory the runs share
-        (``tables_held``: huge pages, no page faults per run, fewer TLB misses: 20-45 % faster
-        search in a forked run). Not the 15-puzzle's: on this project's VM the copy into fresh
-        memory costs the server 0.1-1.7 s, as much as Korf's 100 (27 ms a run) gain from it —
-        batch 4.7-5.0 s held against 4.0-4.8 s mapped, measured alternately."""
+        in its warm-up (the 7-8 tables and their kernels: 20-25 ms of each run's)."""
         solver = cls(**params)
         if (not isinstance(instance, SlidingInstance) or solver.refusal(instance)
                 or instance.rows * instance.cols > MAX_BOARD_CELLS or not solvable(instance)):
@@ -203,9 +190,8 @@ class IDAStarPDB(Solver):
         rel = relabel(instance)
         try:
             if solver._compact(instance):
-                with tables_held() if rel.rows * rel.cols > HELD_ABOVE_CELLS else nullcontext():
-                    compact_databases(rel.rows, rel.cols, rel.blank_goal, build=False)
-            else:  # copied into one array by ``lookup`` (numpy asks for huge pages itself)
+                compact_databases(rel.rows, rel.cols, rel.blank_goal, build=False)
+            else:
                 databases(rel.rows, rel.cols, rel.blank_goal,
                           "blank" if solver.config["blank_aware"] else "compressed", build=False)
         except FileNotFoundError:

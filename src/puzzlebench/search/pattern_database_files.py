@@ -28,7 +28,6 @@ import contextlib
 import fcntl
 import json
 import math
-import mmap
 import os
 import tempfile
 import time
@@ -45,11 +44,6 @@ from puzzlebench.search.region_pdb_build import build_compact_table
 
 MAGIC = b"puzzlebench-pdb-1\n"
 HEADER_BYTES = 4096
-HUGE_PAGE = 2 * 2**20
-THP_SETTING = Path("/sys/kernel/mm/transparent_hugepage/enabled")
-
-#: Whether tables loaded from now on are copied into this process's own memory (``hold_tables``).
-_HOLD = False
 
 
 #: ``compressed``: the sparse table, minimum over the blank's cell (``cells^k`` entries);
@@ -216,56 +210,8 @@ def load_or_build(cells: tuple[int, ...], rows: int, cols: int, *, rebuild: bool
             if found is None:
                 return _build_and_store(cells, rows, cols, kind, t0, region)
     table, meta = found
-    if _HOLD:
-        table = _held(table)
     return StoredDatabase(cells, rows, cols, table, path, float(meta["build_s"]),
                           int(meta["states"]), False, time.perf_counter() - t0, kind, region)
-
-
-@contextlib.contextmanager
-def tables_held() -> Iterator[bool]:
-    """Within it, each table this process loads from the cache is copied into anonymous memory
-    advised for transparent huge pages instead of being read through the file's memory map;
-    yields whether the machine offers huge pages (without, nothing changes).
-
-    For a process that forks many runs (the fork server, ``Solver.prepare_runs``): a forked
-    child maps none of a file mapping's pages and faults in each one it touches (about 1,760
-    per 7-8 run on Korf's 100), where it shares the parent's anonymous huge pages as they are;
-    a 2 MiB page takes one TLB entry where 512 small ones did; and anonymous memory stays
-    resident on a machine without swap, where a file's cached pages may be reclaimed between
-    two runs. Measured on 40 of Korf's 100 solved in forked children: the 7-8 search 20-45 %
-    faster. Without huge pages a fork would copy one small page-table entry per 4 KiB instead
-    (140 k for the 7-8 tables), so it is not done. Never a run's own loads: the copy would be
-    charged to the run's memory where the file's pages are shared."""
-    global _HOLD
-    try:
-        offered = "[never]" not in THP_SETTING.read_text(encoding="ascii")
-    except OSError:
-        offered = False
-    _HOLD = offered
-    try:
-        yield offered
-    finally:
-        _HOLD = False
-
-
-def _held(table: np.ndarray) -> np.ndarray:
-    """A read-only copy of ``table`` in anonymous memory, aligned to and advised for huge pages
-    (the table itself when the copy cannot be made)."""
-    n = int(table.nbytes)
-    if n < HUGE_PAGE:
-        return table
-    try:
-        region = mmap.mmap(-1, n + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-        whole = np.frombuffer(region, np.uint8)
-        start = (-whole.ctypes.data) % HUGE_PAGE
-        region.madvise(mmap.MADV_HUGEPAGE, start, n)
-        copy = whole[start:start + n]
-        copy[:] = table
-    except (OSError, ValueError, AttributeError):
-        return table
-    copy.flags.writeable = False
-    return copy
 
 
 @contextlib.contextmanager
