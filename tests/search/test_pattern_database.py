@@ -511,9 +511,13 @@ def test_budget_stops_the_search() -> None:
     assert p.counters["nodes_generated"] < 50_000 + 100
 
 
-@pytest.mark.parametrize("solver", [IDAStarPDB, IDAStarLinearConflict])
-def test_boards_beyond_16_cells_are_declined(solver) -> None:
-    inst = SL.make(24, start=",".join(map(str, [*range(1, 24), 24, 0])))
+@pytest.mark.parametrize(("solver", "shape"), [(IDAStarPDB, (6, 5)), (IDAStarLinearConflict, (5, 5))])
+def test_boards_beyond_their_cells_are_declined(solver, shape) -> None:
+    """idastar-linear-conflict takes at most 16 cells; idastar-pdb at most 25 (the 24-puzzle's
+    compact tables: ``test_twentyfour.py``)."""
+    rows, cols = shape
+    cells = rows * cols
+    inst = SL.make(cells - 1, start=",".join(map(str, [*range(1, cells), 0])), shape=f"{rows}x{cols}")
     p = solver().solve(inst, Budget(time_limit=1), np.random.default_rng(0))
     assert p.answer is None and p.claim.value == "declined" and "declined" in p.note
 
