@@ -61,3 +61,16 @@ class InvalidAnswers(Solver):
 
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
         return Proposal(answer=list(range(instance.n)), claim=Claim.SOLVED)
+
+
+class FrozenHeapWitness(Solver):
+    """Answers with nothing, reporting how many objects it inherited frozen from the process
+    that forked it (``gc.get_freeze_count``)."""
+
+    name = "frozen-heap-witness"
+    problems = frozenset({"nqueens"})
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        import gc
+
+        return Proposal(claim=Claim.UNKNOWN, counters={"frozen": gc.get_freeze_count()})

@@ -8,6 +8,7 @@ may. ``harness.run.forkserver`` is the harness's side (the client) and says why 
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import os
 import pickle
@@ -188,6 +189,13 @@ class _Server:
             self.prepared.add(prepare)  # once, before its first run
             _prepare_runs(request.get("solver"), prepare)
         init = _pid_namespace(request.get("sandbox"), request["env"], fds)
+        # Every object the server holds goes to the collector's permanent generation before
+        # the fork: a run inherits them all (numba's, the tables', a solver's module), and its
+        # first full collection would otherwise walk them — 90 ms of a 7-8 run's start-up,
+        # whenever the counters it inherited were due (measured: 100-150 ms a run against
+        # 15-40 ms frozen). A run's own objects are collected as ever; nothing it computes
+        # changes. (Instagram's pre-fork servers do the same, for the same reason.)
+        gc.freeze()
         try:
             pid = os.fork()
         except OSError as exc:
