@@ -67,17 +67,22 @@ def run(definition: dict, store: Path, workers: int) -> tuple[list, float]:
 
 
 def build(partition: str) -> dict:
-    """``puzzlebench pdb build --partition`` in a child process: its JSON, wall and CPU time and
+    """The 15-puzzle's databases of one partition, built (``build_tables``)."""
+    return build_tables(["--shape", "4x4", "--goal", ",".join(map(str, KORF_GOAL)),
+                         "--partition", partition])
+
+
+def build_tables(options: list[str]) -> dict:
+    """``puzzlebench pdb build OPTIONS`` in a child process: its JSON, wall and CPU time and
     peak resident memory (``wait4``'s rusage of that child alone)."""
-    cmd = [sys.executable, "-m", "puzzlebench", "pdb", "build", "--shape", "4x4", "--goal",
-           ",".join(map(str, KORF_GOAL)), "--partition", partition, "--json"]
+    cmd = [sys.executable, "-m", "puzzlebench", "pdb", "build", *options, "--json"]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     out = proc.stdout.read() if proc.stdout else ""
     if status != 0:
-        raise SystemExit(f"pdb build --partition {partition} failed (status {status})")
+        raise SystemExit(f"pdb build {' '.join(options)} failed (status {status})")
     data = json.loads(out)
     disk = sum(Path(d["path"]).stat().st_size for d in data["databases"] if d["path"])
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_gb": usage.ru_maxrss / 2**20,

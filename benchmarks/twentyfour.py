@@ -17,13 +17,11 @@ batch (issue 41 §2).
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
+
+from korf100 import build_tables, run  # the same batch and build, beside this file
 
 from puzzlebench.harness.judging.environment import machine
 from puzzlebench.problems.korf_instances import KORF24_GOAL, korf24
@@ -40,35 +38,9 @@ def study(numbers: list[int], limit: float) -> dict:
             "solvers": [{"name": "idastar-pdb"}]}
 
 
-def run(definition: dict, store: Path, workers: int) -> tuple[list, float]:
-    # imported on use: the harness is loaded after the cache folder is chosen
-    from puzzlebench.harness.campaign.runner import run_study
-    from puzzlebench.harness.campaign.store import load_records
-    from puzzlebench.harness.campaign.study_file import study_from_dict
-
-    s = study_from_dict(definition, "benchmark")
-    t0 = time.perf_counter()
-    run_study(s, store, workers=workers, quiet=True)
-    wall = time.perf_counter() - t0
-    return load_records(store, keys=[r.key for r in s.runs()]), wall
-
-
 def build() -> dict:
-    """``puzzlebench pdb build --shape 5x5`` in a child process: its JSON, wall and CPU time and
-    peak resident memory (``wait4``'s rusage of that child alone)."""
-    cmd = [sys.executable, "-m", "puzzlebench", "pdb", "build", "--shape", "5x5", "--goal",
-           ",".join(map(str, KORF24_GOAL)), "--json"]
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    out = proc.stdout.read() if proc.stdout else ""
-    if status != 0:
-        raise SystemExit(f"pdb build --shape 5x5 failed (status {status})")
-    data = json.loads(out)
-    disk = sum(Path(d["path"]).stat().st_size for d in data["databases"] if d["path"])
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_gb": usage.ru_maxrss / 2**20,
-            "disk": disk, "databases": data["databases"]}
+    """The 24-puzzle's 6-6-6-6 databases, built (``korf100.build_tables``)."""
+    return build_tables(["--shape", "5x5", "--goal", ",".join(map(str, KORF24_GOAL))])
 
 
 def main() -> None:

@@ -236,3 +236,31 @@ def test_a_run_inherits_the_fork_servers_objects_frozen(tmp_path: Path) -> None:
     })
     (record,) = run_study(study, tmp_path / "f.sqlite", workers=1, quiet=True).new
     assert record.counters["frozen"] > 10_000, record.counters
+
+
+def test_a_study_starts_its_fork_server_before_it_reads_its_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner's head start: the fork server its runs will use is up before the store is
+    opened (its start-up overlaps the store's reading and the tasks' making)."""
+    from puzzlebench.harness.campaign import runner
+    from puzzlebench.harness.run import forkserver
+
+    servers: dict[bool, forkserver.ForkServer] = {}
+    monkeypatch.setattr(forkserver, "SERVERS", servers)
+    seen: list[list[bool]] = []
+
+    class Watched(Store):
+        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            seen.append(sorted(servers))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "Store", Watched)
+    study = study_from_dict({"study": {"name": "head", "time_limit": 5.0},
+                             "problems": [{"problem": "nqueens", "sizes": [5]}],
+                             "solvers": [{"name": "mod12"}]})
+    try:
+        run_study(study, tmp_path / "h.sqlite", workers=1, quiet=True)
+    finally:
+        for server in list(servers.values()):
+            server.close()
+    assert seen[-1] == [False], seen  # the runs' store (the first: the study's description)

@@ -31,24 +31,10 @@ import numba
 import numpy as np
 
 from puzzlebench.compiled_clock import now
-from puzzlebench.search.region_pdb_build import pop32
+from puzzlebench.search.compact_lookup import pattern_rank, sum_h
 from puzzlebench.search.sliding_symmetry import DC, DR
 
 MAX_DEPTH = 255
-
-
-@numba.njit(cache=True)
-def pattern_rank(pos: np.ndarray, p: int, pattern_tiles: np.ndarray, pattern_start: np.ndarray,
-                 pattern_size: np.ndarray, cells: int, popcount: np.ndarray) -> np.int64:
-    """The compact rank of pattern p's tiles' cells ``pos[tile]``."""
-    used = np.int64(0)
-    r = np.int64(0)
-    s = pattern_start[p]
-    for j in range(pattern_size[p]):
-        c = pos[pattern_tiles[s + j]]
-        r = r * (cells - j) + c - pop32(used & ((np.int64(1) << c) - 1), popcount)
-        used |= np.int64(1) << c
-    return r
 
 
 @numba.njit(cache=True)
@@ -75,15 +61,10 @@ def idastar_batch_kernel(start: np.ndarray, rows: int, cols: int, tables: Any, p
             pos[t] = q
             if reflecting:
                 rpos[reflect[t]] = reflect[q]
-    h = 0
+    h = sum_h(pos, hv, tables, pattern_tiles, pattern_start, pattern_size, cells, popcount)
     hr = 0
-    for p in range(n):
-        hv[p] = tables[p][pattern_rank(pos, p, pattern_tiles, pattern_start, pattern_size, cells, popcount)]
-        h += hv[p]
-        if reflecting:
-            rhv[p] = tables[p][pattern_rank(rpos, p, pattern_tiles, pattern_start, pattern_size, cells,
-                                            popcount)]
-            hr += rhv[p]
+    if reflecting:
+        hr = sum_h(rpos, rhv, tables, pattern_tiles, pattern_start, pattern_size, cells, popcount)
     h0 = max(h, hr)
     if h == 0:
         return 1, np.zeros(0, np.int64), 0, 0, h0, 0, 0

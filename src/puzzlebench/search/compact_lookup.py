@@ -123,10 +123,10 @@ def compact_lookup(dbs: list[StoredDatabase], rows: int, cols: int, use_reflecti
 
 
 @numba.njit(cache=True)
-def pattern_h(pos: np.ndarray, p: int, tables: Any, pattern_tiles: np.ndarray, pattern_start: np.ndarray,
-              pattern_size: np.ndarray, cells: int, popcount: np.ndarray) -> int:
-    """Pattern p's entry for the tiles' cells ``pos[tile]``: its compact rank, then one read
-    (boards of up to 32 cells: the cells below c are counted in two reads of the 16-bit table)."""
+def pattern_rank(pos: np.ndarray, p: int, pattern_tiles: np.ndarray, pattern_start: np.ndarray,
+                 pattern_size: np.ndarray, cells: int, popcount: np.ndarray) -> np.int64:
+    """The compact rank of pattern p's tiles' cells ``pos[tile]`` (boards of up to 32 cells:
+    the cells below c are counted in two reads of the 16-bit popcount table)."""
     used = np.int64(0)
     r = np.int64(0)
     s = pattern_start[p]
@@ -134,7 +134,15 @@ def pattern_h(pos: np.ndarray, p: int, tables: Any, pattern_tiles: np.ndarray, p
         c = pos[pattern_tiles[s + j]]
         r = r * (cells - j) + c - pop32(used & ((np.int64(1) << c) - 1), popcount)
         used |= np.int64(1) << c
-    return int(tables[p][r])
+    return r
+
+
+@numba.njit(cache=True)
+def pattern_h(pos: np.ndarray, p: int, tables: Any, pattern_tiles: np.ndarray, pattern_start: np.ndarray,
+              pattern_size: np.ndarray, cells: int, popcount: np.ndarray) -> int:
+    """Pattern p's entry for the tiles' cells ``pos[tile]``: its compact rank, then one read."""
+    return int(tables[p][pattern_rank(pos, p, pattern_tiles, pattern_start, pattern_size, cells,
+                                      popcount)])
 
 
 @numba.njit(cache=True)

@@ -179,10 +179,10 @@ class IDAStarPDB(Solver):
 
     @classmethod
     def prepare_runs(cls, params: Mapping[str, Any], instance: Any) -> None:
-        """In the fork server: load this goal's tables when the cache holds them (never build:
+        """In the fork server: map this goal's tables when the cache holds them (never build:
         a missing table is the runs' to build) and load the kernels by solving the warm-up
-        instance once, so that every run forked after it inherits both instead of loading them
-        in its warm-up (the 7-8 tables and their kernels: 20-25 ms of each run's)."""
+        instance once, so that every run forked after it inherits both instead of loading
+        them in its warm-up (the 7-8 tables and their kernels: 20-25 ms of each run's)."""
         solver = cls(**params)
         if (not isinstance(instance, SlidingInstance) or solver.refusal(instance)
                 or instance.rows * instance.cols > MAX_BOARD_CELLS or not solvable(instance)):
