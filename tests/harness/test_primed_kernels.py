@@ -35,7 +35,7 @@ import numpy as np
 from puzzlebench.harness.run.numba_kernels import kernels_on_disk, noting_kernels
 import pb_kernels
 
-KEY = ("pb-solver", "warm-up instance", "[]")
+KEY = ("pb-solver", "warm-up instance", "[]", "solve")
 a = np.ones(3)
 if sys.argv[1] == "primer":  # as a primer: the runs' read-only array, noted
     a.flags.writeable = False
@@ -114,6 +114,38 @@ def test_a_primer_runs_when_every_kernel_index_holds_only_other_argument_types(t
     grown = [p for p in indexes if "compiled_clock" not in p and _entries(p) > 1]
     assert grown, "no kernel index of the solver gained an entry: no primer ran"
     assert list(tmp_path.rglob("puzzlebench-primed-*.json"))
+
+
+@pytest.mark.slow  # slow tier: see docs/development.md
+def test_a_count_is_primed_after_a_solve_of_the_same_solver(tmp_path) -> None:
+    """A ``solve`` primer of the bitboard solver warms its pure-Python first solution and
+    notes none of its counting kernels; a later ``count`` must still be primed, or every sealed
+    count compiles its kernel in memory (it cannot write the cache), on every run. Only a
+    primer, unsealed, can write the counting kernel's index here."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    # both warm up on 8-queens (the same solver, warm-up instance and parameters)
+    for argv in (["solve", "nqueens", "5", "--solver", "bitboard"], ["count", "nqueens", "5"]):
+        done = subprocess.run([sys.executable, "-m", "puzzlebench", *argv, "--json"],
+                              capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert json.loads(done.stdout)["outcome"] == "solved"
+    notes = list(tmp_path.rglob("puzzlebench-primed-*.json"))
+    assert len(notes) >= 2, notes  # one per method primed
+    counting = [p for p in tmp_path.rglob("*count_task*.nbi") if _entries(str(p)) >= 1]
+    assert counting, "the counting kernel never reached the cache: its primer did not run"
+
+
+def test_the_primer_key_names_the_method_the_warm_up_calls() -> None:
+    from puzzlebench.harness.run.forkserver import prime_key
+    from puzzlebench.harness.task import Task
+    from puzzlebench.problems.catalogue import get_problem
+
+    warm = get_problem("nqueens").make(8)
+    keys = {prime_key(Task(kind=kind, solver="bitboard", instance=None, warmup_instance=warm,
+                           unique=unique))
+            for kind, unique in (("solve", False), ("count", False), ("count", True),
+                                 ("enumerate", False))}
+    assert len(keys) == 4 and None not in keys
 
 
 def _entries(index: str) -> int:
