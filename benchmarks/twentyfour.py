@@ -35,7 +35,7 @@ def study(numbers: list[int], limit: float) -> dict:
     return {"study": {"name": "bench-twentyfour", "time_limit": limit, "memory_limit_mb": 4096},
             "problems": [{"problem": "sliding", "sizes": [24], "starts": starts,
                           "goal": ",".join(map(str, KORF24_GOAL))}],
-            "solvers": [{"name": "idastar-pdb"}]}
+            "solvers": [{"name": "idastar-pdb", "params": {"partition": "6-6-6-6"}}]}
 
 
 def build() -> dict:

@@ -198,9 +198,18 @@ def test_the_compact_kernel_keeps_the_node_cap(small_lookup) -> None:
 
 
 def test_idastar_pdb_options_on_5x5() -> None:
-    """Beyond 16 cells the compact search serves whatever ``partition`` says; blank-aware
-    tables and the dual are declined there; boards beyond 25 cells are declined."""
+    """Beyond 16 cells the compact search serves 6-6-6-6 (and the default, 6-6-3, that stands
+    for it there); 7-8 is the 15-puzzle's and 6-6-6-6 the 24-puzzle's; blank-aware tables and the
+    dual are declined there; boards beyond 25 cells are declined."""
     inst = SL.make(24, start="korf24:40")
+    fifteen = SL.make(15, start="korf:1")
+    assert IDAStarPDB(partition="6-6-6-6").refusal(inst) is None
+    assert IDAStarPDB().refusal(inst) is None
+    assert "24-puzzle" in (IDAStarPDB(partition="6-6-6-6").refusal(fifteen) or "")
+    assert "15-puzzle" in (IDAStarPDB(partition="7-8").refusal(inst) or "")
+    refused = IDAStarPDB(partition="6-6-6-6").solve(fifteen, Budget(time_limit=1.0),
+                                                    np.random.default_rng(0))
+    assert refused.claim == Claim.DECLINED and "24-puzzle" in refused.note
     assert IDAStarPDB(blank_aware=True).refusal(inst)
     assert IDAStarPDB(dual=True, partition="7-8").refusal(inst)
     assert IDAStarPDB(dual=True, partition="7-8").refusal() is None

@@ -31,10 +31,19 @@ def table_rows(frame: pd.DataFrame) -> dict[str, Any]:
     return {"columns": cols, "rows": rows}
 
 
+#: Largest integer a float holds exactly (2^53): whole floats up to it print as integers.
+_EXACT_INT = 2 ** 53
+
+
 def _cell(v: Any) -> str:
+    """A table cell as text: empty for a missing value; a whole float as the integer it is (a
+    column of counts with a gap in it reaches here as floats: 68828400.0 must not read
+    6.88284e+07); other floats to six significant digits."""
     if v is None or (isinstance(v, float) and v != v):
         return ""
     if isinstance(v, float):
+        if v.is_integer() and abs(v) <= _EXACT_INT:
+            return str(int(v))
         return f"{v:.6g}"
     return str(v)
 

@@ -21,8 +21,9 @@ entries read together; on Korf's 100 with reflection 0.90-0.93 s of CPU against 
 ``--param dual=true`` adds the dual lookup (7-8 only), searched by ``compact_kernel``.
 
 **6-6-6-6: the 24-puzzle** (boards of 17..25 cells). Beyond 16 cells neither the sparse tables
-nor the 4-bit packing serve, so every such board takes the compact search (whatever
-``partition`` says: it names the 4×4 choice): on 5×5 with the canonical goal Korf & Felner's
+nor the 4-bit packing serve, so every such board takes the compact search
+(``--param partition=6-6-6-6``, which the default ``6-6-3`` stands for there; ``7-8`` is declined,
+as ``6-6-6-6`` is on boards of at most 16 cells): on 5×5 with the canonical goal Korf & Felner's
 6-6-6-6 partition and its reflection (``compact_lookup``: four 127.5 M-entry tables, 486 MiB),
 elsewhere the tiles cut row-major into patterns of at most six, searched by
 ``compact_batch_kernel`` (a node's children ranked, then their entries read together: 3× the
@@ -79,6 +80,8 @@ from puzzlebench.search.sliding_symmetry import DC, DR, original_moves, relabel
 
 #: The largest board searched (by the compact 6-tile tables beyond ``MAX_CELLS``).
 MAX_BOARD_CELLS = 25
+#: ``partition``: the 15-puzzle's two (boards of at most 16 cells) and the 24-puzzle's one.
+PARTITION_CHOICES = ("6-6-3", "7-8", "6-6-6-6")
 
 #: The budget of ``prepare_runs``'s one solve of the warm-up instance (two moves from the goal).
 PREPARE_BUDGET = Budget(time_limit=0.5, max_nodes=20_000)
@@ -174,7 +177,7 @@ class IDAStarPDB(Solver):
     complete: ClassVar[bool] = True
     exact: ClassVar[bool] = True
     params: ClassVar[dict[str, Any]] = {"reflect": Param(True), "blank_aware": Param(False),
-                                        "partition": Param("6-6-3", choices=("6-6-3", "7-8")),
+                                        "partition": Param("6-6-3", choices=PARTITION_CHOICES),
                                         "dual": Param(False)}
 
     @classmethod
@@ -202,14 +205,20 @@ class IDAStarPDB(Solver):
         """Why this combination of options cannot run (None: it can); on ``instance``'s board
         when given (beyond 16 cells: the compact search, whatever ``partition`` says)."""
         large = instance is not None and instance.rows * instance.cols > MAX_CELLS
-        if (large or self.config["partition"] == "7-8") and self.config["blank_aware"]:
+        partition = self.config["partition"]
+        if partition == "6-6-6-6" and instance is not None and not large:
+            return f"partition=6-6-6-6 is the 24-puzzle's: boards of {MAX_CELLS + 1} to 25 cells"
+        if partition == "7-8" and large:
+            return f"partition=7-8 is the 15-puzzle's: boards of at most {MAX_CELLS} cells"
+        if (large or partition != "6-6-3") and self.config["blank_aware"]:
             return "blank_aware tables exist for partition=6-6-3 on boards of at most 16 cells only"
         if self.config["dual"] and (self.config["partition"] != "7-8" or large):
             return "dual lookups are offered with partition=7-8 on boards of at most 16 cells only"
         return None
 
     def _compact(self, instance: SlidingInstance) -> bool:
-        """Whether this run reads compact-ranked tables (7-8, or any board of more than 16 cells)."""
+        """Whether this run reads compact-ranked tables (7-8, or any board of more than 16 cells:
+        6-6-6-6, which the default ``6-6-3`` stands for there)."""
         return self.config["partition"] == "7-8" or instance.rows * instance.cols > MAX_CELLS
 
     def solve(self, instance: SlidingInstance, budget: Budget, rng: np.random.Generator) -> Proposal:

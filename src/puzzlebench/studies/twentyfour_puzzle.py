@@ -35,7 +35,7 @@ def _grid(numbers: tuple[int, ...], limit: float) -> dict:
                       "memory_limit_mb": 4096},
             "problems": [{"problem": "sliding", "sizes": [24], "starts": starts,
                           "goal": ",".join(map(str, KORF24_GOAL))}],
-            "solvers": [{"name": PDB}]}
+            "solvers": [{"name": PDB, "params": {"partition": "6-6-6-6"}}]}
 
 
 def beside_korf_felner(frame: pd.DataFrame) -> pd.DataFrame:
