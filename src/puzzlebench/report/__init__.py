@@ -42,8 +42,6 @@ from puzzlebench.report.chart import Chart
 from puzzlebench.report.claim_tests import claim_findings
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table
-from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
-from puzzlebench.report.png_render import write_pngs
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
@@ -169,6 +167,11 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     ``findings`` (claims tested on the runs) become the findings table at the top, followed by
     the tests of ``claims`` (a study file's own); the first ``lead`` sentences of ``narrative``
     open the report, then the generated answer; the rest of ``narrative`` goes to its details."""
+    # imported on use: the renderers load matplotlib and plotly (0.3-0.4 s), which a command
+    # that only reads this package's tables or findings (``puzzlebench studies``) never needs
+    from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
+    from puzzlebench.report.png_render import write_pngs
+
     out = Path(out_dir)
     figures_dir, tables_dir = out / FIGURES, out / TABLES
     for folder in (out, figures_dir, tables_dir):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
 
 REPS = 2000
 DIRECT_MAX = 2000
@@ -25,6 +24,9 @@ def resampled_medians(values: np.ndarray, rng: np.random.Generator, reps: int = 
                       ) -> np.ndarray:
     """``reps`` medians of bootstrap resamples of ``values`` (non-finite values dropped; none
     left: all NaN)."""
+    # imported on use: scipy.stats takes 0.5-1 s to import, and a study listing loads this
+    # module without testing anything (``puzzlebench studies``)
+    from scipy import stats
     x = np.asarray(values, float)
     x = np.sort(x[np.isfinite(x)])
     n = len(x)

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from puzzlebench.claims import Claim
 from puzzlebench.report.findings import MIN_SAMPLE, Finding, compare
@@ -69,6 +68,9 @@ def claim_findings(frame: pd.DataFrame, claims: Iterable[Claim]) -> list[Finding
 
 def _paired(claim: Claim, frame: pd.DataFrame, unit: str) -> Finding:
     """The claim over all sizes: per-instance means, Wilcoxon signed-rank paired by instance."""
+    # imported on use: scipy.stats takes 0.5-1 s to import, and a study listing loads this
+    # module without testing anything (``puzzlebench studies``)
+    from scipy import stats
     title = f"{claim.says} (all sizes, paired by instance)"
     test = "Wilcoxon signed-rank"
     means = (frame.assign(value=measure(frame, claim))

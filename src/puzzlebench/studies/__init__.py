@@ -45,8 +45,11 @@ class BuiltinStudy:
     #: a study of the project's own (nqueens-completion).
     source: str
     description: str
-    full: dict[str, Any]
-    quick: dict[str, Any]
+    #: The grids (study-file dictionaries), or functions that make them on use: a grid that
+    #: asks the registry for every solver imports every solver module (numba, OR-Tools), which
+    #: listing the studies (``puzzlebench studies``) must not pay for.
+    full: dict[str, Any] | Callable[[], dict[str, Any]]
+    quick: dict[str, Any] | Callable[[], dict[str, Any]]
     narrative: Callable[[pd.DataFrame], list[str]]
     extras: Callable[[pd.DataFrame], list[tuple[str, pd.DataFrame]]] = field(
         default=lambda frame: [])
@@ -63,7 +66,9 @@ class BuiltinStudy:
         return f"source study {self.source}" if self.source else ""
 
     def definition(self, quick: bool) -> dict[str, Any]:
-        return self.quick if quick else self.full
+        """The study file's dictionary of the quick or the full grid."""
+        grid = self.quick if quick else self.full
+        return grid() if callable(grid) else grid
 
 
 def catalog() -> dict[str, BuiltinStudy]:
