@@ -200,6 +200,10 @@ def family(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
     pkg = tmp_path / "fpfamily"
     pkg.mkdir()
+    # no bytecode cache: a .pyc records its source's size and mtime in whole seconds, and the
+    # tests edit the source to one of the same size within the second, so a reload would run
+    # the old bytecode (it did whenever the interpreter was allowed to write bytecode)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
     (pkg / "__init__.py").write_text("")
     (pkg / "even.py").write_text(FAMILY)
     monkeypatch.syspath_prepend(str(tmp_path))
