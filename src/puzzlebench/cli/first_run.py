@@ -11,10 +11,11 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
-#: README's first command (``compare nqueens --sizes 4..10``), cold cache and cached, seconds
-#: (2026-11-26 23:56–23:59 UTC, idle 2-core machine, /usr/bin/time, two cold runs, 28.3 s and
-#: 30.4 s, and three cached, 20.1–21.4 s; docs/development.md).
-FIRST_RUN_S, WARM_RUN_S = 30, 21
+#: README's first command (``compare nqueens --sizes 4..10``), cold cache and cached, seconds,
+#: rounded up (idle 2-core machine, /usr/bin/time: 26.6 s cold at 2026-11-27 04:09 UTC; a fresh
+#: clone in a fresh virtual environment 22.5 s cold, then 14.8 s, at 07:10 UTC; cached 15.9 and
+#: 16.0 s at 06:29 UTC; docs/development.md).
+FIRST_RUN_S, WARM_RUN_S = 27, 16
 
 
 def kernels_cold(package: Path = PACKAGE) -> bool:
