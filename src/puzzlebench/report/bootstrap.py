@@ -24,9 +24,7 @@ def resampled_medians(values: np.ndarray, rng: np.random.Generator, reps: int = 
                       ) -> np.ndarray:
     """``reps`` medians of bootstrap resamples of ``values`` (non-finite values dropped; none
     left: all NaN)."""
-    # imported on use: scipy.stats takes 0.5-1 s to import, and a study listing loads this
-    # module without testing anything (``puzzlebench studies``)
-    from scipy import stats
+    from scipy import stats  # on use: 0.5-1 s to import, and listing the studies tests nothing
     x = np.asarray(values, float)
     x = np.sort(x[np.isfinite(x)])
     n = len(x)

@@ -68,9 +68,7 @@ def claim_findings(frame: pd.DataFrame, claims: Iterable[Claim]) -> list[Finding
 
 def _paired(claim: Claim, frame: pd.DataFrame, unit: str) -> Finding:
     """The claim over all sizes: per-instance means, Wilcoxon signed-rank paired by instance."""
-    # imported on use: scipy.stats takes 0.5-1 s to import, and a study listing loads this
-    # module without testing anything (``puzzlebench studies``)
-    from scipy import stats
+    from scipy import stats  # on use: 0.5-1 s to import, and listing the studies tests nothing
     title = f"{claim.says} (all sizes, paired by instance)"
     test = "Wilcoxon signed-rank"
     means = (frame.assign(value=measure(frame, claim))

@@ -101,9 +101,7 @@ def pairwise_tests(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
 
 
 def _paired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> dict[str, object]:
-    # imported on use: scipy.stats takes 0.5-1 s to import, and a study listing loads this
-    # module without testing anything (``puzzlebench studies``)
-    from scipy import stats
+    from scipy import stats  # on use: 0.5-1 s to import, and listing the studies tests nothing
     pair = pd.concat([ga.set_index("instance_id")["score"].rename("a"),
                       gb.set_index("instance_id")["score"].rename("b")], axis=1).dropna()
     diff = (pair["a"] - pair["b"]).to_numpy(float)
@@ -128,9 +126,7 @@ def _paired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> dic
 
 
 def _unpaired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> dict[str, object]:
-    # imported on use: scipy.stats takes 0.5-1 s to import, and a study listing loads this
-    # module without testing anything (``puzzlebench studies``)
-    from scipy import stats
+    from scipy import stats  # on use: 0.5-1 s to import, and listing the studies tests nothing
     a, b = ga["score"].to_numpy(float), gb["score"].to_numpy(float)
     row: dict[str, object] = {"test": "Mann–Whitney U (unpaired runs)", "n A": len(a),
                               "n B": len(b), "median A s": float(np.median(a)),

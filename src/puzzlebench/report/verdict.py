@@ -102,9 +102,7 @@ def _letters(order: list[str], separated: set[frozenset[str]]) -> tuple[dict[str
 def rank(frame: pd.DataFrame, scope: str) -> Ranking:
     """Rank the configurations of ``frame`` (one problem, or several pooled) on PAR-2 per
     instance, test the differences, and say what the runs show."""
-    # imported on use: scipy.stats takes 0.5-1 s to import, and a study listing loads this
-    # module without testing anything (``puzzlebench studies``)
-    from scipy import stats
+    from scipy import stats  # on use: 0.5-1 s to import, and listing the studies tests nothing
     frame = with_labels(frame)
     scores, limit, dropped, floored = _scores(frame)
     configs = list(scores.columns)

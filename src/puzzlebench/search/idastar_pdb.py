@@ -203,7 +203,8 @@ class IDAStarPDB(Solver):
 
     def refusal(self, instance: SlidingInstance | None = None) -> str | None:
         """Why this combination of options cannot run (None: it can); on ``instance``'s board
-        when given (beyond 16 cells: the compact search, whatever ``partition`` says)."""
+        when given (each partition on its own boards: 6-6-3 and 7-8 on at most 16 cells,
+        6-6-6-6 beyond them, where the default 6-6-3 stands for it)."""
         large = instance is not None and instance.rows * instance.cols > MAX_CELLS
         partition = self.config["partition"]
         if partition == "6-6-6-6" and instance is not None and not large:
@@ -212,7 +213,7 @@ class IDAStarPDB(Solver):
             return f"partition=7-8 is the 15-puzzle's: boards of at most {MAX_CELLS} cells"
         if (large or partition != "6-6-3") and self.config["blank_aware"]:
             return "blank_aware tables exist for partition=6-6-3 on boards of at most 16 cells only"
-        if self.config["dual"] and (self.config["partition"] != "7-8" or large):
+        if self.config["dual"] and (partition != "7-8" or large):
             return "dual lookups are offered with partition=7-8 on boards of at most 16 cells only"
         return None
 

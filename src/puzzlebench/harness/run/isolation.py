@@ -113,11 +113,9 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
         # fork server makes inherit the server's (numba never loads here for them: a
         # one-shot `solve` or `count` would pay ~0.5 s for nothing).
         # imported here: numba loads only when a compiled solver runs (start-up time)
-        from puzzlebench.compiled_clock import prepare_jit
-        from puzzlebench.harness.run.numba_kernels import blas_loaded
+        from puzzlebench.harness.run.numba_kernels import start_compiler
 
-        with blas_loaded():
-            prepare_jit()
+        start_compiler(load=True)
     servers: dict[bool, ForkServer | None] = {}
 
     def server_for(task: Task) -> ForkServer | None:

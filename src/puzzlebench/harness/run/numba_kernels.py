@@ -37,12 +37,13 @@ def uses_numba(spec: SolverSpec) -> bool:
     return spec.compiled or imports_numba(spec.module)
 
 
-def start_compiler() -> None:
+def start_compiler(*, load: bool = False) -> None:
     """Start numba's compiler here once numba is loaded (a compiled solver's run then only
-    loads its cached kernels: ~0.03 s instead of ~0.35 s); never load numba for it."""
-    if "numba" not in sys.modules:
+    loads its cached kernels: ~0.03 s instead of ~0.35 s); never load numba for it, unless
+    ``load`` (the harness about to fork a compiled solver's run itself)."""
+    if "numba" not in sys.modules and not load:
         return
-    # imported here: only a server whose runs use numba starts its compiler
+    # imported here: only a process whose runs use numba starts its compiler
     from puzzlebench.compiled_clock import prepare_jit
 
     with blas_loaded():
