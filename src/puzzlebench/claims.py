@@ -22,7 +22,7 @@ from typing import Any
 MEASURES = {"time": "time_s", "success": "success", "par2": "time_s",
             "evaluations": "counter.evaluations"}
 HIGHER_IS_BETTER = frozenset({"success"})
-CLAIM_KEYS = {"says", "better", "than", "on", "problem"}
+CLAIM_KEYS = {"says", "better", "than", "on", "problem", "margin"}
 COUNTER = re.compile(r"counter:([A-Za-z_][A-Za-z0-9_]{0,63})")
 
 
@@ -40,6 +40,9 @@ class Claim:
     than: str
     on: str = "time"
     problem: str = ""
+    #: The smallest effect that matters: an absolute difference of success rates (``success``,
+    #: below 1) or a ratio above 1 (the other measures). With it "equivalent" is a verdict.
+    margin: float | None = None
 
     @property
     def higher_is_better(self) -> bool:
@@ -51,8 +54,11 @@ class Claim:
         match = COUNTER.fullmatch(self.on)
         return f"counter.{match.group(1)}" if match else MEASURES[self.on]
 
-    def to_dict(self) -> dict[str, str]:
-        return asdict(self)
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        if self.margin is None:  # stores made before margins hold the same dict
+            del out["margin"]
+        return out
 
 
 def parse_claim(table: Mapping[str, Any], where: str) -> Claim:
@@ -76,7 +82,24 @@ def parse_claim(table: Mapping[str, Any], where: str) -> Claim:
                          f"{', '.join(MEASURES)} or counter:NAME")
     if values["better"] == values["than"]:
         raise ClaimError(f"{where}: better and than name the same solver {values['better']!r}")
+    margin = _margin(table.get("margin"), values["on"], where)
     if not values["says"]:
         what = f" on {values['problem']}" if values["problem"] else ""
         values["says"] = f"{values['better']} beats {values['than']} on {values['on']}{what}"
-    return Claim(**values)
+    return Claim(**values, margin=margin)
+
+
+def _margin(value: Any, on: str, where: str) -> float | None:
+    """A claim's margin: a success-rate difference in (0, 1), or a ratio above 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise ClaimError(f"{where}.margin: a number is required, got {value!r}")
+    margin = float(value)
+    if on == "success" and not 0 < margin < 1:
+        raise ClaimError(f"{where}.margin: on success a difference of rates in (0, 1), "
+                         f"for example 0.1; got {margin:g}")
+    if on != "success" and not 1 < margin < 1e6:
+        raise ClaimError(f"{where}.margin: on {on} a ratio above 1, for example 1.2; "
+                         f"got {margin:g}")
+    return margin

@@ -19,7 +19,7 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame([{**base, **r} for r in rows])
 
 
-def test_repeats_of_stochastic_solvers_are_compared_unpaired() -> None:
+def test_repeats_of_stochastic_solvers_are_replicates_within_their_instance() -> None:
     rng = np.random.default_rng(1)
     rows = [{"solver": s, "instance_id": f"i{k}", "repeat": r, "seed": r,
              "time_s": float(rng.exponential(0.1 if s == "fast" else 1.0))}
@@ -27,26 +27,40 @@ def test_repeats_of_stochastic_solvers_are_compared_unpaired() -> None:
     out = pairwise_tests(_frame(rows))
     assert len(out) == 1
     row = out.iloc[0]
-    assert row["test"].startswith("Mann–Whitney U")
-    assert row["n A"] == row["n B"] == 30
-    assert row["p"] < 0.01 and row["rank-biserial"] < 0  # "fast" scores lower
-    lo, hi = (float(x) for x in re.findall(r"-?[\d.e+-]+", row["95% CI A−B s"]))
-    assert lo <= row["median A−B s"] <= hi and hi < 0
+    assert row["test"].startswith("van Elteren by instance")
+    assert row["instances"] == 3 and row["runs A"] == row["runs B"] == 30
+    assert row["p"] < 0.01 and row["A beats B"] > 0.8  # "fast" scores lower
+    lo, hi = (float(x) for x in re.findall(r"-?[\d.e+-]+", row["95% CI ratio"]))
+    assert lo <= row["PAR-2 ratio A/B"] <= hi and hi < 1
 
 
-def test_one_run_per_instance_is_paired_by_instance() -> None:
+def test_one_run_per_instance_is_a_sign_test_by_instance() -> None:
     rows = [{"solver": s, "instance_id": f"i{k}", "repeat": 0, "seed": 0,
              "time_s": (k + 1) * (1.0 if s == "a" else 1.5)} for s in ("a", "b") for k in range(8)]
     row = pairwise_tests(_frame(rows)).iloc[0]
-    assert row["test"].startswith("Wilcoxon signed-rank")
-    assert row["n A"] == 8 and row["p"] < 0.05 and row["rank-biserial"] == -1.0
+    assert "exact permutation" in row["test"]
+    assert row["A better on"] == 8 and row["B better on"] == 0
+    assert row["p"] == 2 / 2 ** 8 and row["A beats B"] == 1.0  # every sign in A's favour
 
 
-def test_too_few_pairs_say_not_enough_data_without_a_p_value() -> None:
+def test_deterministic_repeats_count_once() -> None:
+    """Five identical repeats per instance are one observation, not five: the p-value is the
+    sign test's on the instances, not a test on 5 × as many runs."""
+    rows = [{"solver": s, "instance_id": f"i{k}", "repeat": r, "seed": r, "success": False,
+             "time_s": 20.0} for s in ("a", "b") for k in range(6) for r in range(5)]
+    for row in rows:
+        if row["solver"] == "a":
+            row.update(success=True, time_s=1.0)
+    out = pairwise_tests(_frame(rows)).iloc[0]
+    assert out["runs A"] == out["runs B"] == 6
+    assert out["p"] == 2 / 2 ** 6
+
+
+def test_no_difference_on_any_instance_gives_no_p_value() -> None:
     rows = [{"solver": s, "instance_id": f"i{k}", "repeat": 0, "seed": 0, "time_s": 1.0 + k}
             for s in ("a", "b") for k in range(3)]
     row = pairwise_tests(_frame(rows)).iloc[0]
-    assert "not enough data" in row["note"] and np.isnan(row["p"])
+    assert "differ" in row["note"] and np.isnan(row["p"])
 
 
 def test_unsolved_runs_count_as_twice_the_limit() -> None:
@@ -55,7 +69,7 @@ def test_unsolved_runs_count_as_twice_the_limit() -> None:
     rows += [{"solver": "b", "instance_id": f"i{k}", "repeat": 0, "seed": 0, "time_s": 0.5,
               "success": False} for k in range(6)]
     row = pairwise_tests(_frame(rows)).iloc[0]
-    assert row["median B s"] == 20.0 and row["median A s"] == 1.0
+    assert row["PAR-2 ratio A/B"] == 1.0 / 20.0 and row["A better on"] == 6
 
 
 def test_compare_names_test_n_and_p_and_each_verdict() -> None:

@@ -2,7 +2,7 @@
 
 Both formats give the answer first, on one screen: the study's question, its lead sentences
 (a built-in study's own first, then the answer generated for any study: wrong answers, the
-ranking with its statistically tied groups, the best per problem, the virtual best solver and
+ranking with the groups no test separates, the best per problem, the virtual best solver and
 each configuration's marginal contribution — ``report.verdict``), the findings table (one row
 per claim, the built-in study's and the study file's own ``[[claims]]``: sizes confirmed /
 contradicted / not confirmed / too little data, adjusted p; the per-size tests one click
@@ -39,7 +39,7 @@ from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.borda import borda_overall, borda_table
 from puzzlebench.report.chart import Chart
-from puzzlebench.report.claim_tests import claim_findings
+from puzzlebench.report.claim_tests import ClaimVerdict, claim_verdicts, claims_table
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table
 from puzzlebench.report.render import render, table_rows
@@ -150,6 +150,19 @@ def _setup_rows(frame: pd.DataFrame) -> list[tuple[str, str]]:
     return rows
 
 
+def _claims_shown(verdicts: list[ClaimVerdict]) -> pd.DataFrame:
+    """The claims table of the answer box: each claim, its verdict, its effect with the 95 %
+    interval and its adjusted p (``tables/claims.csv`` has every column)."""
+    from puzzlebench.report.claim_tests import effect_text
+    from puzzlebench.report.findings import p_text
+    rows = [{"claim": v.claim.says, "verdict": v.verdict,
+             "effect [95% CI]": (effect_text(v.claim, v.comparison)
+                                 if v.comparison is not None and v.comparison.instances else "-"),
+             "adjusted p": "-" if v.p_adjusted is None else p_text(v.p_adjusted),
+             "why": v.why or "-"} for v in verdicts]
+    return pd.DataFrame(rows, columns=["claim", "verdict", "effect [95% CI]", "adjusted p", "why"])
+
+
 def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzzlebench report",
                  description: str = "", narrative: list[str] | None = None,
                  extras: list[tuple[str, pd.DataFrame]] | None = None,
@@ -217,7 +230,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     borda_all = borda_overall(pd.concat(borda_parts) if borda_parts else pd.DataFrame())
     borda_csv = csv(borda_all, "borda") if len(problems) > 1 else ""
     rankings = answer(frame)
-    generated = [sentence for r in rankings for sentence in r.sentences]
+    generated = [sentence for r in rankings for sentence in r.sentences]  # the details
     answer_figures = [figure(r.chart) for r in rankings if r.chart is not None]
     ranking_table = pd.concat([r.table for r in rankings if len(r.table)] or [pd.DataFrame()])
     ranking_csv = csv(ranking_table, "ranking") if len(ranking_table) else ""
@@ -247,18 +260,28 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     if shared_assets is not None:
         bundle = write_shared_bundle(Path(shared_assets))
         plotly_src = Path(os.path.relpath(bundle.resolve(), out.resolve())).as_posix()
-    tested = list(findings or []) + claim_findings(frame, claims or [])
+    # the study's own claims: one verdict each, Holm over them alone; a built-in study's
+    # findings (the source studies' sentences) are a family of their own
+    verdicts = claim_verdicts(frame, claims or [])
+    claim_table = claims_table(verdicts)
+    claims_csv = csv(claim_table, "claims") if verdicts else ""
+    tested = list(findings or [])
     claim_rows, per_test = findings_table(tested), findings_detail(tested)
     findings_csv = ""
     if tested:
         findings_csv = csv(claim_rows, "findings")
         csv(per_test, "findings_per_size")
+    headlines = [r.headline for r in rankings if r.headline]
+    claim_sentences = [v.sentence() for v in verdicts]
     # the key figure: the first convergence view where the traces rank anytime performance
     # (the headline has rows); else the answer's critical-difference charts answer alone
     key = next((f for a in anytime for f in a["figures"]), None) if len(headline) else None
     context = {"title": title, "description": description,
-               "lead": narrative[:lead] + generated,
-               "narrative": narrative[lead:] + anytime_notes, "findings": table_rows(claim_rows),
+               "lead": narrative[:lead] + headlines,
+               "claim_sentences": claim_sentences, "claims": table_rows(_claims_shown(verdicts)),
+               "claims_csv": claims_csv,
+               "narrative": generated + narrative[lead:] + anytime_notes,
+               "findings": table_rows(claim_rows),
                "findings_detail": table_rows(per_test), "findings_csv": findings_csv,
                "answer_figures": answer_figures, "ranking": table_rows(ranking_table),
                "ranking_csv": ranking_csv, "borda_csv": borda_csv,

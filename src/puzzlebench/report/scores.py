@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from puzzlebench.report.bootstrap import median_ci, median_difference_ci
 from puzzlebench.report.series_styles import label_order
 from puzzlebench.report.summary import by_label, with_labels
 
@@ -58,89 +58,75 @@ def performance_profile(times: pd.DataFrame, taus: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame(out, index=taus)
 
 
-MIN_PAIRS = 5
-PAIRWISE_COLUMNS = ["problem", "A", "B", "test", "n A", "n B", "non-zero pairs", "median A s",
-                    "median B s", "median A−B s", "95% CI A−B s", "rank-biserial", "p", "note", "p (Holm)"]
+PAIRWISE_COLUMNS = ["problem", "A", "B", "test", "instances", "runs A", "runs B",
+                    "A better on", "B better on", "PAR-2 ratio A/B", "95% CI ratio", "A beats B",
+                    "95% CI A beats B", "p", "p (Holm)", "note"]
 
 
-def pairwise_tests(frame: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
-    """Every pair of configurations of a problem on their shared instances, scored by time with
-    unsolved runs at 2 × the limit.
+def run_scores(frame: pd.DataFrame) -> pd.Series:
+    """Each run's PAR-2 score, the one every time comparison of a report uses: its time when
+    verified solved (a single-shot time below the noise floor scored *at* the floor, so no
+    comparison rests on a difference nothing can measure), 2 × the time limit otherwise."""
+    from puzzlebench.record import NOISE_FLOOR_S
+    from puzzlebench.report.summary import below_floor
+    solved = frame["success"].astype(bool)
+    floored = solved & below_floor(frame)
+    timed = frame.assign(time_s=frame["time_s"].where(~floored, NOISE_FLOOR_S))
+    return run_time_or_penalty(timed, 2 * time_limit_of(frame))
 
-    Paired (Wilcoxon signed-rank by instance, matched-pairs rank-biserial effect) when both
-    ran exactly once per instance — deterministic solvers, or one seed per instance. Unpaired
-    (Mann–Whitney U, rank-biserial effect) when either has several runs per instance: repeats
-    of a stochastic solver are independent draws, and pairing them by repeat index would
-    invent a pairing. Both give a bootstrap 95% CI (``seed`` seeds its generator) of the median
-    difference. Pairs below MIN_PAIRS observations (for the paired test: non-zero
-    differences, since ties such as two timeouts carry no information) are listed with "not
-    enough data" and no p-value; p-values are Holm-corrected over the tests made."""
-    frame = with_labels(frame)
-    rng = np.random.default_rng(seed)
-    rows = []
-    for problem, g in sorted(frame.groupby("problem"), key=lambda kv: kv[0]):
-        limit = time_limit_of(g)
-        g = g.assign(score=run_time_or_penalty(g, 2 * limit))
-        for a, b in itertools.combinations(sorted(g["label"].unique(), key=label_order), 2):
-            ga, gb = g[g["label"] == a], g[g["label"] == b]
-            shared = set(ga["instance_id"]) & set(gb["instance_id"])
-            if not shared:
-                continue
-            ga, gb = ga[ga["instance_id"].isin(shared)], gb[gb["instance_id"].isin(shared)]
-            paired = (ga["instance_id"].value_counts().max() == 1
-                      and gb["instance_id"].value_counts().max() == 1)
-            rows.append({"problem": problem, "A": a, "B": b,
-                         **(_paired(ga, gb, rng) if paired else _unpaired(ga, gb, rng))})
-    out = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS[:-1])
-    if out.empty:
-        return out
-    tested = out["p"].notna()
-    out["p (Holm)"] = np.nan
-    out.loc[tested, "p (Holm)"] = holm(out.loc[tested, "p"].to_numpy())
+
+def pairwise_comparisons(frame: pd.DataFrame, labels: list[str]) -> dict[tuple[str, str], Any]:
+    """Every pair (A, B) of ``labels`` (A before B) compared on the runs' PAR-2 scores by the
+    report's one inference (``report.stratified``: van Elteren's test stratified by instance,
+    Vargha–Delaney's A), on the instances both ran."""
+    from puzzlebench.report.stratified import compare_strata
+    scored = frame.assign(score=run_scores(frame))
+    groups = {key: g for key, g in scored.groupby(["instance_id", "label"])}
+    out = {}
+    for a, b in itertools.combinations(labels, 2):
+        strata = {}
+        for iid in sorted(scored["instance_id"].unique()):
+            ga, gb = groups.get((iid, a)), groups.get((iid, b))
+            if ga is not None and gb is not None:
+                strata[str(iid)] = (ga["score"].to_numpy(float), gb["score"].to_numpy(float))
+        out[(a, b)] = compare_strata(strata, effect="ratio")
     return out
 
 
-def _paired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> dict[str, object]:
-    from scipy import stats  # on use: 0.5-1 s to import, and listing the studies tests nothing
-    pair = pd.concat([ga.set_index("instance_id")["score"].rename("a"),
-                      gb.set_index("instance_id")["score"].rename("b")], axis=1).dropna()
-    diff = (pair["a"] - pair["b"]).to_numpy(float)
-    row: dict[str, object] = {"test": "Wilcoxon signed-rank (paired by instance)",
-                              "n A": len(pair), "n B": len(pair),
-                              "median A s": float(pair["a"].median()),
-                              "median B s": float(pair["b"].median()),
-                              "median A−B s": float(np.median(diff)) if len(diff) else np.nan}
-    nz = diff[diff != 0]  # ties (e.g. both out of time) carry no information for the test
-    row["non-zero pairs"] = len(nz)
-    if len(pair) >= MIN_PAIRS:
-        lo, hi = median_ci(diff, rng)
-        row["95% CI A−B s"] = f"[{lo:.4g}, {hi:.4g}]"
-    if len(nz) < MIN_PAIRS:
-        why = "identical scores" if len(pair) >= MIN_PAIRS and not len(nz) else (
-            f"not enough data ({len(nz)} non-zero differences < {MIN_PAIRS})")
-        return {**row, "note": why, "p": np.nan}
-    res = stats.wilcoxon(pair["a"], pair["b"], zero_method="wilcox")
-    ranks = stats.rankdata(np.abs(nz))
-    effect = (ranks[nz > 0].sum() - ranks[nz < 0].sum()) / ranks.sum()
-    return {**row, "p": float(res.pvalue), "rank-biserial": round(float(effect), 3), "note": ""}
+def pairwise_tests(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of configurations of a problem, on the instances every configuration of it
+    ran (the instances the ranking ranks), by the test the ranking uses: the table and the
+    answer's sentences come from the same comparisons and cannot disagree. p-values are
+    Holm-adjusted over the pairs of the problem: an exploratory family of its own, apart from
+    the study's claims."""
+    frame = with_labels(frame)
+    rows = []
+    for problem, g in sorted(frame.groupby("problem"), key=lambda kv: kv[0]):
+        labels = sorted(g["label"].unique(), key=label_order)
+        ran = g.groupby("instance_id")["label"].nunique()
+        g = g[g["instance_id"].isin(ran[ran == len(labels)].index)]
+        comparisons = pairwise_comparisons(g, labels)
+        adjusted = holm(np.array([np.nan if c.p is None else c.p
+                                  for c in comparisons.values()], float))
+        for ((a, b), c), p_adj in zip(comparisons.items(), adjusted, strict=True):
+            rows.append(pairwise_row(problem, a, b, c, p_adj))
+    return pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
 
 
-def _unpaired(ga: pd.DataFrame, gb: pd.DataFrame, rng: np.random.Generator) -> dict[str, object]:
-    from scipy import stats  # on use: 0.5-1 s to import, and listing the studies tests nothing
-    a, b = ga["score"].to_numpy(float), gb["score"].to_numpy(float)
-    row: dict[str, object] = {"test": "Mann–Whitney U (unpaired runs)", "n A": len(a),
-                              "n B": len(b), "median A s": float(np.median(a)),
-                              "median B s": float(np.median(b)),
-                              "median A−B s": float(np.median(a) - np.median(b))}
-    if min(len(a), len(b)) < MIN_PAIRS:
-        return {**row, "note": f"not enough data (n < {MIN_PAIRS})", "p": np.nan}
-    lo, hi = median_difference_ci(a, b, rng)
-    row["95% CI A−B s"] = f"[{lo:.4g}, {hi:.4g}]"
-    if np.all(a == a[0]) and np.all(b == a[0]):
-        return {**row, "note": "identical scores", "p": np.nan}
-    res = stats.mannwhitneyu(a, b, alternative="two-sided")
-    effect = 2 * float(res.statistic) / (len(a) * len(b)) - 1  # >0: A tends to score higher
-    return {**row, "p": float(res.pvalue), "rank-biserial": round(effect, 3), "note": ""}
+def pairwise_row(problem: str, a: str, b: str, c: Any, p_adj: float) -> dict[str, object]:
+    """One row of the pairwise table."""
+    finite = np.isfinite(c.effect_ci[0]) and np.isfinite(c.effect_ci[1])
+    return {"problem": problem, "A": a, "B": b,
+            "test": f"van Elteren by instance ({c.method})", "instances": c.instances,
+            "runs A": c.runs_a, "runs B": c.runs_b, "A better on": c.wins_a,
+            "B better on": c.wins_b,
+            "PAR-2 ratio A/B": round(c.effect, 4) if np.isfinite(c.effect) else np.nan,
+            "95% CI ratio": f"[{c.effect_ci[0]:.3g}, {c.effect_ci[1]:.3g}]" if finite else "",
+            "A beats B": round(c.a12, 3) if np.isfinite(c.a12) else np.nan,
+            "95% CI A beats B": (f"[{c.a12_ci[0]:.2f}, {c.a12_ci[1]:.2f}]"
+                                 if np.isfinite(c.a12) else ""),
+            "p": c.p if c.p is not None else np.nan,
+            "p (Holm)": p_adj, "note": "" if c.p is not None else c.method}
 
 
 def holm(p: np.ndarray) -> np.ndarray:

@@ -15,12 +15,16 @@ The decision procedure is Demšar's (JMLR 7, 2006), as most algorithm comparison
   (a single run timed below it says little on a shared machine) is scored *at* the floor, so
   two such runs tie: no ranking rests on differences nothing can measure, and the sentence
   says so. A time that is the median of repeats to a minimum time (``--min-time``) is kept.
-* **Tests.** Two configurations: Wilcoxon's signed-rank test on the paired instance scores.
-  Three or more: Friedman's test, then — only when it rejects — the Nemenyi post-hoc test
-  (``scikit_posthocs.posthoc_nemenyi_friedman``), the test a critical-difference diagram draws.
+* **Tests.** Every pair of configurations by the report's one inference
+  (``report.stratified``: van Elteren's rank test stratified by instance on the runs' PAR-2
+  scores, the repeats as replicates within the instance, Vargha–Delaney's A as the effect),
+  Holm-adjusted over the pairs of the scope: an exploratory family apart from the study's
+  claims. The pairwise table shows the same comparisons, so the sentences, the ranking's
+  letters and the table cannot disagree (Benavoli, Corani & Mangili, JMLR 2016: mean-rank
+  post-hoc tests such as Nemenyi's depend on the other configurations in the pool).
   Configurations no test separates share a letter in the ranking table (a compact letter
-  display) and a bar in the chart. Fewer than :data:`MIN_BLOCKS` instances: ranks only, and
-  the sentence says no test was made.
+  display) and a bar in the chart; the answer calls them *not separated by this design*,
+  never tied, and says the smallest p the design could have reached.
 * **Portfolio.** The virtual best solver (VBS) takes each instance's best score; a
   configuration's marginal contribution is what the VBS loses without it (SAT competition):
   instances no longer solved and PAR-2 seconds added.
@@ -36,12 +40,11 @@ import pandas as pd
 from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.chart import Chart, Panel, Series
 from puzzlebench.report.findings import ALPHA, p_text
-from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
+from puzzlebench.report.scores import holm, pairwise_comparisons, run_scores, time_limit_of
 from puzzlebench.report.series_styles import label_order
+from puzzlebench.report.stratified import Comparison
 from puzzlebench.report.summary import below_floor, with_labels
 
-#: Fewer instances than this: the ranking is given without a test.
-MIN_BLOCKS = 5
 RANK_COLUMNS = ["problem", "rank", "configuration", "mean rank", "group", "solved",
                 "PAR-2 s", "instances", "VBS loses without it"]
 
@@ -56,6 +59,9 @@ class Ranking:
     table: pd.DataFrame
     chart: Chart | None = None
     tied: list[list[str]] = field(default_factory=list)
+    #: The one sentence of the answer box: the best, whom it beats by how much, whom this
+    #: design does not separate it from (the rest are ``sentences``, the details).
+    headline: str = ""
 
 
 def _names(items: list[str]) -> str:
@@ -66,17 +72,13 @@ def _scores(frame: pd.DataFrame) -> tuple[pd.DataFrame, float, int, int]:
     """Instance × configuration PAR-2 (repeats averaged, solved times floored), on the
     instances every configuration ran; the time limit, instances left out, floored runs."""
     limit = time_limit_of(frame)
-    solved = frame["success"].astype(bool)
-    # a single-shot time below the floor is noise; a median of repeats to a minimum time
-    # (``--min-time``) is not, and keeps its value (``summary.below_floor``)
-    floored = solved & below_floor(frame)
-    timed = frame.assign(time_s=frame["time_s"].where(~floored, NOISE_FLOOR_S))
-    score = run_time_or_penalty(timed, 2 * limit)
+    score = run_scores(frame)
+    floored = int((frame["success"].astype(bool) & below_floor(frame)).sum())
     table = frame.assign(score=score).groupby(["instance_id", "label"])["score"].mean()
     wide = table.unstack("label")
     wide = wide.reindex(columns=sorted(wide.columns, key=label_order))
     common = wide.dropna(axis=0, how="any")
-    return common, limit, len(wide) - len(common), int(floored.sum())
+    return common, limit, len(wide) - len(common), floored
 
 
 def _letters(order: list[str], separated: set[frozenset[str]]) -> tuple[dict[str, str],
@@ -102,7 +104,6 @@ def _letters(order: list[str], separated: set[frozenset[str]]) -> tuple[dict[str
 def rank(frame: pd.DataFrame, scope: str) -> Ranking:
     """Rank the configurations of ``frame`` (one problem, or several pooled) on PAR-2 per
     instance, test the differences, and say what the runs show."""
-    from scipy import stats  # on use: 0.5-1 s to import, and listing the studies tests nothing
     frame = with_labels(frame)
     scores, limit, dropped, floored = _scores(frame)
     configs = list(scores.columns)
@@ -128,38 +129,25 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
               else ""))
     separated: set[frozenset[str]] = set()
     pvalues: dict[frozenset[str], float] = {}
+    comparisons: dict[frozenset[str], Comparison] = {}
     test_text, tested = "", False
     identical = bool((scores.nunique(axis=1) <= 1).all())
+    common = frame[frame["instance_id"].isin(scores.index)]
     if identical:
         test_text = "every configuration scored the same on every instance: no test to make"
-    elif n < MIN_BLOCKS:
-        test_text = f"fewer than {MIN_BLOCKS} instances: ranks only, no test made"
-    elif k == 2:
-        a, b = order
-        diff = scores[a] - scores[b]
-        if (diff != 0).sum() < MIN_BLOCKS:
-            test_text = (f"Wilcoxon signed-rank: only {(diff != 0).sum()} instances differ, "
-                         "too few to test")
-        else:
-            p = float(stats.wilcoxon(scores[a], scores[b], zero_method="wilcox").pvalue)
-            test_text, tested = f"Wilcoxon signed-rank, {p_text(p)}", True
-            pvalues[frozenset((a, b))] = p
-            if p < ALPHA:
-                separated.add(frozenset((a, b)))
     else:
-        chi2, p = stats.friedmanchisquare(*[scores[c].to_numpy() for c in configs])
-        test_text, tested = f"Friedman χ²({k - 1}) = {chi2:.1f}, {p_text(float(p))}", True
-        if p < ALPHA:
-            import scikit_posthocs as sp  # imported on use: only a rejecting Friedman needs it
-
-            nemenyi = sp.posthoc_nemenyi_friedman(scores.to_numpy())
-            nemenyi.index = nemenyi.columns = configs
-            for i, a in enumerate(configs):
-                for b in configs[i + 1:]:
-                    pvalues[frozenset((a, b))] = float(nemenyi.loc[a, b])
-                    if float(nemenyi.loc[a, b]) < ALPHA:
-                        separated.add(frozenset((a, b)))
-            test_text += ", then Nemenyi post-hoc at α = 0.05"
+        pairs = pairwise_comparisons(common, order)
+        adjusted = holm(np.array([np.nan if c.p is None else c.p for c in pairs.values()]))
+        for ((a, b), c), p_adj in zip(pairs.items(), adjusted, strict=True):
+            comparisons[frozenset((a, b))] = c
+            if np.isfinite(p_adj):
+                tested = True
+                pvalues[frozenset((a, b))] = float(p_adj)
+                if p_adj < ALPHA:
+                    separated.add(frozenset((a, b)))
+        test_text = ("each pair by van Elteren's rank test stratified by instance on the runs' "
+                     f"PAR-2, Holm-adjusted over the {len(pairs)} pair"
+                     f"{'s' if len(pairs) != 1 else ''} of {scope}")
     letters, groups = _letters(order, separated)
     listing = ", ".join(f"{i + 1}. {c} ({mean_rank[c]:.2f})" for i, c in enumerate(order))
     sentences = [f"{where} ({how}; {test_text}), by mean rank: {listing}."]
@@ -171,15 +159,17 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
                              "were" if floored != 1 else "was"))
     contribution, vbs_sentences = _portfolio(scores, limit, order, scope)
     best = order[0]
-    ties = [g for g in groups if best in g]
-    tied_with = [c for c in (ties[0] if ties else []) if c != best]
+    runs = frame[frame["instance_id"].isin(scores.index)].groupby("label")["success"]
+    headline = _headline(scope, best, order, comparisons, pvalues, separated,
+                         f"solved {int(runs.sum()[best])} of {int(runs.size()[best])} runs on "
+                         f"{n} instance{'s' if n != 1 else ''}, PAR-2 {par2[best]:.4g} s")
     lowest = min(order, key=lambda c: (par2[c], label_order(c)))
-    sentences.insert(1, f"Best on {scope} by mean rank: {best} (solved {int(solved[best])} of "
-                     f"{n}, PAR-2 {par2[best]:.4g} s)"
-                     + (f", statistically tied with {_names(tied_with)}"
-                        if tied_with and separated else "")
-                     + (f"; the lowest mean PAR-2 is {lowest}'s ({par2[lowest]:.4g} s: fewer "
-                        "instances won, by larger margins)" if lowest != best else "") + ".")
+    if lowest != best:
+        won = {c: int((ranks[c] < ranks.drop(columns=c).min(axis=1)).sum()) for c in (best, lowest)}
+        sentences.append(f"On {scope}, {lowest} has the lowest mean PAR-2 ({par2[lowest]:.4g} s "
+                         f"against {par2[best]:.4g} s for {best}) but a worse mean rank: it is "
+                         f"alone best on {won[lowest]} instance{'s' if won[lowest] != 1 else ''}"
+                         f", {best} on {won[best]}.")
     sentences += vbs_sentences
     table = pd.DataFrame([{
         "problem": scope, "rank": i + 1, "configuration": c,
@@ -188,28 +178,66 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
         "instances": n, "VBS loses without it": contribution[c]}
         for i, c in enumerate(order)], columns=RANK_COLUMNS)
     return Ranking(scope, sentences, table, cd_chart(scope, order, mean_rank, groups, k, n),
-                   [g for g in groups if len(g) > 1])
+                   [g for g in groups if len(g) > 1], headline)
 
 
 def _group_sentences(order: list[str], groups: list[list[str]],
                      separated: set[frozenset[str]], pvalues: dict[frozenset[str], float], *,
                      tested: bool) -> list[str]:
-    """Who is tied with whom, and who beats whom (the better one first, with the largest p of
-    its wins)."""
+    """Who this design does not separate, and who beats whom (the better one first, with the
+    largest adjusted p of its wins). Never "tied": not separated is not shown equal."""
     if not tested:
         return []
     if not separated:
-        return [f"No test separates {_names(order)}: they are statistically tied."]
-    out = [f"{_names(g)} are tied (no test separates them)." for g in groups if len(g) > 1]
+        return [f"This design separates none of {_names(order)} (no pair's adjusted p is below "
+                f"{ALPHA:g}); that is not evidence that they perform alike."]
+    out = [f"Not separated by this design: {_names(g)}." for g in groups if len(g) > 1]
     wins = []
     for i, c in enumerate(order):
         beaten = [d for d in order[i + 1:] if frozenset((c, d)) in separated]
         if beaten:
             worst = max(pvalues[frozenset((c, d))] for d in beaten)
             bound = "p < 0.001" if worst < 0.001 else f"p ≤ {worst:.3f}"
-            wins.append(f"{c} beats {_names(beaten)} ({bound})")
+            wins.append(f"{c} beats {_names(beaten)} (adjusted {bound})")
     out.append("Separated by the test: " + "; ".join(wins) + ".")
     return out
+
+
+def _versus(c: Comparison, first: bool) -> str:
+    """A comparison seen from one side: its PAR-2 ratio and A measure with their intervals."""
+    a12 = c.a12 if first else 1 - c.a12
+    lo, hi = (c.a12_ci if first else (1 - c.a12_ci[1], 1 - c.a12_ci[0]))
+    text = f"A = {a12:.2f} [{lo:.2f}, {hi:.2f}]"
+    if np.isfinite(c.effect):
+        ratio = c.effect if first else 1 / c.effect
+        text = f"PAR-2 ratio {ratio:.3g}, " + text
+    return text
+
+
+def _headline(scope: str, best: str, order: list[str],
+              comparisons: dict[frozenset[str], Comparison], pvalues: dict[frozenset[str], float],
+              separated: set[frozenset[str]], how: str) -> str:
+    """The answer box's sentence for one scope: the best by mean rank, whom it beats by how
+    much (A measure: the chance one of its runs beats the other's on the same instance), and
+    whom this design does not separate it from, with the smallest p the design could reach."""
+    beats, unseparated = [], []
+    for other in order[1:]:
+        pair = frozenset((best, other))
+        c = comparisons.get(pair)
+        if c is None:
+            continue
+        first = order.index(best) < order.index(other)  # comparisons are (earlier, later)
+        if pair in separated:
+            beats.append(f"{other} ({_versus(c, first)}, adjusted {p_text(pvalues[pair])})")
+        else:
+            reach = f"; the smallest p it could reach is {c.p_min:.2g}" if c.p_min else ""
+            unseparated.append(f"{other} ({_versus(c, first)}{reach})")
+    text = f"Best on {scope} by mean rank: {best} ({how})"
+    if beats:
+        text += "; it beats " + "; ".join(beats)
+    if unseparated:
+        text += "; not separated by this design from " + "; ".join(unseparated)
+    return text + "."
 
 
 def _portfolio(scores: pd.DataFrame, limit: float, order: list[str],
@@ -258,8 +286,8 @@ def cd_chart(scope: str, order: list[str], mean_rank: pd.Series, groups: list[li
     for j, g in enumerate(x for x in groups if len(x) > 1):
         lo, hi = float(mean_rank[g[0]]), float(mean_rank[g[-1]])
         y = -0.4 * j  # beneath place 1
-        bars.append(Series(f"tied: {_names(g)}", np.array([lo, hi]), np.array([y, y]),
-                           hover=({"tied": _names(g)}, {"tied": _names(g)}), reference=True))
+        bars.append(Series(f"not separated: {_names(g)}", np.array([lo, hi]), np.array([y, y]),
+                           hover=({"not separated": _names(g)},) * 2, reference=True))
     slug = "cd_" + scope.replace(" ", "_").replace("-", "_")
     return Chart(slug, f"{scope}: mean rank over {n} instances (1 = best; PAR-2 per instance); "
                        "configurations joined by a bar are not separated by the test",
@@ -275,8 +303,8 @@ def answer(frame: pd.DataFrame) -> list[Ranking]:
     for problem in sorted(frame["problem"].unique()):
         sub = frame[frame["problem"] == problem]
         ranked = rank(sub, problem)
-        out.append(Ranking(problem, _faults(sub, problem) + ranked.sentences, ranked.table,
-                           ranked.chart, ranked.tied))
+        out.append(Ranking(problem, ranked.sentences, ranked.table, ranked.chart, ranked.tied,
+                           " ".join([*faults(sub, problem), ranked.headline]).strip()))
     problems = sorted(frame["problem"].unique())
     if len(problems) > 1:
         ran = frame.groupby("label")["problem"].nunique()
@@ -288,7 +316,8 @@ def answer(frame: pd.DataFrame) -> list[Ranking]:
                 "all problems",
                 [f"Over all {len(problems)} problems, the {len(everywhere)} configurations "
                  "that ran every one of them, each problem's instances pooled:",
-                 *overall.sentences], overall.table, overall.chart, overall.tied))
+                 *overall.sentences], overall.table, overall.chart, overall.tied,
+                overall.headline))
         else:
             out.append(Ranking("all problems", [
                 f"No overall ranking: fewer than two configurations ran all {len(problems)} "
@@ -296,9 +325,20 @@ def answer(frame: pd.DataFrame) -> list[Ranking]:
     return out
 
 
-def _faults(frame: pd.DataFrame, problem: str) -> list[str]:
-    """Wrong answers and unverified successes, by configuration: they come first."""
+def faults(frame: pd.DataFrame, problem: str) -> list[str]:
+    """Wrong answers, crashes and unverified successes, by configuration, with the first
+    reason: they come first in the answer."""
     out = []
+    for outcome, what in (("crash", "Crashes"), ("memout", "Out of memory")):
+        hit = frame[frame["outcome"] == outcome]
+        if len(hit):
+            counts = hit.groupby("label").size()
+            parts = ", ".join(f"{c} {int(counts[c])}" for c in sorted(counts.index, key=label_order))
+            first = next((str(r) for col in ("reason", "error") if col in hit
+                          for r in hit[col] if isinstance(r, str) and r.strip()), "")
+            out.append(f"{what} on {problem} (counted as unsolved): {parts} run(s)"
+                       + (f"; first reason: {first.strip().splitlines()[0][:120]}" if first else "")
+                       + ".")
     wrong = frame[frame["outcome"] == "wrong"].groupby("label").size()
     if len(wrong):
         parts = ", ".join(f"{c} {int(wrong[c])}" for c in sorted(wrong.index, key=label_order))

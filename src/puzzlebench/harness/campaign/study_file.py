@@ -252,7 +252,7 @@ def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[So
                 raise StudyError(f"{where}.on: {silent[0]} does not count evaluations "
                                  "(puzzlebench solvers --json: effort_unit)")
         out.append(Claim(claim.says, named[0][0].name, named[1][0].name, claim.on,
-                         claim.problem))
+                         claim.problem, claim.margin))
     return out
 
 
