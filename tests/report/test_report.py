@@ -58,7 +58,7 @@ def test_report_files_and_escaping(tmp_path: Path) -> None:
     wrong = pd.read_csv(tmp_path / "tables" / "nqueens_wrong.csv")
     assert len(wrong) == 1 and "diagonal" in wrong["reason"].iloc[0]
     pairwise = pd.read_csv(tmp_path / "tables" / "nqueens_pairwise.csv")
-    assert {"test", "p", "p (Holm)", "rank-biserial", "95% CI A−B s"} <= set(pairwise.columns)
+    assert {"test", "p", "p (Holm)", "A beats B", "95% CI ratio"} <= set(pairwise.columns)
     tested = pairwise.dropna(subset=["p"])
     assert len(tested) and (tested["p (Holm)"] >= tested["p"]).all()
 
@@ -114,7 +114,7 @@ def test_report_gives_the_answer_first(tmp_path: Path) -> None:
     md = paths["markdown"].read_text()
     answer, details = html.index('id="answer"'), html.index("<h2>Details</h2>")
     for text in ("lead one", "lead three", "Best on nqueens", 'class="sortable findings"',
-                 'class="sortable ranking"', "Who is tied with whom", 'class="plotly-graph-div"'):
+                 'class="sortable ranking"', "Who this design does not separate", 'class="plotly-graph-div"'):
         assert answer < html.index(text) < details, text
     assert details < html.index("a detail") < html.index("Legend: labels")
     assert "<details><summary>Each test, per size (2)</summary>" in html

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +18,9 @@ from puzzlebench.cli.options import (
     with_measurement,
 )
 from puzzlebench.cli.output import console
+
+if TYPE_CHECKING:
+    from puzzlebench.harness.campaign.study import Study
 
 
 def check_workers(workers: int | None) -> None:
@@ -43,6 +46,32 @@ def check_scheduler(address: str) -> None:
                             f"{exc.strerror or exc}") from None
 
 
+def claim_reach(study: Study) -> list[str]:
+    """One line per claim the study's design cannot confirm, whatever its runs show
+    (``report.claim_power``)."""
+    if not study.claims:
+        return []
+    from puzzlebench.harness.resolve import resolve_solver
+    from puzzlebench.report.claim_power import ClaimDesign, reach_lines
+    specs = study.runs()
+    stochastic = {s.name: resolve_solver(s.solver).stochastic for s in specs}
+    designs = []
+    for claim in study.claims:
+        counts: dict[str, list[int]] = {}
+        for s in specs:
+            if claim.problem and s.problem != claim.problem:
+                continue
+            side = 0 if s.name == claim.better else 1 if s.name == claim.than else None
+            if side is not None:
+                counts.setdefault(s.instance_id, [0, 0])[side] += 1
+        replicated = tuple(claim.on in ("time", "par2") or stochastic.get(name, True)
+                           for name in (claim.better, claim.than))
+        strata = [(m if replicated[0] else min(m, 1), k if replicated[1] else min(k, 1))
+                  for m, k in counts.values()]
+        designs.append(ClaimDesign(claim, strata, (replicated[0], replicated[1])))
+    return reach_lines(designs)
+
+
 @app.command("run")
 def run_command(
     study_file: Annotated[Path, typer.Argument(help="The study TOML file.")],
@@ -54,6 +83,9 @@ def run_command(
     sandbox: SandboxOpt = None,
     startup_limit: StartupLimitOpt = None,
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
+    check: Annotated[bool, typer.Option(
+        "--check", help="Read the study and say what it would run and whether its design can "
+                        "reach a verdict on each claim; run nothing.")] = False,
 ) -> int:
     """Run every not-yet-stored run of a study; exit 1 if any run is wrong, crashed or was
     killed (judged against the study's other runs too)."""
@@ -69,6 +101,15 @@ def run_command(
     study = with_measurement(load_study(study_file), min_time, pin, sandbox,
                              startup_limit)
     target = db or study.db or f"{study.name}.sqlite"
+    weak = claim_reach(study)
+    for line in weak:
+        typer.echo(f"puzzlebench: warning: {line}", err=True)
+    if check:
+        specs = study.runs()
+        typer.echo(f"{study.name}: {len(specs)} runs over {len(study.instances())} instances; "
+                   f"{len(study.claims)} claim{'s' if len(study.claims) != 1 else ''}, "
+                   f"{len(study.claims) - len(weak)} within reach of this design")
+        return 0
     try:
         result = run_study(study, target, workers=workers, scheduler=scheduler, quiet=quiet)
     except KeyboardInterrupt:  # what is stored, and how to go on: the same command resumes

@@ -26,13 +26,17 @@ def time_limit_of(frame: pd.DataFrame) -> float:
 
 
 def par2(frame: pd.DataFrame) -> pd.DataFrame:
-    """PAR-2 per (problem, solver): mean time with unsolved runs counted as 2 × the limit."""
+    """PAR-2 per (problem, solver): the mean of ``run_scores`` over its runs — the same score,
+    limit and noise floor as the ranking (whose PAR-2 averages repeats per instance first and
+    keeps only the instances every configuration ran, so the two agree when every
+    configuration ran every instance equally often)."""
     frame = with_labels(frame)
     rows = []
-    for (problem, lab), g in by_label(frame):
-        limit = time_limit_of(g)
-        rows.append({"problem": problem, "solver": lab, "cut-off s": limit,
-                     "PAR-2 s": round(float(run_time_or_penalty(g, 2 * limit).mean()), 6)})
+    for problem, sub in frame.groupby("problem"):
+        scored = sub.assign(score=run_scores(sub))  # one limit per problem, as the ranking's
+        for (_, lab), g in by_label(scored):
+            rows.append({"problem": problem, "solver": lab, "cut-off s": time_limit_of(sub),
+                         "PAR-2 s": round(float(g["score"].mean()), 6)})
     return pd.DataFrame(rows)
 
 

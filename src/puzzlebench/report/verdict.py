@@ -45,7 +45,7 @@ from puzzlebench.report.series_styles import label_order
 from puzzlebench.report.stratified import Comparison
 from puzzlebench.report.summary import below_floor, with_labels
 
-RANK_COLUMNS = ["problem", "rank", "configuration", "mean rank", "group", "solved",
+RANK_COLUMNS = ["problem", "rank", "configuration", "mean rank", "group", "solved runs",
                 "PAR-2 s", "instances", "VBS loses without it"]
 
 
@@ -120,7 +120,6 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
     mean_rank = ranks.mean(axis=0)
     order = sorted(configs, key=lambda c: (mean_rank[c], label_order(c)))
     par2 = scores.mean(axis=0)
-    solved = (scores < 2 * limit).sum(axis=0)
     repeats = frame.groupby(["instance_id", "label"]).size()
     how = (f"{n} instance{'s' if n != 1 else ''}"
            + (f" ({dropped} not run by every configuration left out)" if dropped else "")
@@ -174,7 +173,8 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
     table = pd.DataFrame([{
         "problem": scope, "rank": i + 1, "configuration": c,
         "mean rank": round(float(mean_rank[c]), 3), "group": letters[c],
-        "solved": f"{int(solved[c])}/{n}", "PAR-2 s": round(float(par2[c]), 6),
+        "solved runs": f"{int(runs.sum()[c])}/{int(runs.size()[c])}",
+        "PAR-2 s": round(float(par2[c]), 6),
         "instances": n, "VBS loses without it": contribution[c]}
         for i, c in enumerate(order)], columns=RANK_COLUMNS)
     return Ranking(scope, sentences, table, cd_chart(scope, order, mean_rank, groups, k, n),
@@ -217,26 +217,30 @@ def _versus(c: Comparison, first: bool) -> str:
 def _headline(scope: str, best: str, order: list[str],
               comparisons: dict[frozenset[str], Comparison], pvalues: dict[frozenset[str], float],
               separated: set[frozenset[str]], how: str) -> str:
-    """The answer box's sentence for one scope: the best by mean rank, whom it beats by how
-    much (A measure: the chance one of its runs beats the other's on the same instance), and
-    whom this design does not separate it from, with the smallest p the design could reach."""
-    beats, unseparated = [], []
+    """The answer box's sentence for one scope: the best by mean rank; the nearest one it beats
+    with the PAR-2 ratio and A (the chance one of its runs beats the other's on the same
+    instance) with intervals, the others it beats by name with the largest adjusted p; whom
+    this design does not separate it from, and the smallest p the design could reach."""
+    beaten, unseparated = [], []
     for other in order[1:]:
         pair = frozenset((best, other))
-        c = comparisons.get(pair)
-        if c is None:
-            continue
-        first = order.index(best) < order.index(other)  # comparisons are (earlier, later)
-        if pair in separated:
-            beats.append(f"{other} ({_versus(c, first)}, adjusted {p_text(pvalues[pair])})")
-        else:
-            reach = f"; the smallest p it could reach is {c.p_min:.2g}" if c.p_min else ""
-            unseparated.append(f"{other} ({_versus(c, first)}{reach})")
+        if pair in comparisons:
+            (beaten if pair in separated else unseparated).append(other)
     text = f"Best on {scope} by mean rank: {best} ({how})"
-    if beats:
-        text += "; it beats " + "; ".join(beats)
+    if beaten:
+        near = beaten[0]
+        text += (f"; it beats {near} ({_versus(comparisons[frozenset((best, near))], True)}, "
+                 f"adjusted {p_text(pvalues[frozenset((best, near))])})")
+        if len(beaten) > 1:
+            worst = max(pvalues[frozenset((best, o))] for o in beaten[1:])
+            bound = "p < 0.001" if worst < 0.001 else f"p ≤ {worst:.3f}"
+            text += f" and {_names(beaten[1:])} (adjusted {bound})"
     if unseparated:
-        text += "; not separated by this design from " + "; ".join(unseparated)
+        reach = min((comparisons[frozenset((best, o))].p_min or 1.0) for o in unseparated)
+        near = comparisons[frozenset((best, unseparated[0]))]
+        text += (f"; not separated by this design from {_names(unseparated)} ("
+                 + (f"{unseparated[0]}: {_versus(near, True)}; " if len(unseparated) == 1 else "")
+                 + f"the smallest p it could reach is {reach:.2g})")
     return text + "."
 
 
