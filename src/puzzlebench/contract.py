@@ -54,7 +54,8 @@ class Claim(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """Limits a solver must honour itself. ``None`` means no limit.
+    """Limits a solver must honour itself. ``None`` means no limit. ``max_nodes`` counts nodes
+    *generated* (children created) in every search that honours it, A*'s and IDA*'s alike.
 
     The harness may also enforce the wall-clock limit from outside (a killed run is a
     ``timeout``); a solver that stops by its own budget without an answer is a ``budget``.

@@ -186,9 +186,12 @@ def test_run_check_warns_before_any_run(tmp_path: Path, capsys: pytest.CaptureFi
     study = tmp_path / "s.toml"
     study.write_text('[study]\nname = "weak"\ntime_limit = 2.0\n[[problems]]\n'
                      'problem = "nqueens"\nsizes = [8, 9, 10]\n[[solvers]]\nname = "mod12"\n'
-                     '[[solvers]]\nname = "bitboard"\n[[claims]]\nbetter = "mod12"\n'
+                     '[[solvers]]\nname = "bitboard"\n[[solvers]]\nname = "backtracking"\n'
+                     'problems = ["nqueens"]\n[[problems]]\nproblem = "torus-queens"\n'
+                     'sizes = [5]\n[[claims]]\nbetter = "mod12"\nproblem = "nqueens"\n'
                      'than = "bitboard"\non = "success"\n')
     assert main(["run", str(study), "--check", "--db", str(tmp_path / "s.sqlite")]) == 0
     out = capsys.readouterr()
-    assert "claim 1 ('mod12 beats bitboard on success') cannot be confirmed" in out.err
+    assert "claim 1 ('mod12 beats bitboard on success on nqueens') cannot be confirmed" in out.err
     assert "0 within reach" in out.out and not (tmp_path / "s.sqlite").exists()
+    assert "solver 3 (backtracking) skips torus-queens (its entry's problems leave it out)" in out.err

@@ -19,8 +19,9 @@ from puzzlebench.cli.options import (
 )
 from puzzlebench.cli.output import console
 
+# the annotation only: the study module loads numpy and the registry (CLI start-up time)
 if TYPE_CHECKING:
-    from puzzlebench.harness.campaign.study import Study
+    from puzzlebench.harness.campaign.study import Study  # for annotations only
 
 
 def check_workers(workers: int | None) -> None:
@@ -46,11 +47,35 @@ def check_scheduler(address: str) -> None:
                             f"{exc.strerror or exc}") from None
 
 
+def skipped_pairs(study: Study) -> list[str]:
+    """One line per solver that skips some of the study's problems or sizes, and why: nothing
+    a study leaves out is left out silently."""
+    # imported on use: a command loads only the code it runs (CLI start-up time)
+    from puzzlebench.harness.resolve import resolve_solver
+    out = []
+    for i, entry in enumerate(study.solvers, start=1):
+        spec = resolve_solver(entry["name"])
+        reasons = []
+        for problem in sorted({p["problem"] for p in study.problems} - set(entry["problems"])):
+            why = ("it does not handle it" if problem not in spec.problems
+                   else "its entry's problems leave it out")
+            reasons.append(f"{problem} ({why})")
+        sizes = sorted({n for p in study.problems if p["problem"] in entry["problems"]
+                        for n in p["sizes"]
+                        if not entry["min_size"] <= n <= entry["max_size"]})
+        if sizes:
+            reasons.append(f"sizes {', '.join(map(str, sizes))} (outside its min_size..max_size)")
+        if reasons:
+            out.append(f"solver {i} ({spec.name}) skips {'; '.join(reasons)}")
+    return out
+
+
 def claim_reach(study: Study) -> list[str]:
     """One line per claim the study's design cannot confirm, whatever its runs show
     (``report.claim_power``)."""
     if not study.claims:
         return []
+    # imported on use: only a study with claims needs the statistics
     from puzzlebench.harness.resolve import resolve_solver
     from puzzlebench.report.claim_power import ClaimDesign, reach_lines
     specs = study.runs()
@@ -101,6 +126,8 @@ def run_command(
     study = with_measurement(load_study(study_file), min_time, pin, sandbox,
                              startup_limit)
     target = db or study.db or f"{study.name}.sqlite"
+    for line in skipped_pairs(study):
+        typer.echo(f"puzzlebench: note: {line}", err=True)
     weak = claim_reach(study)
     for line in weak:
         typer.echo(f"puzzlebench: warning: {line}", err=True)

@@ -39,9 +39,9 @@ from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.borda import borda_overall, borda_table
 from puzzlebench.report.chart import Chart
-from puzzlebench.report.claim_tests import ClaimVerdict, claim_verdicts, claims_table
+from puzzlebench.report.claim_tests import ClaimVerdict, claim_verdicts, claims_table, effect_text
 from puzzlebench.report.figures import problem_charts
-from puzzlebench.report.findings import Finding, findings_detail, findings_table
+from puzzlebench.report.findings import Finding, findings_detail, findings_table, p_text
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
@@ -83,6 +83,8 @@ def manifest(frame: pd.DataFrame) -> pd.DataFrame:
         add("machine", m)
     for b in budgets:
         add("budget", b)
+    if any('"max_nodes": ' in b and '"max_nodes": null' not in b for b in budgets):
+        add("max_nodes", "counts nodes generated (children created), in every search it caps")
     for key, value in measurement_rows(frame):
         add(key, value)
     return pd.DataFrame(rows)
@@ -153,8 +155,6 @@ def _setup_rows(frame: pd.DataFrame) -> list[tuple[str, str]]:
 def _claims_shown(verdicts: list[ClaimVerdict]) -> pd.DataFrame:
     """The claims table of the answer box: each claim, its verdict, its effect with the 95 %
     interval and its adjusted p (``tables/claims.csv`` has every column)."""
-    from puzzlebench.report.claim_tests import effect_text
-    from puzzlebench.report.findings import p_text
     rows = [{"claim": v.claim.says, "verdict": v.verdict,
              "effect [95% CI]": (effect_text(v.claim, v.comparison)
                                  if v.comparison is not None and v.comparison.instances else "-"),

@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.series_styles import label_order
-from puzzlebench.report.summary import by_label, with_labels
+from puzzlebench.report.stratified import compare_strata
+from puzzlebench.report.summary import below_floor, by_label, with_labels
 
 
 def run_time_or_penalty(frame: pd.DataFrame, penalty: float) -> pd.Series:
@@ -71,8 +73,6 @@ def run_scores(frame: pd.DataFrame) -> pd.Series:
     """Each run's PAR-2 score, the one every time comparison of a report uses: its time when
     verified solved (a single-shot time below the noise floor scored *at* the floor, so no
     comparison rests on a difference nothing can measure), 2 × the time limit otherwise."""
-    from puzzlebench.record import NOISE_FLOOR_S
-    from puzzlebench.report.summary import below_floor
     solved = frame["success"].astype(bool)
     floored = solved & below_floor(frame)
     timed = frame.assign(time_s=frame["time_s"].where(~floored, NOISE_FLOOR_S))
@@ -83,7 +83,6 @@ def pairwise_comparisons(frame: pd.DataFrame, labels: list[str]) -> dict[tuple[s
     """Every pair (A, B) of ``labels`` (A before B) compared on the runs' PAR-2 scores by the
     report's one inference (``report.stratified``: van Elteren's test stratified by instance,
     Vargha–Delaney's A), on the instances both ran."""
-    from puzzlebench.report.stratified import compare_strata
     scored = frame.assign(score=run_scores(frame))
     groups = {key: g for key, g in scored.groupby(["instance_id", "label"])}
     out = {}

@@ -98,7 +98,7 @@ STORED_CELLS = 120_000_000
 def best_first(start: SearchState, limits: Budget | Caps, *, astar: bool) -> SearchResult:
     """Greedy best-first (``astar=False``) or A* from ``start`` within the framework's caps
     (``iterative.kernel_caps`` of the run's budget, made here from a budget: ``max_nodes`` on
-    expansions, the deadline)."""
+    nodes generated — the unit every search's cap counts, IDA*'s too — and the deadline)."""
     caps = kernel_caps(limits) if isinstance(limits, Budget) else limits
     tie = itertools.count()
     frontier: list[tuple[int, int, int, SearchState]] = []
@@ -136,14 +136,14 @@ def best_first(start: SearchState, limits: Budget | Caps, *, astar: bool) -> Sea
             continue  # a stale entry
         if node.is_goal():
             return finish(node, False)
-        if caps.max_nodes >= 0 and expanded >= caps.max_nodes:
-            return finish(None, False)
         if time.perf_counter() >= caps.deadline:  # once per expansion: cheap beside the children
             return finish(None, False)
         closed.add(key)
         expanded += 1
         for move, child in node.successors():
             generated += 1
+            if caps.max_nodes >= 0 and generated > caps.max_nodes:  # the cap counts generated
+                return finish(None, False)                         # nodes, as IDA*'s does
             # within an expansion too: at n = 10,000 one expansion makes 20,000 children of
             # 10,000 columns each, seconds of work and gigabytes of states
             if generated % every == 0 and (time.perf_counter() >= caps.deadline
