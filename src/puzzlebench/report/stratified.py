@@ -21,10 +21,13 @@ Why this test (docs/concepts/statistics.md says more):
   carries ``inf``: it ranks below every finished run and ties with the other unfinished ones,
   so its stop time or its counter at the cap is never read as an observed value.
 * **Effect size.** Vargha and Delaney's A (the probability that a run of A beats a run of B
-  on the same instance, ties counting half), averaged over instances, with a two-level
-  bootstrap interval (instances, then runs within each): 0.5 is no difference, 1 is A always
-  better. The same bootstrap gives the interval of the measure's own effect (a difference of
-  success rates, or a ratio of medians) used for equivalence within a margin.
+  on the same instance, ties counting half), averaged over instances, with a bootstrap
+  interval that resamples the runs within each instance and keeps the instances fixed — the
+  test's own conditioning, so a confirmed difference and its interval speak of the same
+  instances and do not disagree: 0.5 is no difference, 1 is A always better. The same
+  bootstrap gives the interval of the measure's own effect (a difference of success rates,
+  or a ratio of medians) used for equivalence within a margin. A deterministic measure on
+  one instance has no spread there: its interval is the instances' values themselves.
 
 Every generator is seeded from the data compared (never global state): the same runs give the
 same report.
@@ -58,8 +61,9 @@ class Comparison:
     ``p`` is two-sided (None when no instance differs or none is shared); ``p_min`` is the
     smallest p this design could give (every run of one side better than every run of the
     other on every instance). ``a12`` is A's probability of beating B, averaged over instances,
-    with its 95 % interval; ``effect`` is the measure's own effect (``effect_kind``) with its
-    95 % and 90 % intervals (NaN when undefined, e.g. a ratio of unfinished medians)."""
+    with its 95 % interval (runs resampled within the instances); ``effect`` is the measure's
+    own effect (``effect_kind``) with its 95 % and 90 % intervals (NaN when undefined, e.g. a
+    ratio of unfinished medians)."""
 
     instances: int
     runs_a: int
@@ -208,15 +212,14 @@ def compare_strata(strata: Mapping[str, Stratum], *, effect: Effect | None = Non
         per_stratum_a12[i] = _a12(ra, rb)
         per_stratum_eff[i] = _own_effect(ra, rb, effect)
     point_a12 = float(np.mean([_a12(a[None, :], b[None, :])[0] for a, b in pairs]))
-    pick = rng.integers(0, len(pairs), (BOOTSTRAP, len(pairs)))
-    boot_a12 = per_stratum_a12[pick, np.arange(BOOTSTRAP)[:, None]].mean(axis=1)
+    boot_a12 = per_stratum_a12.mean(axis=0)  # the instances fixed, as in the test
     a12_ci = (float(np.quantile(boot_a12, 0.025)), float(np.quantile(boot_a12, 0.975)))
     out = Comparison(len(pairs), sum(len(a) for a, _ in pairs), sum(len(b) for _, b in pairs),
                      wins_a, wins_b, point_a12, a12_ci, p, p_min, method)
     if effect is None:
         return out
     point = float(np.mean([_own_effect(a[None, :], b[None, :], effect)[0] for a, b in pairs]))
-    boot = per_stratum_eff[pick, np.arange(BOOTSTRAP)[:, None]].mean(axis=1)
+    boot = per_stratum_eff.mean(axis=0)
     with np.errstate(invalid="ignore"):
         q = np.quantile(boot, [0.025, 0.975, 0.05, 0.95]) if np.all(np.isfinite(boot)) else (
             np.full(4, math.nan))
