@@ -195,3 +195,26 @@ def test_run_check_warns_before_any_run(tmp_path: Path, capsys: pytest.CaptureFi
     assert "claim 1 ('mod12 beats bitboard on success on nqueens') cannot be confirmed" in out.err
     assert "0 within reach" in out.out and not (tmp_path / "s.sqlite").exists()
     assert "solver 3 (backtracking) skips torus-queens (its entry's problems leave it out)" in out.err
+
+
+def test_the_answer_box_is_read_in_half_a_minute(tmp_path: Path) -> None:
+    """Five configurations on two problems and three claims: the answer box (headlines and
+    claim sentences, tables aside) stays within 200 words; the details hold the rest."""
+    rng = np.random.default_rng(6)
+    recs = []
+    for problem in ("nqueens", "torus-queens"):
+        for name, base in (("sa", 0.1), ("cpsat", 0.13), ("hc", 0.5), ("fchc", 0.9), ("mc", 1.4)):
+            recs += runs(name, {n: [base * (1 + 0.3 * rng.random()) for _ in range(5)]
+                                for n in (5, 7, 11, 13)}, problem=problem)
+    frame = frame_of(tmp_path, recs)
+    claims = [Claim("sa is faster than cpsat", "sa", "cpsat", "time", "nqueens"),
+              Claim("sa beats hc on the torus", "sa", "hc", "par2", "torus-queens"),
+              Claim("sa solves as often as mc", "sa", "mc", "success", "", 0.1)]
+    write_report(frame, tmp_path / "r", claims=claims)
+    md = (tmp_path / "r" / "report.md").read_text()
+    box = md.split("## The answer")[1].split("### Claims")[0]
+    assert "Best on nqueens" in box and "Best on torus-queens" in box
+    assert "sa is faster than cpsat: confirmed" in box
+    assert len(box.split()) <= 200, len(box.split())
+    assert "Virtual best solver" not in box and "Best on all problems" not in box
+    assert "Best on all problems" in md.split("## Details")[1]

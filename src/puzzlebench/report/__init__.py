@@ -271,7 +271,11 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     if tested:
         findings_csv = csv(claim_rows, "findings")
         csv(per_test, "findings_per_size")
-    headlines = [r.headline for r in rankings if r.headline]
+    # one headline per problem in the answer box; the pooled ranking over all problems is a
+    # detail (its sentences stay in the details)
+    headlines = [r.headline for r in rankings if r.headline and r.scope != "all problems"]
+    generated = [r.headline for r in rankings if r.headline and r.scope == "all problems"] \
+        + generated
     claim_sentences = [v.sentence() for v in verdicts]
     # the key figure: the first convergence view where the traces rank anytime performance
     # (the headline has rows); else the answer's critical-difference charts answer alone

@@ -62,21 +62,22 @@ class ClaimVerdict:
         if c is None or c.instances == 0:
             return f"{head} ({self.why})."
         effect = effect_text(self.claim, c)
-        p = "" if self.p_adjusted is None else f", Holm-adjusted {p_text(self.p_adjusted)}"
-        return (f"{head} ({effect}; better on {c.wins_a} of {c.instances} instances, worse on "
+        p = "" if self.p_adjusted is None else f", adjusted {p_text(self.p_adjusted)}"
+        return (f"{head} ({effect}, better on {c.wins_a} of {c.instances} instances, worse on "
                 f"{c.wins_b}{p}" + (f"; {self.why}" if self.why else "") + ").")
 
 
 def effect_text(claim: Claim, c: Comparison) -> str:
-    """The effect in words: a difference of success rates or a ratio, with its 95 % interval."""
+    """The effect in words: a difference of success rates (better − than) or a ratio (better /
+    than), with its 95 % interval."""
     lo, hi = c.effect_ci
     if c.effect_kind == "difference":
-        return (f"success rate {claim.better} − {claim.than} {c.effect * 100:+.0f} points "
+        return (f"success rate {c.effect * 100:+.0f} points "
                 f"[{lo * 100:+.0f}, {hi * 100:+.0f}]")
     if c.effect_kind == "ratio" and math.isfinite(c.effect):
-        what = "PAR-2" if claim.on in ("time", "par2") else claim.on
+        what = "PAR-2" if claim.on in ("time", "par2") else claim.on.removeprefix("counter:")
         interval = f" [{lo:.3g}, {hi:.3g}]" if math.isfinite(lo) and math.isfinite(hi) else ""
-        return f"{what} ratio {claim.better}/{claim.than} {c.effect:.3g}{interval}"
+        return f"{what} ratio {c.effect:.3g}{interval}"
     return f"A = {c.a12:.2f} [{c.a12_ci[0]:.2f}, {c.a12_ci[1]:.2f}]"
 
 
