@@ -218,3 +218,20 @@ def test_the_answer_box_is_read_in_half_a_minute(tmp_path: Path) -> None:
     assert len(box.split()) <= 200, len(box.split())
     assert "Virtual best solver" not in box and "Best on all problems" not in box
     assert "Best on all problems" in md.split("## Details")[1]
+
+
+def test_a_ranking_on_time_alone_says_so_and_gives_answer_quality(tmp_path: Path) -> None:
+    """On the sliding puzzle a greedy search is fast with long answers: the headline says the
+    ranking is on time alone and how often the best's answers were optimal."""
+    recs = []
+    for k in range(6):
+        iid = f"sliding-3x3-{k}"
+        recs.append(run("greedy", 8, 0.01 + 0.001 * k, problem="sliding").with_(
+            instance_id=iid, answer_length=30, optimum=20))
+        recs.append(run("astar", 8, 0.05 + 0.001 * k, problem="sliding").with_(
+            instance_id=iid, answer_length=20, optimum=20))
+    ranking = rank(frame_of(tmp_path, recs), "sliding")
+    assert ranking.headline.startswith("Best on sliding by mean rank: greedy")
+    assert ranking.headline.endswith("ranked on time alone: its answers optimal in 0 of 6 solved "
+                                     "runs, 10 moves over on average.")
+    assert "astar optimal in 6 of 6 solved runs" in " ".join(ranking.sentences)

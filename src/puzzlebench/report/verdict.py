@@ -162,6 +162,12 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
     headline = _headline(scope, best, order, comparisons, pvalues, separated,
                          f"solved {int(runs.sum()[best])} of {int(runs.size()[best])} runs on "
                          f"{n} instance{'s' if n != 1 else ''}, PAR-2 {par2[best]:.4g} s")
+    quality = _quality(common, order)
+    if quality:
+        headline = headline[:-1] + f"; ranked on time alone: its answers {quality[best]}."
+        sentences.append(f"On {scope} the ranking is on time alone; answer quality (solved runs "
+                         "with a known optimum): "
+                         + "; ".join(f"{c} {quality[c]}" for c in order) + ".")
     lowest = min(order, key=lambda c: (par2[c], label_order(c)))
     if lowest != best:
         won = {c: int((ranks[c] < ranks.drop(columns=c).min(axis=1)).sum()) for c in (best, lowest)}
@@ -242,6 +248,28 @@ def _headline(scope: str, best: str, order: list[str],
                  + (f"{unseparated[0]}: {_versus(near, True)}; " if len(unseparated) == 1 else "")
                  + f"the smallest p it could reach is {reach:.2g})")
     return text + "."
+
+
+def _quality(frame: pd.DataFrame, order: list[str]) -> dict[str, str]:
+    """Where the problem has an objective (answer length) and the optimum is known: per
+    configuration, how many of its solved runs were optimal and the mean excess; {} where no
+    run has a known optimum."""
+    if "optimum" not in frame or "answer_length" not in frame:
+        return {}
+    known = frame[frame["success"].astype(bool) & frame["optimum"].notna()
+                  & frame["answer_length"].notna()]
+    if known.empty:
+        return {}
+    out = {}
+    for c in order:
+        mine = known[known["label"] == c]
+        if mine.empty:
+            out[c] = "no solved run with a known optimum"
+            continue
+        excess = mine["answer_length"].astype(float) - mine["optimum"].astype(float)
+        out[c] = (f"optimal in {int((excess == 0).sum())} of {len(mine)} solved runs"
+                  + (f", {float(excess.mean()):.3g} moves over on average" if excess.any() else ""))
+    return out
 
 
 def _portfolio(scores: pd.DataFrame, limit: float, order: list[str],
