@@ -17,7 +17,6 @@ from puzzlebench.cli.options import (
     StartupLimitOpt,
     with_measurement,
 )
-from puzzlebench.cli.output import console
 
 
 def check_workers(workers: int | None) -> None:
@@ -54,12 +53,15 @@ def run_command(
     sandbox: SandboxOpt = None,
     startup_limit: StartupLimitOpt = None,
     quiet: Annotated[bool, typer.Option(help="No progress output.")] = False,
+    wide: Annotated[bool, typer.Option(
+        help="Every column at full width (one per outcome), whatever the terminal.")] = False,
 ) -> int:
     """Run every not-yet-stored run of a study; exit 1 if any run is wrong, crashed or was
     killed (judged against the study's other runs too)."""
     say_if_first_run()
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.campaign.progress import summary_table
+    from puzzlebench.cli.summary import print_summary, print_verdict
+    from puzzlebench.cli.tables import say
     from puzzlebench.harness.campaign.runner import run_study
     from puzzlebench.harness.campaign.store import load_records
     from puzzlebench.harness.campaign.study_file import load_study
@@ -79,6 +81,9 @@ def run_command(
         raise typer.Exit(130) from None
     # this definition's runs (not earlier ones under other limits), judged against each other
     records = load_records(target, keys=[s.key for s in study.runs()])
-    console().print(summary_table(records))
+    print_summary(records, wide=wide)
+    print_verdict(records, wide=wide)
     typer.echo(f"{len(result.new)} runs made, {result.skipped} already stored, store: {target}")
+    say(f"The report (ranking, tied groups, each claim tested): puzzlebench report --db "
+        f"{target} --out {Path(target).stem}-report/", wide=wide)
     return 1 if any(r.outcome.failure for r in records) else 0

@@ -1,0 +1,121 @@
+"""Tables that fit the terminal: the one place every command's table is shaped.
+
+A table is described as columns and rows of text; :func:`show` fits it to the console's width
+(80 columns when the output is piped and ``COLUMNS`` is unset, as ``gh`` and ``git`` do):
+
+* a column empty in every row is dropped (``--wide`` keeps it);
+* a *key* column (a solver's name) is never cut: it keeps its widest cell and never wraps,
+  so the other cells give way first (they fold onto a second line);
+* columns marked *repeatable* (one per instance, as in ``agree``) are split into several
+  tables of the width, each repeating the key columns, rather than squeezed unreadable;
+* a legend line under the table explains every term a newcomer cannot know
+  (``cli.legend``), in the words of ``docs/concepts/outcomes.md``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+#: Width of piped output when ``COLUMNS`` is unset (``--wide`` lifts it).
+PIPED_WIDTH = 80
+#: Width ``--wide`` prints at: every column at its natural width.
+WIDE_WIDTH = 10_000
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its header; ``key`` never cut; ``repeatable`` may go to a second table."""
+
+    header: str
+    key: bool = False
+    right: bool = False
+    repeatable: bool = False
+
+
+def width(wide: bool = False) -> int:
+    """The width output is fitted to: ``COLUMNS`` when set, else the terminal's, else 80."""
+    if wide:
+        return WIDE_WIDTH
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    probe = Console()
+    return probe.width if probe.is_terminal else PIPED_WIDTH
+
+
+def console(wide: bool = False, stderr: bool = False) -> Console:
+    """A console of the fitted width (never rich's default of 80 ignoring ``COLUMNS``)."""
+    return Console(highlight=False, emoji=False, width=width(wide), stderr=stderr,
+                   soft_wrap=False)
+
+
+def _table(columns: Sequence[Column], rows: Sequence[Sequence[str]], title: str | None) -> Table:
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
+    for i, col in enumerate(columns):
+        if col.key:
+            longest = max([len(col.header), *(len(r[i]) for r in rows)])
+            table.add_column(col.header, no_wrap=True, min_width=longest, overflow="fold")
+        else:
+            table.add_column(col.header, overflow="fold",
+                             justify="right" if col.right else "left")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def _natural(columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> int:
+    """The width a table needs with nothing folded (cells plus a two-space gap each)."""
+    return sum(max([len(c.header), *(len(r[i]) for r in rows)]) + 2
+               for i, c in enumerate(columns))
+
+
+def fit(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, title: str | None = None,
+        wide: bool = False, limit: int | None = None) -> list[Table]:
+    """The tables that show ``rows`` within ``limit`` columns (default :func:`width`)."""
+    limit = limit or width(wide)
+    keep = [i for i, c in enumerate(columns)
+            if wide or c.key or any(str(r[i]).strip() for r in rows)]
+    cols = [columns[i] for i in keep]
+    body = [[str(r[i]) for i in keep] for r in rows]
+    fixed = [i for i, c in enumerate(cols) if not c.repeatable]
+    spread = [i for i, c in enumerate(cols) if c.repeatable]
+    if wide or not spread or _natural(cols, body) <= limit:
+        return [_table(cols, body, title)]
+    groups: list[list[int]] = [[]]
+    base = _natural([cols[i] for i in fixed], [[r[i] for i in fixed] for r in body])
+    used = base
+    for i in spread:
+        need = _natural([cols[i]], [[r[i]] for r in body])
+        if groups[-1] and used + need > limit:
+            groups.append([])
+            used = base
+        groups[-1].append(i)
+        used += need
+    out = []
+    for n, group in enumerate(groups):
+        chosen = fixed + group
+        sub = [cols[i] for i in chosen]
+        part = f"{title} ({n + 1} of {len(groups)})" if title else None
+        out.append(_table(sub, [[r[i] for i in chosen] for r in body], part))
+    return out
+
+
+def show(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, title: str | None = None,
+         wide: bool = False, legend: Sequence[str] = ()) -> None:
+    """Print the fitted table(s), then the legend lines (wrapped to the width)."""
+    out = console(wide)
+    for table in fit(columns, rows, title=title, wide=wide):
+        out.print(table)
+    for line in legend:
+        out.print(line, markup=False, overflow="fold")
+
+
+def say(text: str, *, wide: bool = False, stderr: bool = False) -> None:
+    """One line (a verdict, a note) wrapped at word boundaries to the width."""
+    console(wide, stderr=stderr).print(text, markup=False, overflow="fold")
