@@ -8,15 +8,26 @@ problem it does not declare).
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from puzzlebench.cli.app import app
+from puzzlebench.cli.legend import TERMS, legend
 from puzzlebench.cli.options import CliInputError, check_out_dir
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.run import check_workers
+from puzzlebench.cli.tables import say
 from puzzlebench.harness.resolve import resolve_solver
+
+if TYPE_CHECKING:
+    # imported on use (type checking only): the card module loads the conformance cases
+    from puzzlebench.conformance.card import Card
+
+#: The card's own words, explained under it.
+CARD_TERMS = {"PAR-2": TERMS["PAR-2"],
+              "SKIP": "a check that does not apply to what the solver declares",
+              "▶": "the solver being certified"}
 
 
 @app.command("certify")
@@ -63,8 +74,38 @@ def certify_command(
     if as_json:
         emit_json(card.to_json())
     else:
-        typer.echo(card_text(card))
+        for line in card_text(card).splitlines():
+            say(line)  # a long line wraps at a word, never cuts a name
+        for line in legend(["PAR-2", *(["SKIP"] if "SKIP" in card.counts() and
+                                       card.counts()["SKIP"] else [])], CARD_TERMS):
+            say(line)
+        say(standing_verdict(card))
     if out:
         for path in write_card(card, out):
             typer.echo(f"wrote {path}", err=True)
     return 0 if card.passed else 1
+
+
+def standing_verdict(card: Card) -> str:
+    """The closing line: the checks, then the solver's place on each problem beside the
+    built-in solvers, with the leader's figures (by how much it trails)."""
+    c = card.counts()
+    head = (f"Verdict: {card.solver} {'is' if card.passed else 'is not'} certified "
+            f"({c['PASS']} passed, {c['FAIL']} failed")
+    if c["FAIL"]:
+        first = next(r for r in card.results if str(r.status) == "FAIL")
+        head += f"; first failure: {first.check} on {first.problem}: {first.reason}"
+    head += ")"
+    places = []
+    for problem in dict.fromkeys(s.problem for s in card.standings):
+        rows = [s for s in card.standings if s.problem == problem]
+        mine = next((s for s in rows if s.candidate), None)
+        if mine is None:
+            continue
+        best = rows[0]
+        lead = ("first" if best is mine else
+                f"{mine.rank} of {len(rows)}; best {best.solver} {best.verified}/{best.runs}, "
+                f"PAR-2 {best.par2_s:.4g} s")
+        places.append(f"on {problem} {lead} (it: {mine.verified}/{mine.runs} verified, "
+                      f"PAR-2 {mine.par2_s:.4g} s)")
+    return head + ("; ranks " + "; ".join(places) if places else "") + "."

@@ -24,10 +24,18 @@ TERMS: dict[str, str] = {
     "PAR-2": "the time when verified solved, 2 × the time limit otherwise (lower is better)",
 }
 
+#: What the ``solvers`` table's "is" column says (``docs/reference/solvers.md``).
+SOLVER_TERMS: dict[str, str] = {
+    "complete": "can prove that there is no solution",
+    "exact": "its sliding answers are optimal (shortest)",
+    "stochastic": "its result depends on the seed",
+    "counts": "can count every solution",
+}
+
 #: The agreement matrix's cell marks (``harness.campaign.agreement``).
 AGREE_TERMS: dict[str, str] = {
     "ok": "a valid answer",
-    "none": "an infeasible claim confirmed by a rule",
+    "none": "no solution claimed (infeasible), confirmed by the solvability rule unless marked",
     "#N/Mu": "N solutions counted, M of them unique up to rotation and reflection",
     "(certified)": "confirmed by a checked proof",
     "(agreed)": "confirmed by two complete solvers",

@@ -14,7 +14,9 @@ from typing import Any
 
 from puzzlebench.cli.legend import legend
 from puzzlebench.cli.tables import Column, say, show
+from puzzlebench.harness.campaign.progress import first_reason
 from puzzlebench.record import NOISE_FLOOR_S, Outcome, RunRecord
+from puzzlebench.terminal import clip
 
 #: Outcomes that name a failure in the verdict's second part, in this order.
 FAULTS = (Outcome.WRONG, Outcome.CRASH, Outcome.TIMEOUT, Outcome.MEMOUT)
@@ -60,9 +62,9 @@ def print_summary(records: list[RunRecord], borda: Mapping[str, float] | None = 
 
 def _first_reason(records: Sequence[RunRecord]) -> str:
     for r in records:
-        why = (r.reason or r.error or "").strip().splitlines()
+        why = first_reason(r)
         if why:
-            return why[0] if len(why[0]) <= 120 else why[0][:119] + "…"
+            return clip(why, 120)
     return ""
 
 
@@ -113,7 +115,8 @@ def best_text(problem: str, table: Any) -> str:
         who = ", ".join(tied[:-1]) + " and " + tied[-1]
         return (f"on {problem} {who} tie: solved {first['solved']}, PAR-2 {a:.4g} s each"
                 f"{floor}, mean rank {ra:.2f}")
-    lead = (f"{b / a:.2f} × lower PAR-2 than {second['configuration']} ({b:.4g} s)"
+    ratio = f"{b / a:,.0f}" if b >= 100 * a else f"{b / a:.2f}"
+    lead = (f"{ratio} × lower PAR-2 than {second['configuration']} ({b:.4g} s)"
             if b > a > 0 else f"the same PAR-2 as {second['configuration']}{floor}")
     if n < MIN_BLOCKS:
         test = f"{n} instance{'s' if n != 1 else ''}: too few for a test"

@@ -14,7 +14,6 @@ A table is described as columns and rows of text; :func:`show` fits it to the co
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,8 +21,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-#: Width of piped output when ``COLUMNS`` is unset (``--wide`` lifts it).
-PIPED_WIDTH = 80
+from puzzlebench.terminal import output_width
+
 #: Width ``--wide`` prints at: every column at its natural width.
 WIDE_WIDTH = 10_000
 
@@ -40,13 +39,7 @@ class Column:
 
 def width(wide: bool = False) -> int:
     """The width output is fitted to: ``COLUMNS`` when set, else the terminal's, else 80."""
-    if wide:
-        return WIDE_WIDTH
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
-        return int(columns)
-    probe = Console()
-    return probe.width if probe.is_terminal else PIPED_WIDTH
+    return WIDE_WIDTH if wide else output_width()
 
 
 def console(wide: bool = False, stderr: bool = False) -> Console:
@@ -55,15 +48,33 @@ def console(wide: bool = False, stderr: bool = False) -> Console:
                    soft_wrap=False)
 
 
-def _table(columns: Sequence[Column], rows: Sequence[Sequence[str]], title: str | None) -> Table:
-    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
-    for i, col in enumerate(columns):
-        if col.key:
-            longest = max([len(col.header), *(len(r[i]) for r in rows)])
-            table.add_column(col.header, no_wrap=True, min_width=longest, overflow="fold")
-        else:
-            table.add_column(col.header, overflow="fold",
-                             justify="right" if col.right else "left")
+def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]],
+            limit: int) -> list[int | None]:
+    """Each column's width when the table must shrink (None: its natural width). Key columns
+    keep their widest cell; the others keep at least their longest word (up to 24) and share
+    what is left in proportion to what they would like beyond it."""
+    natural = [max([len(c.header), *(len(r[i]) for r in rows)]) for i, c in enumerate(columns)]
+    if sum(natural) + 2 * len(columns) <= limit:
+        return [None] * len(columns)
+    words = [min(24, max([len(w) for r in rows for w in r[i].split()]
+                         + [len(w) for w in c.header.split()] or [1]))
+             for i, c in enumerate(columns)]
+    floor = [n if c.key else min(w, n) for c, n, w in zip(columns, natural, words, strict=True)]
+    spare = limit - 2 * len(columns) - sum(floor)
+    want = [0 if c.key else n - f for c, n, f in zip(columns, natural, floor, strict=True)]
+    if spare <= 0 or not sum(want):
+        return list(floor)
+    share = [f + w * spare // sum(want) for f, w in zip(floor, want, strict=True)]
+    return share
+
+
+def _table(columns: Sequence[Column], rows: Sequence[Sequence[str]], title: str | None,
+           limit: int) -> Table:
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                  title_justify="left")
+    for col, size in zip(columns, _widths(columns, rows, limit), strict=True):
+        table.add_column(col.header, no_wrap=col.key, overflow="fold", width=size,
+                         justify="right" if col.right else "left")
     for row in rows:
         table.add_row(*row)
     return table
@@ -86,7 +97,7 @@ def fit(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, title: str 
     fixed = [i for i, c in enumerate(cols) if not c.repeatable]
     spread = [i for i, c in enumerate(cols) if c.repeatable]
     if wide or not spread or _natural(cols, body) <= limit:
-        return [_table(cols, body, title)]
+        return [_table(cols, body, title, limit)]
     groups: list[list[int]] = [[]]
     base = _natural([cols[i] for i in fixed], [[r[i] for i in fixed] for r in body])
     used = base
@@ -102,7 +113,7 @@ def fit(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, title: str 
         chosen = fixed + group
         sub = [cols[i] for i in chosen]
         part = f"{title} ({n + 1} of {len(groups)})" if title else None
-        out.append(_table(sub, [[r[i] for i in chosen] for r in body], part))
+        out.append(_table(sub, [[r[i] for i in chosen] for r in body], part, limit))
     return out
 
 
