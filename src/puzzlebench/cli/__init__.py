@@ -38,6 +38,10 @@ def load_commands() -> None:
     for info in pkgutil.iter_modules(__path__, prefix=f"{__name__}."):
         if not info.name.rsplit(".", 1)[1].startswith("_"):
             importlib.import_module(info.name)
+    # every command's --help: plain text, one sentence a line, an example (``help_text``)
+    from puzzlebench.cli.help_text import polish
+
+    polish(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -76,8 +76,8 @@ def certify_command(
     else:
         for line in card_text(card).splitlines():
             say(line)  # a long line wraps at a word, never cuts a name
-        for line in legend(["PAR-2", *(["SKIP"] if "SKIP" in card.counts() and
-                                       card.counts()["SKIP"] else [])], CARD_TERMS):
+        shown = ["PAR-2 ▶" if card.standings else "", "SKIP" if card.counts()["SKIP"] else ""]
+        for line in legend(shown, CARD_TERMS):
             say(line)
         say(standing_verdict(card))
     if out:
@@ -103,9 +103,8 @@ def standing_verdict(card: Card) -> str:
         if mine is None:
             continue
         best = rows[0]
-        lead = ("first" if best is mine else
-                f"{mine.rank} of {len(rows)}; best {best.solver} {best.verified}/{best.runs}, "
-                f"PAR-2 {best.par2_s:.4g} s")
-        places.append(f"on {problem} {lead} (it: {mine.verified}/{mine.runs} verified, "
-                      f"PAR-2 {mine.par2_s:.4g} s)")
-    return head + ("; ranks " + "; ".join(places) if places else "") + "."
+        mine_text = f"{mine.verified}/{mine.runs} verified, PAR-2 {mine.par2_s:.3g} s"
+        places.append(f"first on {problem} ({mine_text})" if best is mine else
+                      f"{mine.rank} of {len(rows)} on {problem} ({mine_text}; best: "
+                      f"{best.solver}, {best.verified}/{best.runs}, {best.par2_s:.3g} s)")
+    return head + ("; it ranks " + "; ".join(places) if places else "") + "."

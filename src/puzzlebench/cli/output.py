@@ -7,7 +7,6 @@ import math
 import sys
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from puzzlebench.record import RunRecord, json_default
@@ -88,12 +87,6 @@ def runs_table(records: list[RunRecord], title: str = "") -> Table:
         table.add_row(r.solver, str(r.size), outcome, f"{r.time_s:.4f}",
                       counters_text(r.counters), (r.reason or r.error)[:80])
     return table
-
-
-def console() -> Console:
-    """A console that keeps tables readable when stdout is not a terminal (pipes, CI logs)."""
-    probe = Console()
-    return Console(highlight=False, width=None if probe.is_terminal else 160)
 
 
 def _default(obj: Any) -> Any:

@@ -52,15 +52,20 @@ def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]],
             limit: int) -> list[int | None]:
     """Each column's width when the table must shrink (None: its natural width). Key columns
     keep their widest cell; the others keep at least their longest word (up to 24) and share
-    what is left in proportion to what they would like beyond it."""
+    what is left in proportion to what they would like beyond it (the 24 lowered as far as
+    8 when the columns would not fit)."""
     natural = [max([len(c.header), *(len(r[i]) for r in rows)]) for i, c in enumerate(columns)]
     if sum(natural) + 2 * len(columns) <= limit:
         return [None] * len(columns)
-    words = [min(24, max([len(w) for r in rows for w in r[i].split()]
-                         + [len(w) for w in c.header.split()] or [1]))
-             for i, c in enumerate(columns)]
-    floor = [n if c.key else min(w, n) for c, n, w in zip(columns, natural, words, strict=True)]
-    spare = limit - 2 * len(columns) - sum(floor)
+    longest = [max([len(w) for r in rows for w in r[i].split()]
+                   + [len(w) for w in c.header.split()] or [1]) for i, c in enumerate(columns)]
+    room = limit - 2 * len(columns)
+    for cap in (24, 20, 16, 12, 10, 8):  # words above the cap fold, as few as may be
+        floor = [n if c.key else min(w, n, cap)
+                 for c, n, w in zip(columns, natural, longest, strict=True)]
+        if sum(floor) <= room:
+            break
+    spare = room - sum(floor)
     want = [0 if c.key else n - f for c, n, f in zip(columns, natural, floor, strict=True)]
     if spare <= 0 or not sum(want):
         return list(floor)
