@@ -32,7 +32,7 @@ from puzzlebench.cli.output import emit_json, record_json, runs_table
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.cli.run import check_workers
 from puzzlebench.cli.summary import print_summary, print_verdict
-from puzzlebench.cli.tables import console
+from puzzlebench.cli.tables import console, say
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.record import RunRecord
@@ -122,9 +122,11 @@ def compare_command(
                 console(wide).print(runs_table(records, title=f"{problem}: {sizes}"))
             print_summary(records, borda_scores(records), wide=wide)
             print_verdict(records, wide=wide)
-            typer.echo(f"{len(records)} runs stored in {target}" if db else
-                       f"{len(records)} runs not kept (--db FILE stores them; --report DIR "
-                       "writes a report)")
+            if db:  # a path is printed whole, to be copied
+                typer.echo(f"{len(records)} runs stored in {target}")
+            else:
+                say(f"{len(records)} runs not kept (--db FILE stores them; --report DIR "
+                    "writes a report)", wide=wide)
         if report:
             write_report(records, report)
             if not as_json:

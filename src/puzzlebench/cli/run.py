@@ -83,7 +83,9 @@ def run_command(
     records = load_records(target, keys=[s.key for s in study.runs()])
     print_summary(records, wide=wide)
     print_verdict(records, wide=wide)
-    typer.echo(f"{len(result.new)} runs made, {result.skipped} already stored, store: {target}")
-    say(f"The report (ranking, tied groups, each claim tested): puzzlebench report --db "
-        f"{target} --out {Path(target).stem}-report/", wide=wide)
+    say(f"{len(result.new)} runs made, {result.skipped} already stored, in the store:",
+        wide=wide)
+    typer.echo(f"  {target}")  # a path and a command are printed whole, to be copied
+    say("Its report (ranking, tied groups, each claim tested), written by:", wide=wide)
+    typer.echo(f"  puzzlebench report --db {target} --out {Path(target).stem}-report/")
     return 1 if any(r.outcome.failure for r in records) else 0

@@ -51,10 +51,10 @@ def solvers_command(
     # a column empty in every row says nothing: dropped, --wide or not
     keep = [i for i, c in enumerate(columns) if c.key or any(r[i] for r in rows)]
     show([columns[i] for i in keep], [[r[i] for i in keep] for r in rows],
-         legend=legend(" ".join(r[2] for r in rows).split(", "), SOLVER_TERMS))
+         legend=legend(" ".join(r[2] for r in rows).split(", "), SOLVER_TERMS), wide=wide)
     for s in specs:
         if s.unavailable:
-            say(f"{s.name} is unavailable here: {s.unavailable}")
+            say(f"{s.name} is unavailable here: {s.unavailable}", wide=wide)
     if not wide:
         say("(--wide: origin, parameter defaults, budget fields honoured, effort unit; "
             "--json: everything)")

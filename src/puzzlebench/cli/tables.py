@@ -49,7 +49,7 @@ def console(wide: bool = False, stderr: bool = False) -> Console:
 
 
 def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]],
-            limit: int) -> list[int | None]:
+            limit: int) -> Sequence[int | None]:
     """Each column's width when the table must shrink (None: its natural width). Key columns
     keep their widest cell; the others keep at least their longest word (up to 24) and share
     what is left in proportion to what they would like beyond it (the 24 lowered as far as
@@ -68,9 +68,8 @@ def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]],
     spare = room - sum(floor)
     want = [0 if c.key else n - f for c, n, f in zip(columns, natural, floor, strict=True)]
     if spare <= 0 or not sum(want):
-        return list(floor)
-    share = [f + w * spare // sum(want) for f, w in zip(floor, want, strict=True)]
-    return share
+        return floor
+    return [f + w * spare // sum(want) for f, w in zip(floor, want, strict=True)]
 
 
 def _table(columns: Sequence[Column], rows: Sequence[Sequence[str]], title: str | None,
