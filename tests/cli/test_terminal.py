@@ -48,7 +48,7 @@ def fits(text: str, names: list[str], width: int = 80) -> None:
 def test_compare_fits_80_columns_and_ends_with_a_verdict(
         at_80: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", "nqueens", "--sizes", "4..7", "--solvers",
-                 "mod12,backtracking,constraint-backtracking"]) == 0
+                 "mod12,backtracking,constraint-backtracking", "--details"]) == 0
     out = capsys.readouterr().out
     fits(out, ["mod12", "backtracking", "constraint-backtracking"])
     assert "4/4 solved" in out  # outcomes folded into one cell

@@ -28,11 +28,11 @@ from puzzlebench.cli.options import (
     parse_sizes,
     with_measurement,
 )
-from puzzlebench.cli.output import emit_json, record_json, runs_table
+from puzzlebench.cli.output import emit_json, print_runs, record_json
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.cli.run import check_workers
 from puzzlebench.cli.summary import print_summary, print_verdict
-from puzzlebench.cli.tables import console, say
+from puzzlebench.cli.tables import say
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.record import RunRecord
@@ -119,7 +119,7 @@ def compare_command(
                 emit_json(record_json(rec))
         else:
             if details:
-                console(wide).print(runs_table(records, title=f"{problem}: {sizes}"))
+                print_runs(records, title=f"{problem}: {sizes}", wide=wide)
             print_summary(records, borda_scores(records), wide=wide)
             print_verdict(records, wide=wide)
             if db:  # a path is printed whole, to be copied
