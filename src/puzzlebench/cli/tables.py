@@ -23,6 +23,8 @@ from rich.table import Table
 
 from puzzlebench.terminal import output_width
 
+#: Columns between two cells: a column's padding either side and the divider between.
+GAP = 3
 #: Width ``--wide`` prints at: every column at its natural width.
 WIDE_WIDTH = 10_000
 
@@ -55,11 +57,11 @@ def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]],
     what is left in proportion to what they would like beyond it (the 24 lowered as far as
     8 when the columns would not fit)."""
     natural = [max([len(c.header), *(len(r[i]) for r in rows)]) for i, c in enumerate(columns)]
-    if sum(natural) + 2 * len(columns) <= limit:
+    if sum(natural) + GAP * (len(columns) - 1) <= limit:
         return [None] * len(columns)
     longest = [max([len(w) for r in rows for w in r[i].split()]
                    + [len(w) for w in c.header.split()] or [1]) for i, c in enumerate(columns)]
-    room = limit - 2 * len(columns)
+    room = limit - GAP * (len(columns) - 1)
     for cap in (24, 20, 16, 12, 10, 8):  # words above the cap fold, as few as may be
         floor = [n if c.key else min(w, n, cap)
                  for c, n, w in zip(columns, natural, longest, strict=True)]
@@ -85,9 +87,9 @@ def _table(columns: Sequence[Column], rows: Sequence[Sequence[str]], title: str 
 
 
 def _natural(columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> int:
-    """The width a table needs with nothing folded (cells plus a two-space gap each)."""
-    return sum(max([len(c.header), *(len(r[i]) for r in rows)]) + 2
-               for i, c in enumerate(columns))
+    """The width a table needs with nothing folded (its cells, a gap between columns)."""
+    return sum(max([len(c.header), *(len(r[i]) for r in rows)]) + GAP
+               for i, c in enumerate(columns)) - GAP
 
 
 def fit(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, title: str | None = None,
@@ -106,7 +108,7 @@ def fit(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, title: str 
     base = _natural([cols[i] for i in fixed], [[r[i] for i in fixed] for r in body])
     used = base
     for i in spread:
-        need = _natural([cols[i]], [[r[i]] for r in body])
+        need = _natural([cols[i]], [[r[i]] for r in body]) + GAP
         if groups[-1] and used + need > limit:
             groups.append([])
             used = base
@@ -125,7 +127,9 @@ def show(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, title: str
          wide: bool = False, legend: Sequence[str] = ()) -> None:
     """Print the fitted table(s), then the legend lines (wrapped to the width)."""
     out = console(wide)
-    for table in fit(columns, rows, title=title, wide=wide):
+    for n, table in enumerate(fit(columns, rows, title=title, wide=wide)):
+        if n:
+            out.print()  # a blank line between the parts of a split table
         out.print(table)
     for line in legend:
         out.print(line, markup=False, overflow="fold")
