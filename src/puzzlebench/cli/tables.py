@@ -54,8 +54,8 @@ def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]],
             limit: int) -> Sequence[int | None]:
     """Each column's width when the table must shrink (None: its natural width). Key columns
     keep their widest cell; the others keep at least their longest word (up to 24) and share
-    what is left in proportion to what they would like beyond it (the 24 lowered as far as
-    8 when the columns would not fit)."""
+    what is left: the smallest wishes whole first, then the rest in proportion (the 24 is
+    lowered as far as 8 when the columns would not fit)."""
     natural = [max([len(c.header), *(len(r[i]) for r in rows)]) for i, c in enumerate(columns)]
     if sum(natural) + GAP * (len(columns) - 1) <= limit:
         return [None] * len(columns)
@@ -69,9 +69,18 @@ def _widths(columns: Sequence[Column], rows: Sequence[Sequence[str]],
             break
     spare = room - sum(floor)
     want = [0 if c.key else n - f for c, n, f in zip(columns, natural, floor, strict=True)]
-    if spare <= 0 or not sum(want):
-        return floor
-    return [f + w * spare // sum(want) for f, w in zip(floor, want, strict=True)]
+    out = list(floor)
+    # the smallest wishes first, granted whole while they fit: a short cell never folds to
+    # make room for a long one that folds anyway; what is left is shared in proportion
+    pending = sorted((w, i) for i, w in enumerate(want) if w > 0)
+    while pending and pending[0][0] <= spare // len(pending):
+        w, i = pending.pop(0)
+        out[i] += w
+        spare -= w
+    total = sum(w for w, _ in pending)
+    for w, i in pending:
+        out[i] += w * spare // total
+    return out
 
 
 def _table(columns: Sequence[Column], rows: Sequence[Sequence[str]], title: str | None,
