@@ -21,6 +21,7 @@ still refused there, and an index is only written by a discovery that found none
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import pkgutil
 from collections.abc import Iterable
@@ -141,10 +142,32 @@ class Registry:
                     self._load_entry_point(ep)
                 if name in self._specs:
                     return self._specs[name]
+        why = self.unknown(name)  # the index says no such name: nothing to load
+        if why:
+            raise RegistryError(why)
         self.discover()
         if name in self._specs:
             return self._specs[name]
-        raise RegistryError(f"unknown solver {name!r}; see 'puzzlebench solvers'")
+        raise RegistryError(self._unknown_text(name, self._specs))
+
+    def unknown(self, name: str) -> str:
+        """Why ``name`` is no registered solver ("unknown solver …, did you mean …"), decided
+        from the on-disk index without importing a solver module; "" when it is registered
+        or when only loading could tell (no usable index)."""
+        if name in self._specs:
+            return ""
+        names = (frozenset(self._specs) if self._discovered
+                 else indexed_names(SOLVER_PACKAGES, ENTRY_POINT_GROUP) if self._use_index
+                 else None)
+        if names is None or name in names:
+            return ""
+        return self._unknown_text(name, names)
+
+    @staticmethod
+    def _unknown_text(name: str, names: Iterable[str]) -> str:
+        close = difflib.get_close_matches(name, sorted(names), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return f"unknown solver {name!r}{hint}; see 'puzzlebench solvers'"
 
     def all(self, problem: str | None = None) -> list[SolverSpec]:
         """Every registered solver (for one problem, if given), sorted by name."""

@@ -201,7 +201,7 @@ def test_check_infeasible_certifies_refutes_and_rejects(capsys, tmp_path: Path) 
     row = json.loads(out)
     assert code == 0 and row["certified"] and row["rule"] == "undecided" and row["check_s"] > 0
     code, out, _ = cli(capsys, "check", "nqueens", "8", "--infeasible")
-    assert code == 1 and "refuted" in out and "rule: solvable" in out
+    assert code == 1 and "refuted" in out and "rule, apart from the proof, says: solvable" in out
     forged = tmp_path / "forged.drup"
     forged.write_text("0\n", encoding="ascii")
     code, out, _ = cli(capsys, "check", "nqueens-completion", "12", "--placed", placed,

@@ -21,7 +21,7 @@ def header(text: str) -> list[str]:
 def test_solvers_is_narrow_by_default_and_wide_on_request(capsys: pytest.CaptureFixture[str]
                                                          ) -> None:
     assert main(["solvers"]) == 0
-    assert header(capsys.readouterr().out) == ["name", "problems", "is"]
+    assert header(capsys.readouterr().out) == ["name", "problems", "is", "params"]
     assert main(["solvers", "--wide"]) == 0
     wide = header(capsys.readouterr().out)
     assert {"origin", "params", "honours", "effort"} <= set(wide)

@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "puzzlebench.compiled_clock", "puzzlebench.iterative"),
     ("puzzlebench.problems",),
     ("puzzlebench.record", "puzzlebench.plugin_loader", "puzzlebench.cache_dir",
+     "puzzlebench.terminal",
      "puzzlebench.claims"),
 )
 #: Pairs of the same layer that must not import each other.

@@ -161,7 +161,8 @@ def test_the_report_opens_with_the_answer_and_keeps_tables_narrow(tmp_path: Path
     assert len(summary.columns) <= 12
     assert "nodes median [IQR]" in pd.read_csv(out / "tables" / "nqueens_counters.csv").columns
     html = (out / "report.html").read_text()
-    assert html.index("Best on nqueens") < html.index("<h2>Details</h2>")
+    assert html.index("Best on nqueens") < html.index("<h2>Details</h2>") \
+        < html.index("Virtual best solver") < html.index("<h2>Legend: labels")
 
 
 def claim(on: str = "time", better: str = "fast", than: str = "slow") -> Claim:

@@ -2,7 +2,7 @@
 
 Every module in this package adds its commands to :data:`puzzlebench.cli.app.app` when
 imported, so a new command is one new file. ``main`` turns every bad-input error into one
-line on stderr and exit status 2 — never a traceback.
+line on stderr (a study's mistakes: one line each) and exit status 2 — never a traceback.
 
 As the console script, ``main`` ends the process without the interpreter's module teardown:
 once numba has loaded, that teardown (llvmlite disposing every compiled module, then every
@@ -38,6 +38,10 @@ def load_commands() -> None:
     for info in pkgutil.iter_modules(__path__, prefix=f"{__name__}."):
         if not info.name.rsplit(".", 1)[1].startswith("_"):
             importlib.import_module(info.name)
+    # every command's --help: plain text, one sentence a line, an example (``help_text``)
+    from puzzlebench.cli.help_text import polish
+
+    polish(app)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +61,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"puzzlebench: error: {_one_line(text)}", file=sys.stderr)
         code = 2
     except PuzzlebenchError as exc:
-        print(f"puzzlebench: error: {_one_line(str(exc))}", file=sys.stderr)
+        lines = getattr(exc, "lines", None) or [str(exc)]  # every mistake of a study at once
+        for line in lines:
+            print(f"puzzlebench: error: {_one_line(line)}", file=sys.stderr)
+        if len(lines) > 1:
+            print(f"puzzlebench: {len(lines)} mistakes, nothing run", file=sys.stderr)
         code = getattr(exc, "exit_code", 2)  # 2: bad input; a machine fault says its own
     else:
         code = result if isinstance(result, int) else 0

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 import typer
-from rich.table import Table
 
 from puzzlebench.cli.app import app
 from puzzlebench.cli.first_run import say_if_first_run
+from puzzlebench.cli.legend import agree_legend
 from puzzlebench.cli.options import (
     TIME_LIMIT_HELP,
     CliInputError,
@@ -30,8 +30,9 @@ from puzzlebench.cli.options import (
     measurement_of,
     parse_sizes,
 )
-from puzzlebench.cli.output import console, emit_json
+from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
+from puzzlebench.cli.tables import Column, say, show
 from puzzlebench.problems import get_problem
 
 if TYPE_CHECKING:
@@ -65,6 +66,8 @@ def agree_command(
         help="Check K generated instances per size (seeded by the size: the same everywhere) "
              "instead of the problem's own.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    wide: Annotated[bool, typer.Option(
+        help="One table at full width, whatever the terminal.")] = False,
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Cross-check every applicable solver; name every disagreement. Without options each
@@ -109,26 +112,52 @@ def agree_command(
                    "disagreements": [vars_of(d) for d in report.disagreements],
                    "unanswered": [vars_of(d) for d in report.unanswered]})
     else:
-        table = Table(title=f"agreement: {problem}")
-        table.add_column("solver")
-        for iid in report.instances:
-            table.add_column(iid.replace(f"{problem}-", ""), overflow="fold")
-        for name in sorted(report.cells):
-            table.add_row(name, *(report.cells[name].get(i, "-") for i in report.instances))
-        console().print(table)
-        for iid, text in report.certificates.items():
-            typer.echo(f"certificate {iid.replace(f'{problem}-', '')}: {text}")
-        for name, why in report.skipped.items():
-            typer.echo(f"skipped {name}: {why}")
-        if report.agreed:
-            typer.echo("all solvers that answered agree with the facts and with each other"
-                       if report.unanswered else
-                       "all solvers agree with the facts and with each other")
-        for d in report.disagreements:
-            typer.echo(f"DISAGREEMENT: {d}")
-        for d in report.unanswered:
-            typer.echo(f"NO ANSWER: {d}")
+        print_agreement(report, problem, wide=wide)
     return 0 if report.agreed and not report.unanswered else 1
+
+
+def print_agreement(report: AgreementReport, problem: str, *, wide: bool = False) -> None:
+    """The matrix fitted to the terminal (instance columns split over several tables rather
+    than cut), its legend, the certificates, and the verdict line with the first reason."""
+    short = {iid: iid.replace(f"{problem}-", "") for iid in report.instances}
+    columns = [Column("solver", key=True),
+               *(Column(short[i], repeatable=True) for i in report.instances)]
+    rows = [[name, *(report.cells[name].get(i, "-") for i in report.instances)]
+            for name in sorted(report.cells)]
+    show(columns, rows, title=f"agreement: {problem}", wide=wide,
+         legend=agree_legend(c for row in rows for c in row[1:]))
+    for iid, text in report.certificates.items():
+        say(f"certificate {short.get(iid, iid)}: {text}", wide=wide)
+    for name, why in report.skipped.items():
+        say(f"skipped {name}: {why}", wide=wide)
+    for d in report.disagreements:
+        say(f"DISAGREEMENT: {d}", wide=wide)
+    for d in report.unanswered:
+        say(f"NO ANSWER: {d}", wide=wide)
+    say(agreement_verdict(report), wide=wide)
+
+
+def agreement_verdict(report: AgreementReport) -> str:
+    """The closing line: how many solvers and instances agree, or how many disagreements and
+    runs without an answer, each with its first reason."""
+    solvers, instances = len(report.cells), len(report.instances)
+    where = (f"{solvers} solver{'s' if solvers != 1 else ''} on {instances} "
+             f"instance{'s' if instances != 1 else ''}")
+    parts = []
+    if report.disagreements:
+        n = len(report.disagreements)
+        parts.append(f"{n} disagreement{'s' if n != 1 else ''} (first: "
+                     f"{report.disagreements[0]})")
+    if report.unanswered:
+        n = len(report.unanswered)
+        parts.append(f"{n} run{'s' if n != 1 else ''} without an answer (first: "
+                     f"{report.unanswered[0]})")
+    if not parts:
+        return f"Verdict: all {where} agree with the facts and with each other."
+    if not report.disagreements:
+        return (f"Verdict: {where}: every solver that answered agrees with the facts and "
+                f"with each other; {parts[0]}.")
+    return f"Verdict: {where}: " + "; ".join(parts) + "."
 
 
 def verification(report: AgreementReport) -> dict[str, dict[str, str]]:

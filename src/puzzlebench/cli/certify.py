@@ -8,15 +8,26 @@ problem it does not declare).
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from puzzlebench.cli.app import app
+from puzzlebench.cli.legend import TERMS, legend
 from puzzlebench.cli.options import CliInputError, check_out_dir
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.run import check_workers
+from puzzlebench.cli.tables import say
 from puzzlebench.harness.resolve import resolve_solver
+
+if TYPE_CHECKING:
+    # imported on use (type checking only): the card module loads the conformance cases
+    from puzzlebench.conformance.card import Card
+
+#: The card's own words, explained under it.
+CARD_TERMS = {"PAR-2": TERMS["PAR-2"],
+              "SKIP": "a check that does not apply to what the solver declares",
+              "▶": "the solver being certified"}
 
 
 @app.command("certify")
@@ -63,8 +74,37 @@ def certify_command(
     if as_json:
         emit_json(card.to_json())
     else:
-        typer.echo(card_text(card))
+        for line in card_text(card).splitlines():
+            say(line)  # a long line wraps at a word, never cuts a name
+        shown = ["PAR-2 ▶" if card.standings else "", "SKIP" if card.counts()["SKIP"] else ""]
+        for line in legend(shown, CARD_TERMS):
+            say(line)
+        say(standing_verdict(card))
     if out:
         for path in write_card(card, out):
             typer.echo(f"wrote {path}", err=True)
     return 0 if card.passed else 1
+
+
+def standing_verdict(card: Card) -> str:
+    """The closing line: the checks, then the solver's place on each problem beside the
+    built-in solvers, with the leader's figures (by how much it trails)."""
+    c = card.counts()
+    head = (f"Verdict: {card.solver} {'is' if card.passed else 'is not'} certified "
+            f"({c['PASS']} passed, {c['FAIL']} failed")
+    if c["FAIL"]:
+        first = next(r for r in card.results if str(r.status) == "FAIL")
+        head += f"; first failure: {first.check} on {first.problem}: {first.reason}"
+    head += ")"
+    places = []
+    for problem in dict.fromkeys(s.problem for s in card.standings):
+        rows = [s for s in card.standings if s.problem == problem]
+        mine = next((s for s in rows if s.candidate), None)
+        if mine is None:
+            continue
+        best = rows[0]
+        mine_text = f"{mine.verified}/{mine.runs} verified, PAR-2 {mine.par2_s:.3g} s"
+        places.append(f"first on {problem} ({mine_text})" if best is mine else
+                      f"{mine.rank} of {len(rows)} on {problem} ({mine_text}; best: "
+                      f"{best.solver}, {best.verified}/{best.runs}, {best.par2_s:.3g} s)")
+    return head + ("; it ranks " + "; ".join(places) if places else "") + "."

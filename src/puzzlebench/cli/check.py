@@ -105,5 +105,6 @@ def _certify(instance: Instance, proof_file: str | None, cnf_file: str | None,
                    "solve_s": cert.solve_s, "answer": cert.answer, "rule": ruled})
     else:
         head = "infeasible (certified)" if cert.certified else f"not certified ({cert.status})"
-        typer.echo(f"{instance.instance_id}: {head}: {cert.text}; rule: {ruled}")
+        typer.echo(f"{instance.instance_id}: {head}: {cert.text}; the solvability rule, apart from "
+                   f"the proof, says: {ruled}")
     return 0 if cert.certified else 1

@@ -28,10 +28,11 @@ from puzzlebench.cli.options import (
     parse_sizes,
     with_measurement,
 )
-from puzzlebench.cli.output import console, emit_json, record_json, runs_table
+from puzzlebench.cli.output import emit_json, print_runs, record_json
 from puzzlebench.cli.problem_options import ProblemArg, grid_entry, problem_options
 from puzzlebench.cli.run import check_workers
-from puzzlebench.harness.campaign.progress import summary_table
+from puzzlebench.cli.summary import print_summary, print_verdict
+from puzzlebench.cli.tables import say
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
 from puzzlebench.record import RunRecord
@@ -62,6 +63,8 @@ def compare_command(
     report: Annotated[str | None, typer.Option(help="Write a report to this folder.")] = None,
     details: Annotated[bool, typer.Option(help="Print every run, not only the summary.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per run.")] = False,
+    wide: Annotated[bool, typer.Option(
+        help="Every column at full width (one per outcome), whatever the terminal.")] = False,
     problem_opts: dict[str, str] | None = None,
 ) -> int:
     """Compare solvers: exit 1 if any run is wrong, crashed or was killed."""
@@ -116,11 +119,14 @@ def compare_command(
                 emit_json(record_json(rec))
         else:
             if details:
-                console().print(runs_table(records, title=f"{problem}: {sizes}"))
-            console().print(summary_table(records, borda_scores(records)))
-            typer.echo(f"{len(records)} runs stored in {target}" if db else
-                       f"{len(records)} runs not kept (--db FILE stores them; --report DIR "
-                       "writes a report)")
+                print_runs(records, title=f"{problem}: {sizes}", wide=wide)
+            print_summary(records, borda_scores(records), wide=wide)
+            print_verdict(records, wide=wide)
+            if db:  # a path is printed whole, to be copied
+                typer.echo(f"{len(records)} runs stored in {target}")
+            else:
+                say(f"{len(records)} runs not kept (--db FILE stores them; --report DIR "
+                    "writes a report)", wide=wide)
         if report:
             write_report(records, report)
             if not as_json:

@@ -128,14 +128,17 @@ def _split_count(instance: Any, how: str, *, unique: bool, solver: str | None,
             typer.echo(f"{result.total} solutions")
         if unique and result.unique is not None:
             typer.echo(f"{result.unique} unique up to rotation and reflection")
-        typer.echo(f"({result.solver}, split {result.split}: {result.parts} sub-problems, "
-                   f"{result.stored} found stored, {result.ran} runs made; "
-                   f"{result.solver_time_s:.3f} s of counting, {result.wall_s:.1f} s wall; "
-                   f"{result.status})")
-        typer.echo(f"  checked by: {result.checked_by}")
-        typer.echo(f"  stored in: {result.db}")
+        # imported on use: the fitting module (lines wrap at a word within the width)
+        from puzzlebench.cli.tables import say
+
+        say(f"({result.solver}, split {result.split}: {result.parts} sub-problems, "
+            f"{result.stored} found stored, {result.ran} runs made; "
+            f"{result.solver_time_s:.3f} s of counting, {result.wall_s:.1f} s wall; "
+            f"{result.status})")
+        say(f"  checked by: {result.checked_by}")
+        say(f"  stored in: {result.db}")
         if result.missing:
-            typer.echo(f"  missing: {', '.join(result.missing[:5])}"
-                       + (" …" if len(result.missing) > 5 else "")
-                       + " — run the same command to try them again")
+            say(f"  missing: {', '.join(result.missing[:5])}"
+                + (" …" if len(result.missing) > 5 else "")
+                + " — run the same command to try them again")
     return 0 if result.status in ("verified", "unverified") else 1

@@ -7,9 +7,6 @@ import math
 import sys
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from puzzlebench.record import RunRecord, json_default
 
 JSON_KEYS: tuple[str, ...] = (
@@ -77,23 +74,22 @@ def counters_text(counters: dict[str, Any]) -> str:
     return " ".join(f"{k}={v}" for k, v in counters.items())
 
 
-def runs_table(records: list[RunRecord], title: str = "") -> Table:
-    """Solver, size, outcome, time and counters, one row per run."""
-    table = Table(title=title or None)
-    for col in ("solver", "size", "outcome", "time (s)", "counters", "note"):
-        table.add_column(col, overflow="fold")
+def print_runs(records: list[RunRecord], title: str = "", *, wide: bool = False) -> None:
+    """Solver, size, outcome, time, counters and note (a failure's first reason), one row per
+    run, fitted to the terminal (``cli.tables``), with the legend of its outcomes."""
+    # imported on use: the fitting module and the legend
+    from puzzlebench.cli.legend import legend
+    from puzzlebench.cli.tables import Column, show
+
+    rows = []
     for r in records:
         outcome = r.outcome.value + (" (unverified)" if r.outcome.success and r.verified is False
                                      else f" ({r.verified_by})" if r.outcome.success else "")
-        table.add_row(r.solver, str(r.size), outcome, f"{r.time_s:.4f}",
-                      counters_text(r.counters), (r.reason or r.error)[:80])
-    return table
-
-
-def console() -> Console:
-    """A console that keeps tables readable when stdout is not a terminal (pipes, CI logs)."""
-    probe = Console()
-    return Console(highlight=False, width=None if probe.is_terminal else 160)
+        rows.append([r.solver, str(r.size), outcome, f"{r.time_s:.4f}", counters_text(r.counters),
+                     (r.reason or r.error)[:80]])
+    show([Column("solver", key=True), Column("size", right=True), Column("outcome"),
+          Column("time (s)", right=True), Column("counters"), Column("note")], rows,
+         title=title or None, wide=wide, legend=legend(row[2] for row in rows))
 
 
 def _default(obj: Any) -> Any:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.output import console, emit_json
+from puzzlebench.cli.output import emit_json
+from puzzlebench.cli.tables import Column, show
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.registry import REGISTRY
 
@@ -31,13 +31,12 @@ def problems_command(
         for row in rows:
             emit_json(row)
         return 0
-    table = Table()
-    for col in ("problem", "summary", "options (study key)", "generator", "solvers"):
-        table.add_column(col, overflow="fold")
+    cells = []
     for row in rows:
         opts = ", ".join(f"--{o['name']}" + (f" ({o['study_key']})" if o["study_key"] != o["name"]
                                              else "") for o in row["options"])
-        table.add_row(row["id"], row["summary"], opts or "-", "yes" if row["generates"] else "",
-                      ", ".join(row["solvers"]))
-    console().print(table)
+        cells.append([row["id"], row["summary"], opts or "-", "yes" if row["generates"] else "",
+                      ", ".join(row["solvers"])])
+    show([Column("problem", key=True), Column("summary"), Column("options (study key)"),
+          Column("generator"), Column("solvers")], cells)
     return 0

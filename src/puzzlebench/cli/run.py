@@ -17,7 +17,6 @@ from puzzlebench.cli.options import (
     StartupLimitOpt,
     with_measurement,
 )
-from puzzlebench.cli.output import console
 
 # the annotation only: the study module loads numpy and the registry (CLI start-up time)
 if TYPE_CHECKING:
@@ -111,12 +110,15 @@ def run_command(
     check: Annotated[bool, typer.Option(
         "--check", help="Read the study and say what it would run and whether its design can "
                         "reach a verdict on each claim; run nothing.")] = False,
+    wide: Annotated[bool, typer.Option(
+        help="Every column at full width (one per outcome), whatever the terminal.")] = False,
 ) -> int:
     """Run every not-yet-stored run of a study; exit 1 if any run is wrong, crashed or was
     killed (judged against the study's other runs too)."""
     say_if_first_run()
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.campaign.progress import summary_table
+    from puzzlebench.cli.summary import print_summary, print_verdict
+    from puzzlebench.cli.tables import say
     from puzzlebench.harness.campaign.runner import run_study
     from puzzlebench.harness.campaign.store import load_records
     from puzzlebench.harness.campaign.study_file import load_study
@@ -147,6 +149,11 @@ def run_command(
         raise typer.Exit(130) from None
     # this definition's runs (not earlier ones under other limits), judged against each other
     records = load_records(target, keys=[s.key for s in study.runs()])
-    console().print(summary_table(records))
-    typer.echo(f"{len(result.new)} runs made, {result.skipped} already stored, store: {target}")
+    print_summary(records, wide=wide)
+    print_verdict(records, wide=wide)
+    say(f"{len(result.new)} runs made, {result.skipped} already stored, in the store:",
+        wide=wide)
+    typer.echo(f"  {target}")  # a path and a command are printed whole, to be copied
+    say("Its report (the ranking, each claim with its verdict), written by:", wide=wide)
+    typer.echo(f"  puzzlebench report --db {target} --out {Path(target).stem}-report/")
     return 1 if any(r.outcome.failure for r in records) else 0

@@ -37,8 +37,10 @@ from puzzlebench.cli.output import (
     time_text,
 )
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
+from puzzlebench.harness.campaign.progress import first_reason
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import problem_of
+from puzzlebench.terminal import clip
 
 SolverOpt = Annotated[str, typer.Option("--solver", "-s", help="Registered name or module:attr.")]
 
@@ -84,7 +86,9 @@ def solve_command(
         validity = {True: "valid", False: "INVALID", None: "no answer"}[record.valid]
         unverified = (" unverified" if record.verified is False
                       else f" verified_by={record.verified_by}") if record.outcome.success else ""
-        line = (f"{record.instance_id} solver={record.solver} outcome={record.outcome.value}"
+        why = first_reason(record) if record.outcome.failure else ""
+        why = f" ({clip(why, 100)})" if why else ""  # a failed run's line says why, first
+        line = (f"{record.instance_id} solver={record.solver} outcome={record.outcome.value}{why}"
                 f"{unverified} ({validity}) time={time_text(record)} "
                 f"(start-up {record.startup_s:.2f}s, warm-up {record.warmup_s:.2f}s, untimed) "
                 f"{counters_text(record.counters)}")
@@ -95,9 +99,10 @@ def solve_command(
             typer.echo(f"  {text}")
         stop = "" if record.stopped_by in ("", "answer") or record.stopped_by in record.reason \
             else record.stopped_by
+        shown = first_reason(record) if why and len(first_reason(record)) <= 100 else None
         for label, text in (("reason", record.reason), ("stopped by", stop), ("error", record.error),
                             ("note", record.notes), ("certificate", record.certificate)):
-            if text and (label != "error" or text != record.reason):
+            if text and (label != "error" or text != record.reason) and text.strip() != shown:
                 typer.echo(f"  {label}: {text}")
         typer.echo(f"  measured: {measurement_text(record)}")
         if show and record.answer is not None and record.valid:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich import box
-from rich.table import Table
 
 from puzzlebench.cli.app import app
-from puzzlebench.cli.output import console, emit_json
+from puzzlebench.cli.legend import SOLVER_TERMS, legend
+from puzzlebench.cli.output import emit_json
+from puzzlebench.cli.tables import Column, say, show
 from puzzlebench.problems import get_problem
 from puzzlebench.registry import REGISTRY
 
@@ -19,11 +19,12 @@ def solvers_command(
     problem: Annotated[str | None, typer.Option(help="Only solvers for this problem.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per solver.")] = False,
     wide: Annotated[bool, typer.Option(
-        help="Every column: origin, parameters, budget fields honoured, effort unit.")] = False,
+        help="Every column: origin, parameter defaults, budget fields honoured, effort unit.")] = False,
 ) -> int:
-    """List every registered solver with its capabilities: name, problems and what it is
-    (complete, exact, stochastic, counts); ``--wide`` adds its origin, parameters, the budget
-    fields it honours and its effort unit; ``--json`` gives everything, one object a line."""
+    """List every registered solver with its capabilities: name, problems, what it is
+    (complete, exact, stochastic, counts) and its parameters. ``--wide`` adds the parameters'
+    defaults, its origin, the budget fields it honours and its effort unit. ``--json`` gives
+    everything, one object a line."""
     if problem is not None:
         get_problem(problem)
     specs = REGISTRY.all(problem)
@@ -31,35 +32,32 @@ def solvers_command(
         for spec in specs:
             emit_json(spec.to_json())
         return 0
-    units = [_unit(s.to_json()) for s in specs]
-    columns = ["name", "problems", "is"]
-    if wide:
-        columns += ["origin", "params", "honours"]
-    if wide and any(units):  # a column empty in every row says nothing
-        columns.append("effort unit")
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in columns:
-        table.add_column(col, overflow="fold", no_wrap=col == "name")
-    for s, unit in zip(specs, units, strict=True):
-        params = s.to_json()["params"]
+    columns = [Column("name", key=True), Column("problems"), Column("is"),
+               Column("params"),
+               *([Column("origin"), Column("honours"), Column("effort unit")] if wide else [])]
+    rows = []
+    for s in specs:
+        data = s.to_json()
         flags = ", ".join(word for word, on in (("complete", s.complete), ("exact", s.exact),
                                                  ("stochastic", s.stochastic),
                                                  ("counts", s.counts)) if on)
+        params = (", ".join(f"{k}={v}" for k, v in data["params"].items()) if wide
+                  else ", ".join(data["params"]))
         row = [s.name + (" (unavailable)" if s.unavailable else ""),
-               ", ".join(sorted(s.problems)), flags]
+               ", ".join(sorted(s.problems)), flags, params]
         if wide:
-            row += [s.origin, ", ".join(f"{k}={v}" for k, v in params.items()),
-                    ", ".join(sorted(s.honours))]
-        if "effort unit" in columns:
-            row.append(unit)
-        table.add_row(*row)
-    console().print(table)
+            row += [s.origin, ", ".join(sorted(s.honours)), _unit(data)]
+        rows.append(row)
+    # a column empty in every row says nothing: dropped, --wide or not
+    keep = [i for i, c in enumerate(columns) if c.key or any(r[i] for r in rows)]
+    show([columns[i] for i in keep], [[r[i] for i in keep] for r in rows],
+         legend=legend(" ".join(r[2] for r in rows).split(", "), SOLVER_TERMS), wide=wide)
     for s in specs:
         if s.unavailable:
-            typer.echo(f"{s.name} is unavailable here: {s.unavailable}")
+            say(f"{s.name} is unavailable here: {s.unavailable}", wide=wide)
     if not wide:
-        typer.echo("(--wide: origin, parameters, budget fields honoured, effort unit; "
-                   "--json: everything)")
+        say("(--wide: origin, parameter defaults, budget fields honoured, effort unit; "
+            "--json: everything)")
     return 0
 
 

@@ -19,6 +19,7 @@ from puzzlebench.cli.options import (
     with_measurement,
 )
 from puzzlebench.cli.run import check_workers
+from puzzlebench.cli.tables import Column, say, show
 
 
 @app.command("studies")
@@ -27,10 +28,10 @@ def studies_command() -> int:
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.studies import catalog
 
-    for name, study in catalog().items():
-        origin = study.origin or "(new)"
-        typer.echo(f"{name:<16} {origin:<20} {study.description}")
-        typer.echo(f"{'':<16} puzzlebench study {name} [--quick] [--out DIR]")
+    rows = [[name, study.origin or "(new)", study.description]
+            for name, study in catalog().items()]
+    show([Column("study", key=True), Column("from"), Column("what it runs")], rows)
+    say("Run one, and write its report: puzzlebench study NAME [--quick] [--out DIR]")
     return 0
 
 

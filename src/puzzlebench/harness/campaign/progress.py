@@ -12,6 +12,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.terminal import clip, output_width
+
+
+def first_reason(record: RunRecord) -> str:
+    """The first line of why a run failed (its reason, else its error), "" when none."""
+    for text in (record.reason, record.error):
+        lines = (text or "").strip().splitlines()
+        if lines:
+            return lines[0]
+    return ""
 
 
 class StudyProgress:
@@ -45,12 +55,20 @@ class StudyProgress:
             return
         failures = " ".join(f"{k}={v}" for k, v in sorted(self.outcomes.items())
                             if k not in (Outcome.SOLVED.value, Outcome.INFEASIBLE.value))
+        why = first_reason(record) if record.outcome.failure else ""
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, advance=1, failures=failures)
+            if why:  # a failed run is named above the bar, with its first reason
+                line = f"{record.solver} {record.instance_id} {record.outcome.value}"
+                self.bar.console.print(line + " — " + clip(why, self.console.width - len(line) - 3),
+                                       markup=False, highlight=False)
         else:
             of = "" if self.bar is None and not self.total else f"/{self.total}"
-            print(f"[{self.done}{of}] {record.solver} {record.instance_id} "
-                  f"{record.outcome.value} {record.time_s:.3f}s", file=sys.stderr, flush=True)
+            line = (f"[{self.done}{of}] {record.solver} {record.instance_id} "
+                    f"{record.outcome.value} {record.time_s:.3f}s")
+            if why:
+                line += " — " + clip(why, max(output_width(sys.stderr) - len(line) - 3, 20))
+            print(line, file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:

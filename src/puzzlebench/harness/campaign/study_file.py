@@ -38,21 +38,27 @@ TOML format (see ``studies/example.toml``)::
 
 from __future__ import annotations
 
-import difflib
 import math
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from puzzlebench.claims import Claim, ClaimError, parse_claim
 from puzzlebench.contract import SolverConfigError
 from puzzlebench.harness.campaign.study import Study, StudyError, expand_grid
+from puzzlebench.harness.campaign.study_mistakes import (
+    Mistakes,
+    check_keys,
+    did_you_mean,
+)
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.problems.size_lists import SizeListError, parse_size_list
-from puzzlebench.registry import RegistryError
+from puzzlebench.registry import REGISTRY, RegistryError
+from puzzlebench.solver_references import kind_of
 from puzzlebench.solver_spec import SolverSpec, check_distinct
 
 STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
@@ -73,14 +79,6 @@ def parse_sizes(value: Any, where: str) -> list[int]:
         raise StudyError(f"{where}: {e}") from None
 
 
-def _check_keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
-    for key in table:
-        if key not in allowed:
-            close = difflib.get_close_matches(key, sorted(allowed), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise StudyError(f"{where}: unknown key {key!r}{hint}")
-
-
 def _number(table: Mapping[str, Any], key: str, kind: type, where: str, minimum: float = 0,
             default: Any = None) -> Any:
     value = table.get(key, default)
@@ -94,121 +92,212 @@ def _number(table: Mapping[str, Any], key: str, kind: type, where: str, minimum:
 
 
 def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
-    """Validate a parsed study and build it (raises StudyError naming the key)."""
-    _check_keys(data, TOP_KEYS, source)
+    """Validate a parsed study and build it. Every mistake is found before any is raised
+    (``StudyMistakesError``, one line each, tables numbered from 1 as a reader counts); solver
+    names are checked against the registry's index first, so a misspelled one is named
+    without loading any solver."""
+    mistakes = Mistakes()
+    with mistakes.check():
+        check_keys(data, TOP_KEYS, source)
     head = data.get("study")
     if not isinstance(head, dict):
-        raise StudyError(f"{source}: missing [study] table")
-    _check_keys(head, STUDY_KEYS, f"{source} [study]")
+        mistakes.lines.append(f"{source}: missing [study] table")
+        head = {}
+    with mistakes.check():
+        check_keys(head, STUDY_KEYS, f"{source} [study]")
     name = head.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise StudyError(f"{source} [study].name: a non-empty string is required")
-    where = f"{source} [study]"
-    master_seed = _number(head, "master_seed", int, where, default=0)
-    repeats = _number(head, "repeats", int, where, minimum=1, default=1)
-    time_limit = _number(head, "time_limit", float, where, default=10.0)
-    hard_limit = _number(head, "hard_limit", float, where)
-    if time_limit <= 0:
-        raise StudyError(f"{where}.time_limit: must be positive, got {time_limit}")
-    if hard_limit is not None and hard_limit < time_limit:
-        raise StudyError(f"{where}.hard_limit: {hard_limit} is below time_limit {time_limit}")
-    memory = _number(head, "memory_limit_mb", int, where, minimum=16)
-    min_time = _number(head, "min_time", float, where)
-    if min_time is not None and min_time <= 0:
-        raise StudyError(f"{where}.min_time: must be positive, got {min_time}")
-    pin = head.get("pin", False)
-    if not isinstance(pin, bool):
-        raise StudyError(f"{where}.pin: must be true or false, got {pin!r}")
-    sandbox = head.get("sandbox")
-    if sandbox is not None and sandbox not in ("auto", "required", "off"):
-        raise StudyError(f"{where}.sandbox: must be auto, required or off, got {sandbox!r}")
-    startup_limit = _number(head, "startup_limit", float, where)
-    if startup_limit is not None and startup_limit <= 0:
-        raise StudyError(f"{where}.startup_limit: must be positive, got {startup_limit}")
-    caps = {k: _number(head, k, int, where) for k in ("max_nodes", "max_iterations",
-                                                      "max_evaluations") if k in head}
-    problems_raw = data.get("problems")
-    if not isinstance(problems_raw, list) or not problems_raw:
-        raise StudyError(f"{source}: at least one [[problems]] table is required")
-    problems = []
-    for i, entry in enumerate(problems_raw):
-        w = f"{source} [[problems]][{i}]"
-        if not isinstance(entry, dict):
-            raise StudyError(f"{w}: must be a table")
-        problem = entry.get("problem")
-        try:
-            prob = get_problem(problem) if isinstance(problem, str) else None
-        except PuzzlebenchError:
-            prob = None
-        if prob is None:
-            raise StudyError(f"{w}.problem: unknown problem {problem!r}; known: {', '.join(PROBLEMS)}")
-        _check_keys(entry, PROBLEM_KEYS | {o.key for o in prob.options}, w)
-        item: dict[str, Any] = {"problem": prob.id, "sizes": parse_sizes(entry.get("sizes"),
-                                                                          f"{w}.sizes")}
-        if "generate" in entry:
-            if not prob.generates:
-                raise StudyError(f"{w}.generate: {prob.id} has no instance generator")
-            item["generate"] = _number(entry, "generate", int, w, minimum=1)
-        try:
-            item.update(prob.study_entry(entry, w, require="generate" not in entry))
-        except PuzzlebenchError as exc:
-            raise StudyError(str(exc)) from None
-        problems.append(item)
+        mistakes.lines.append(f"{source} [study].name: a non-empty string is required")
+    settings = _Settings()
+    with mistakes.check():
+        settings = _head(head, f"{source} [study]", mistakes)
+    problems = _problems(data.get("problems"), source, mistakes)
     solvers_raw = data.get("solvers")
     if not isinstance(solvers_raw, list) or not solvers_raw:
-        raise StudyError(f"{source}: at least one [[solvers]] table is required")
-    study_problems = {p["problem"] for p in problems}
-    solvers = []
+        mistakes.lines.append(f"{source}: at least one [[solvers]] table is required")
+        solvers_raw = []
+    # names first, from the index: a misspelled name is reported before anything loads
+    unknown = _unknown_names(solvers_raw, source)
+    mistakes.lines.extend(unknown)
+    solvers: list[dict[str, Any]] = []
     specs: list[SolverSpec] = []
-    for i, entry in enumerate(solvers_raw):
-        w = f"{source} [[solvers]][{i}]"
-        if not isinstance(entry, dict):
-            raise StudyError(f"{w}: must be a table")
-        _check_keys(entry, SOLVER_KEYS, w)
-        try:
-            spec = resolve_solver(str(entry.get("name")))
-        except RegistryError as exc:
-            raise StudyError(f"{w}.name: {exc}") from None
-        try:
-            check_distinct([*specs, spec])
-        except RegistryError as exc:
-            raise StudyError(f"{w}.name: {exc}") from None
-        specs.append(spec)
-        params = entry.get("params", {})
-        if not isinstance(params, dict):
-            raise StudyError(f"{w}.params: must be a table")
-        empty = sorted(k for k, v in params.items() if isinstance(v, list) and not v)
-        if empty:
-            raise StudyError(f"{w}.params.{empty[0]}: an empty list makes an empty grid")
-        for combo in expand_grid(params):
-            try:
-                spec.check_params(combo)
-            except SolverConfigError as exc:
-                raise StudyError(f"{w}.params: {exc}") from None
-        wanted = entry.get("problems", sorted(study_problems))
-        if not isinstance(wanted, list):
-            raise StudyError(f"{w}.problems: must be a list of problem ids")
-        handled = sorted(set(wanted) & study_problems & spec.problems)
-        if not handled:
-            raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
-        min_size = _number(entry, "min_size", int, w, minimum=1, default=1)
-        max_size = _number(entry, "max_size", int, w, minimum=1, default=2**62)
-        item = {"name": str(entry["name"]), "params": params, "problems": handled,
-                "min_size": min_size, "max_size": max_size}
-        if any(k in entry for k in BUDGET_KEYS):
-            item["budget"] = _entry_budget(entry, w, time_limit, hard_limit)
-        solvers.append(item)
-    claims = _claims(data.get("claims", []), source, solvers, specs, study_problems)
+    claims: list[Claim] = []
+    if not unknown:
+        study_problems = {p["problem"] for p in problems}
+        for i, entry in enumerate(solvers_raw):
+            with mistakes.check():
+                item, spec = _solver(entry, f"{source} [[solvers]] #{i + 1}", specs,
+                                     study_problems, settings)
+                solvers.append(item)
+                specs.append(spec)
+        if len(solvers) == len(solvers_raw):
+            with mistakes.check():
+                claims = _claims(data.get("claims", []), source, solvers, specs, study_problems)
+    mistakes.raise_any()
+    assert isinstance(name, str)
     study = Study(name=name.strip(), problems=problems, solvers=solvers, claims=claims,
-                  master_seed=master_seed, repeats=repeats, time_limit=time_limit,
-                  hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
+                  master_seed=settings.master_seed, repeats=settings.repeats,
+                  time_limit=settings.time_limit, hard_limit=settings.hard_limit,
+                  memory_limit_mb=settings.memory, caps=settings.caps,
                   db=head.get("db"), description=str(head.get("description", "")),
-                  min_time=min_time, pin=pin, sandbox=sandbox, startup_limit=startup_limit)
+                  min_time=settings.min_time, pin=settings.pin, sandbox=settings.sandbox,
+                  startup_limit=settings.startup_limit)
     try:
         study.instances()
     except PuzzlebenchError as exc:
         raise StudyError(f"{source} [[problems]]: {exc}") from None
     return study
+
+
+@dataclass
+class _Settings:
+    """The [study] table's settings (defaults when it has mistakes: reading goes on)."""
+
+    master_seed: int = 0
+    repeats: int = 1
+    time_limit: float = 10.0
+    hard_limit: float | None = None
+    memory: int | None = None
+    min_time: float | None = None
+    pin: bool = False
+    sandbox: str | None = None
+    startup_limit: float | None = None
+    caps: dict[str, Any] = field(default_factory=dict)
+
+
+def _head(head: Mapping[str, Any], where: str, mistakes: Mistakes) -> _Settings:
+    """The [study] table's settings, each mistake collected."""
+    out = _Settings()
+    with mistakes.check():
+        out.master_seed = _number(head, "master_seed", int, where, default=0)
+    with mistakes.check():
+        out.repeats = _number(head, "repeats", int, where, minimum=1, default=1)
+    with mistakes.check():
+        out.time_limit = _number(head, "time_limit", float, where, default=10.0)
+        if out.time_limit <= 0:
+            raise StudyError(f"{where}.time_limit: must be positive, got {out.time_limit}")
+    with mistakes.check():
+        out.hard_limit = _number(head, "hard_limit", float, where)
+        if out.hard_limit is not None and out.hard_limit < out.time_limit:
+            raise StudyError(f"{where}.hard_limit: {out.hard_limit} is below time_limit "
+                             f"{out.time_limit}")
+    with mistakes.check():
+        out.memory = _number(head, "memory_limit_mb", int, where, minimum=16)
+    with mistakes.check():
+        out.min_time = _number(head, "min_time", float, where)
+        if out.min_time is not None and out.min_time <= 0:
+            raise StudyError(f"{where}.min_time: must be positive, got {out.min_time}")
+    pin = head.get("pin", False)
+    if not isinstance(pin, bool):
+        mistakes.lines.append(f"{where}.pin: must be true or false, got {pin!r}")
+    else:
+        out.pin = pin
+    sandbox = head.get("sandbox")
+    if sandbox is not None and sandbox not in ("auto", "required", "off"):
+        mistakes.lines.append(f"{where}.sandbox: must be auto, required or off, got {sandbox!r}")
+    else:
+        out.sandbox = sandbox
+    with mistakes.check():
+        out.startup_limit = _number(head, "startup_limit", float, where)
+        if out.startup_limit is not None and out.startup_limit <= 0:
+            raise StudyError(f"{where}.startup_limit: must be positive, got {out.startup_limit}")
+    for k in ("max_nodes", "max_iterations", "max_evaluations"):
+        if k in head:
+            with mistakes.check():
+                out.caps[k] = _number(head, k, int, where)
+    return out
+
+
+def _problems(raw: Any, source: str, mistakes: Mistakes) -> list[dict[str, Any]]:
+    """The [[problems]] tables, each one's mistakes collected."""
+    if not isinstance(raw, list) or not raw:
+        mistakes.lines.append(f"{source}: at least one [[problems]] table is required")
+        return []
+    problems = []
+    for i, entry in enumerate(raw):
+        with mistakes.check():
+            problems.append(_problem(entry, f"{source} [[problems]] #{i + 1}", mistakes))
+    return problems
+
+
+def _problem(entry: Any, w: str, mistakes: Mistakes) -> dict[str, Any]:
+    if not isinstance(entry, dict):
+        raise StudyError(f"{w}: must be a table")
+    problem = entry.get("problem")
+    try:
+        prob = get_problem(problem) if isinstance(problem, str) else None
+    except PuzzlebenchError:
+        prob = None
+    if prob is None:
+        raise StudyError(f"{w}.problem: unknown problem {problem!r}"
+                         f"{did_you_mean(problem, PROBLEMS)}; known: {', '.join(PROBLEMS)}")
+    with mistakes.check():
+        check_keys(entry, PROBLEM_KEYS | {o.key for o in prob.options}, w)
+    item: dict[str, Any] = {"problem": prob.id, "sizes": parse_sizes(entry.get("sizes"),
+                                                                      f"{w}.sizes")}
+    if "generate" in entry:
+        if not prob.generates:
+            raise StudyError(f"{w}.generate: {prob.id} has no instance generator")
+        item["generate"] = _number(entry, "generate", int, w, minimum=1)
+    try:
+        item.update(prob.study_entry(entry, w, require="generate" not in entry))
+    except PuzzlebenchError as exc:
+        raise StudyError(str(exc)) from None
+    return item
+
+
+def _unknown_names(entries: list[Any], source: str) -> list[str]:
+    """The [[solvers]] names the registry's index says are not registered — checked before
+    any solver module loads (a reference such as file.py:Class is left to loading)."""
+    out = []
+    for i, entry in enumerate(entries):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or kind_of(name) is not None:
+            continue
+        why = REGISTRY.unknown(name)
+        if why:
+            out.append(f"{source} [[solvers]] #{i + 1}.name: {why}")
+    return out
+
+
+def _solver(entry: Any, w: str, specs: list[SolverSpec], study_problems: set[str],
+            settings: _Settings) -> tuple[dict[str, Any], SolverSpec]:
+    """One [[solvers]] table, checked against the study (its first mistake raised)."""
+    if not isinstance(entry, dict):
+        raise StudyError(f"{w}: must be a table")
+    check_keys(entry, SOLVER_KEYS, w)
+    try:
+        spec = resolve_solver(str(entry.get("name")))
+    except RegistryError as exc:
+        raise StudyError(f"{w}.name: {exc}") from None
+    try:
+        check_distinct([*specs, spec])
+    except RegistryError as exc:
+        raise StudyError(f"{w}.name: {exc}") from None
+    params = entry.get("params", {})
+    if not isinstance(params, dict):
+        raise StudyError(f"{w}.params: must be a table")
+    empty = sorted(k for k, v in params.items() if isinstance(v, list) and not v)
+    if empty:
+        raise StudyError(f"{w}.params.{empty[0]}: an empty list makes an empty grid")
+    for combo in expand_grid(params):
+        try:
+            spec.check_params(combo)
+        except SolverConfigError as exc:
+            raise StudyError(f"{w}.params: {exc}") from None
+    wanted = entry.get("problems", sorted(study_problems))
+    if not isinstance(wanted, list):
+        raise StudyError(f"{w}.problems: must be a list of problem ids")
+    handled = sorted(set(wanted) & study_problems & spec.problems)
+    if not handled:
+        raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
+    min_size = _number(entry, "min_size", int, w, minimum=1, default=1)
+    max_size = _number(entry, "max_size", int, w, minimum=1, default=2**62)
+    item = {"name": str(entry["name"]), "params": params, "problems": handled,
+            "min_size": min_size, "max_size": max_size}
+    if any(k in entry for k in BUDGET_KEYS):
+        item["budget"] = _entry_budget(entry, w, settings.time_limit, settings.hard_limit)
+    return item, spec
 
 
 def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[SolverSpec],
@@ -225,7 +314,7 @@ def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[So
             by_name[name] = (spec, set(entry["problems"]))
     out = []
     for i, table in enumerate(raw):
-        where = f"{source} [[claims]][{i}]"
+        where = f"{source} [[claims]] #{i + 1}"
         try:
             claim = parse_claim(table, where)
         except ClaimError as exc:
@@ -234,7 +323,8 @@ def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[So
         for key in ("better", "than"):
             name = getattr(claim, key)
             if name not in by_name:
-                raise StudyError(f"{where}.{key}: {name!r} is not one of the study's solvers "
+                raise StudyError(f"{where}.{key}: {name!r} is not one of the study's solvers"
+                                 f"{did_you_mean(name, by_name)} "
                                  f"({', '.join(sorted(e['name'] for e in solvers))})")
             named.append(by_name[name])
         if claim.problem and claim.problem not in problems:
