@@ -135,7 +135,12 @@ def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
     fig.update_xaxes(type=axis_type[chart.xscale],
                      autorange="reversed" if chart.invert_x else True)
     fig.update_xaxes(title_text=chart.xlabel, row=rows, col=1)
-    fig.update_yaxes(type=axis_type[chart.yscale], title_text=chart.ylabel, matches="y")
+    if chart.share_y:
+        fig.update_yaxes(type=axis_type[chart.yscale], title_text=chart.ylabel, matches="y")
+    else:
+        for row, panel in enumerate(chart.panels, start=1):
+            fig.update_yaxes(type=axis_type[chart.yscale], title_text=panel.ylabel or chart.ylabel,
+                             row=row, col=1)
     if chart.ylim is not None:
         fig.update_yaxes(range=list(chart.ylim))
     fig.update_layout(height=140 + 380 * rows, template="plotly_white",

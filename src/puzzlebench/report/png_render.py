@@ -60,7 +60,8 @@ def _set_scale(ax: plt.Axes, which: str, scale: str) -> None:
 def draw(chart: Chart, styles: SeriesStyles) -> Figure:
     """The matplotlib figure of ``chart`` (call :func:`save` or close it)."""
     with plt.rc_context(RC):  # type: ignore[arg-type]
-        fig, axes = plt.subplots(len(chart.panels), 1, squeeze=False, sharex=True, sharey=True,
+        fig, axes = plt.subplots(len(chart.panels), 1, squeeze=False, sharex=True,
+                                 sharey=chart.share_y,
                                  figsize=(WIDTH_IN, PANEL_HEIGHT_IN * len(chart.panels) + 0.6),
                                  dpi=DPI, layout="constrained")
         for ax, panel in zip(axes[:, 0], chart.panels, strict=True):
@@ -74,7 +75,7 @@ def draw(chart: Chart, styles: SeriesStyles) -> Figure:
                 ax.set_ylim(bottom=0)  # symlog is used for counts, which are never negative
             if panel.title:
                 ax.set_title(panel.title, loc="left")
-            ax.set_ylabel(chart.ylabel)
+            ax.set_ylabel(panel.ylabel or chart.ylabel)
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
                       frameon=False)
         if chart.invert_x:
