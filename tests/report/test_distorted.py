@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from puzzlebench.harness.campaign.records_frame import records_to_frame
 from puzzlebench.record import Outcome, RunRecord
-from puzzlebench.report.distorted import distortions, split_distorted
+from puzzlebench.report import write_report
+from puzzlebench.report.distorted import RULE, distortions, split_distorted
 
 WARM = ("warm-up cut short: start-up and warm-up may use max(1 s, 25 % of the time limit), so "
         "first-call costs may fall in the timed phase")
@@ -52,3 +55,15 @@ def test_split_keeps_clean_and_failed_runs_and_says_which() -> None:
     assert "a 2, b 1" in sentence and "warm-up cut short: 1" in sentence
     clean, none, said = split_distorted(kept)
     assert len(clean) == 4 and none.empty and said == ""
+
+
+def test_the_report_leaves_them_out_and_says_so(tmp_path: Path) -> None:
+    write_report(frame(), tmp_path)
+    manifest = pd.read_csv(tmp_path / "tables" / "manifest.csv").set_index("item")["value"]
+    assert manifest["distorted runs"].startswith("3 of 7 runs left out")
+    assert manifest["rule"] == RULE and manifest["runs"] == "7"
+    listed = pd.read_csv(tmp_path / "tables" / "distorted.csv")
+    assert len(listed) == 3 and "distortion" in listed
+    per_instance = pd.read_csv(tmp_path / "tables" / "per_instance.csv").set_index("solver")
+    assert per_instance.loc["a", "solved"] == "1/1" and per_instance.loc["b", "solved"] == "2/2"
+    assert "left out of the statistics" in (tmp_path / "report.md").read_text(encoding="utf-8")

@@ -4,11 +4,14 @@ one ERT figure per problem with two or more sizes, one anytime figure per proble
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from puzzlebench.harness.campaign.records_frame import records_to_frame
 from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.report import write_report
 from puzzlebench.report.ert_size import ert_by_size, ert_figure, ert_interval
 
 
@@ -67,3 +70,36 @@ def test_figure_has_a_time_and_an_evaluations_panel_on_log_axes() -> None:
     assert list(hc.x) == [8, 16, 32] and hc.band is not None
     one_size = ert_by_size(records_to_frame([run("a", 8, 0.1)]))
     assert ert_figure(one_size, "nqueens") is None
+
+
+def traced(solver: str, n: int, rep: int) -> tuple[RunRecord, list[dict]]:
+    rec = run(solver, n, 0.01 * (rep + 1), rep=rep, evaluations=40).with_(traced=True)
+    points = [(0, 10, 5, 0.001), (1, 3, 20, 0.005), (2, 0, 40, 0.01 * (rep + 1))]
+    return rec, [{"point": p, "best": b, "evaluations": e, "time_s": s} for p, b, e, s in points]
+
+
+def test_anytime_figures_fold_into_one_per_problem(tmp_path: Path) -> None:
+    """Four sizes × two solvers × five traced runs: one convergence figure with four panels
+    (it once drew six figures per size); a size with too few runs per solver gets no panel."""
+    records, rows = [], []
+    for n in (8, 10, 12, 14, 16):
+        for solver in ("hc", "mc"):
+            for rep in range(5 if n < 16 else 2):
+                rec, points = traced(solver, n, rep)
+                records.append(rec)
+                for p in points:
+                    rows.append({**{k: rec.to_dict()[k] for k in (
+                        "study", "solver", "instance_id", "seed", "repeat", "fingerprint",
+                        "hard_limit", "memory_limit_mb", "problem", "size")},
+                        "params": "{}", "budget": '{"time_limit": 2.0}', "key": str(id(rec)), **p})
+    frame = records_to_frame(records)
+    write_report(frame, tmp_path, traces=pd.DataFrame(rows))
+    figures = sorted(p.name for p in (tmp_path / "figures").glob("*.png"))
+    assert [f for f in figures if f.startswith("anytime_")] == ["anytime_nqueens.png"]
+    assert "nqueens_ert.png" in figures
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert md.count("figures/anytime_nqueens.png") == 2  # the key figure and its section
+    assert "nqueens n = 16: fewer than 5 traced runs" in md
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    for n in (8, 10, 12, 14):
+        assert f"n = {n}" in html

@@ -4,8 +4,13 @@ censored runs left out of the medians, the excess over the optimum computed righ
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pandas as pd
+
 from puzzlebench.harness.campaign.records_frame import records_to_frame
 from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.report import write_report
 from puzzlebench.report.per_instance import BEST, COLUMNS, FLOOR, per_instance_table
 from puzzlebench.report.quality import BEST_EXACT, KNOWN, quality_table
 
@@ -103,3 +108,17 @@ def test_best_on_an_objective_problem_weighs_the_answer_before_the_time() -> Non
     assert table.loc[("s-a", "greedy"), "best"] == ""
     assert table.loc[("s-b", "greedy"), "best"] == BEST  # same length: the faster one
     assert table.loc[("s-a", "greedy"), "median objective"] == 35
+
+
+def test_the_report_holds_both_tables(tmp_path: Path) -> None:
+    frame = records_to_frame(queens_runs() + sliding_runs())
+    write_report(frame, tmp_path)
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert md.index("## The answer") < md.index("## Per instance") < md.index("## Details")
+    assert "### Answer quality" in md and "tables/quality.csv" in md
+    assert "<h2>Per instance</h2>" in html and "<h3>Answer quality</h3>" in html
+    written = pd.read_csv(tmp_path / "tables" / "per_instance.csv")
+    assert list(written.columns) == COLUMNS and len(written) == 10
+    quality = pd.read_csv(tmp_path / "tables" / "quality.csv")
+    assert list(quality["solver"]) == ["astar", "greedy"]

@@ -40,8 +40,12 @@ from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.borda import borda_overall, borda_table
 from puzzlebench.report.chart import Chart
 from puzzlebench.report.claim_tests import claim_findings
+from puzzlebench.report.distorted import RULE, distorted_table, split_distorted
+from puzzlebench.report.ert_size import ert_by_size, ert_figure
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table
+from puzzlebench.report.per_instance import per_instance_table
+from puzzlebench.report.quality import quality_table
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
@@ -61,8 +65,9 @@ FIGURES, TABLES = "figures", "tables"
 LEAD_SENTENCES = 3
 
 
-def manifest(frame: pd.DataFrame) -> pd.DataFrame:
-    """Versions, machines, seeds and limits found in the records."""
+def manifest(frame: pd.DataFrame, distorted: str = "") -> pd.DataFrame:
+    """Versions, machines, seeds and limits found in the records; ``distorted`` the sentence
+    on the runs left out of the statistics (``distorted.split_distorted``)."""
     rows: list[dict[str, Any]] = []
 
     def add(key: str, values: Any) -> None:
@@ -85,6 +90,9 @@ def manifest(frame: pd.DataFrame) -> pd.DataFrame:
         add("budget", b)
     for key, value in measurement_rows(frame):
         add(key, value)
+    add("distorted runs", distorted or f"none ({RULE})")
+    if distorted:
+        add("rule", RULE)
     return pd.DataFrame(rows)
 
 
@@ -184,10 +192,13 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         written.append(f"{TABLES}/{name}.csv")
         return written[-1]
 
-    frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
-                               "repeat", "seed"], kind="stable").reset_index(drop=True)
-    styles = SeriesStyles.from_frame(frame)
-    frame = styles.with_labels(frame)
+    everything = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
+                                    "repeat", "seed"], kind="stable").reset_index(drop=True)
+    styles = SeriesStyles.from_frame(everything)
+    everything = styles.with_labels(everything)
+    # the rule the report states: runs with a distorting note are counted, named, left out
+    frame, excluded, distorted = split_distorted(everything)
+    frame = frame.reset_index(drop=True)
 
     charts: list[Chart] = []
 
@@ -221,26 +232,35 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     answer_figures = [figure(r.chart) for r in rankings if r.chart is not None]
     ranking_table = pd.concat([r.table for r in rankings if len(r.table)] or [pd.DataFrame()])
     ranking_csv = csv(ranking_table, "ranking") if len(ranking_table) else ""
-    man = manifest(frame)
+    man = manifest(everything, distorted)
     manifest_csv = csv(man, "manifest")
+    if len(excluded):
+        csv(distorted_table(excluded), "distorted")
+    per_instance, quality = per_instance_table(frame), quality_table(frame)
+    per_instance_csv = csv(per_instance, "per_instance")
+    quality_csv = csv(quality, "quality") if len(quality) else ""
+    ert = ert_by_size(frame)
+    ert_csv = csv(ert, "ert_by_size")
+    ert_figures = [figure(c) for c in (ert_figure(ert, p["name"]) for p in problems) if c]
     extra_tables = []
     for i, (extra_title, table) in enumerate(extras or []):
         extra_tables.append({"title": extra_title, "table": table_rows(table),
                              "csv": csv(table, f"extra_{i + 1}")})
     anytime = []
-    narrative = list(narrative or [])
+    anytime_figures: list[dict[str, str]] = []
+    narrative = list(narrative or []) + ([distorted] if distorted else [])
     headline = pd.DataFrame()
     anytime_notes: list[str] = []
     headline_csv = ""
     if traces is not None and (len(traces) or ("traced" in frame and frame["traced"].any())):
-        sections, anytime_tables, headline, anytime_notes = anytime_sections(traces, frame,
-                                                                             styles)
+        sections, anytime_tables, headline, anytime_notes, anytime_charts = anytime_sections(
+            traces, frame)
         headline_csv = csv(headline, "anytime_headline")
         paths = [csv(table, name) for name, table in anytime_tables]  # an ert, a scores each
         for i, sec in enumerate(sections):
             anytime.append({**sec, "ert": table_rows(sec["ert"]), "scores": table_rows(sec["scores"]),
-                            "ert_csv": paths[2 * i], "scores_csv": paths[2 * i + 1],
-                            "figures": [figure(c) for c in sec["charts"]]})
+                            "ert_csv": paths[2 * i], "scores_csv": paths[2 * i + 1]})
+        anytime_figures = [figure(c) for c in anytime_charts]
     legend = styles.legend_table()
     legend_csv = csv(legend, "legend")
     plotly_src = ""
@@ -255,7 +275,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         csv(per_test, "findings_per_size")
     # the key figure: the first convergence view where the traces rank anytime performance
     # (the headline has rows); else the answer's critical-difference charts answer alone
-    key = next((f for a in anytime for f in a["figures"]), None) if len(headline) else None
+    key = anytime_figures[0] if len(headline) and anytime_figures else None
     context = {"title": title, "description": description,
                "lead": narrative[:lead] + generated,
                "narrative": narrative[lead:] + anytime_notes, "findings": table_rows(claim_rows),
@@ -267,7 +287,10 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "legend": table_rows(legend), "plotly_js": "" if plotly_src else plotly_js(),
                "plotly_src": plotly_src,
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
-               "anytime": anytime,
+               "anytime": anytime, "anytime_figures": anytime_figures,
+               "per_instance": table_rows(per_instance), "per_instance_csv": per_instance_csv,
+               "quality": table_rows(quality), "quality_csv": quality_csv,
+               "ert_figures": ert_figures, "ert_csv": ert_csv,
                "borda_overall": table_rows(borda_all) if len(problems) > 1 else None}
     write_pngs(charts, styles, figures_dir)
     md, html = out / "report.md", out / "report.html"
