@@ -14,7 +14,8 @@ PAR-2, pairwise tests, agreement and failures, and figures.
 the figures as PNG files under ``figures/`` (for reading the Markdown on a code host) and every
 table as CSV under ``tables/`` (each linked from the Markdown beside the table it holds).
 ``report.html`` is self-contained and interactive: plotly figures with hover, legend toggling,
-zoom and pan; sortable, filterable tables; plotly.js embedded, so it works offline.
+zoom and pan; sortable, filterable tables; plotly.js embedded (packed: gzip + base64, unpacked
+by the page), so it works offline.
 Summary tables stay at most 12 columns wide; native counters have a table of their own.
 Each solver configuration has one short label, colour and marker for the whole report
 (``series_styles``), with its full parameters in the legend table. Everything is derived
@@ -177,7 +178,12 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     open the report, then the generated answer; the rest of ``narrative`` goes to its details."""
     # imported on use: the renderers load matplotlib and plotly (0.3-0.4 s), which a command
     # that only reads this package's tables or findings (``puzzlebench studies``) never needs
-    from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
+    from puzzlebench.report.plotly_render import (
+        LOADER,
+        chart_html,
+        plotly_js_packed,
+        write_shared_bundle,
+    )
     from puzzlebench.report.png_render import write_pngs
 
     out = Path(out_dir)
@@ -284,7 +290,8 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "ranking_csv": ranking_csv, "borda_csv": borda_csv,
                "manifest_csv": manifest_csv, "headline_csv": headline_csv, "legend_csv": legend_csv,
                "headline": table_rows(headline), "key_figure": key,
-               "legend": table_rows(legend), "plotly_js": "" if plotly_src else plotly_js(),
+               "legend": table_rows(legend), "loader": LOADER,
+               "plotly_js": "" if plotly_src else plotly_js_packed(),
                "plotly_src": plotly_src,
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
                "anytime": anytime, "anytime_figures": anytime_figures,
