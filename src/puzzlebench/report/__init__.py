@@ -184,7 +184,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         plotly_js_packed,
         write_shared_bundle,
     )
-    from puzzlebench.report.png_render import write_pngs
+    from puzzlebench.report.png_render import PngWriter
 
     out = Path(out_dir)
     figures_dir, tables_dir = out / FIGURES, out / TABLES
@@ -206,11 +206,11 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     frame, excluded, distorted = split_distorted(everything)
     frame = frame.reset_index(drop=True)
 
-    charts: list[Chart] = []
+    pngs = PngWriter(styles, figures_dir)
 
     def figure(chart: Chart) -> dict[str, str]:
-        """The chart's interactive HTML now; its PNG with the others at the end."""
-        charts.append(chart)
+        """The chart's interactive HTML now; its PNG drawn beside the rest of the report."""
+        pngs.add(chart)
         return {"caption": chart.caption, "file": f"{FIGURES}/{chart.slug}.png",
                 "html": chart_html(chart, styles)}
 
@@ -299,7 +299,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "quality": table_rows(quality), "quality_csv": quality_csv,
                "ert_figures": ert_figures, "ert_csv": ert_csv,
                "borda_overall": table_rows(borda_all) if len(problems) > 1 else None}
-    write_pngs(charts, styles, figures_dir)
+    pngs.finish()
     md, html = out / "report.md", out / "report.html"
     md.write_text(render("report.md.j2", context), encoding="utf-8")
     html.write_text(render("report.html.j2", context), encoding="utf-8")
