@@ -7,8 +7,11 @@ each configuration's marginal contribution — ``report.verdict``), the findings
 per claim, the built-in study's and the study file's own ``[[claims]]``: sizes confirmed /
 contradicted / not confirmed / too little data, adjusted p; the per-size tests one click
 away), the anytime table where runs were traced, and a critical-difference chart per problem.
-The details follow: further observations, the legend, extra tables, each problem's summary,
-PAR-2, pairwise tests, agreement and failures, and figures.
+Below it: the per-instance table (``per_instance``), answer quality where a problem has an
+objective (``quality``) and ERT against size per problem (``ert_size``). The details follow:
+further observations, the legend, extra tables, each problem's summary, PAR-2, pairwise
+tests, agreement and failures, and figures. Runs with a distorting harness note are left out
+of all of it, and counted and named in the manifest (``distorted``).
 
 ``write_report(frame, out_dir)`` writes ``report.md`` and ``report.html`` at the folder's top,
 the figures as PNG files under ``figures/`` (for reading the Markdown on a code host) and every
@@ -254,7 +257,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                              "csv": csv(table, f"extra_{i + 1}")})
     anytime = []
     anytime_figures: list[dict[str, str]] = []
-    narrative = list(narrative or []) + ([distorted] if distorted else [])
+    narrative = list(narrative or [])
     headline = pd.DataFrame()
     anytime_notes: list[str] = []
     headline_csv = ""
@@ -284,7 +287,8 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     key = anytime_figures[0] if len(headline) and anytime_figures else None
     context = {"title": title, "description": description,
                "lead": narrative[:lead] + generated,
-               "narrative": narrative[lead:] + anytime_notes, "findings": table_rows(claim_rows),
+               "narrative": narrative[lead:] + anytime_notes + ([distorted] if distorted else []),
+               "findings": table_rows(claim_rows),
                "findings_detail": table_rows(per_test), "findings_csv": findings_csv,
                "answer_figures": answer_figures, "ranking": table_rows(ranking_table),
                "ranking_csv": ranking_csv, "borda_csv": borda_csv,
