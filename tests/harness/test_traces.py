@@ -285,9 +285,11 @@ def test_report_with_a_traced_solver_that_recorded_nothing(tmp_path: Path) -> No
     seeds = range(1, 6)
     runs = [run_solve("min-conflicts", get_problem("nqueens").make(8), seed=s) for s in seeds]
     runs += [run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=s) for s in seeds]
-    write_report(records_to_frame(runs), tmp_path, traces=trace_rows(runs))
+    # notes cleared: a loaded machine may cut a warm-up short, and the report leaves such a
+    # run out (report/distorted.py) — not what this test is about
+    write_report(records_to_frame(runs).assign(notes=""), tmp_path, traces=trace_rows(runs))
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert (tmp_path / "figures" / "anytime_nqueens_8_budget.png").exists()
+    assert (tmp_path / "figures" / "anytime_nqueens.png").exists()
     headline = pd.read_csv(tmp_path / "tables" / "anytime_headline.csv").iloc[0]
     assert headline["fewest evaluations to 0 conflicts (ERT in the common unit)"].startswith(
         "min-conflicts (ERT ")
@@ -376,9 +378,10 @@ def test_report_has_the_anytime_section(traced_store: Path, tmp_path: Path) -> N
     md = (tmp_path / "report.md").read_text()
     assert "Anytime performance" in md and "ERT per target" in md and "Anytime ranking" in md
     for n in (8, 12):
-        for kind in ("ert", "budget", "ecdf", "ert_time", "budget_time", "ecdf_time"):
-            assert (tmp_path / "figures" / f"anytime_nqueens_{n}_{kind}.png").exists()
-    # Three runs per configuration: tables and figures, but no ranking sentence.
+        assert f"nqueens, n = {n}" in md and (tmp_path / "tables" / f"anytime_nqueens_{n}_ert.csv").exists()
+    # Three runs per configuration: tables, but no ranking sentence and no figure (it could
+    # only say "not enough data to rank")
+    assert not list((tmp_path / "figures").glob("anytime_*"))
     assert "reaches 0 conflicts with the fewest evaluations" not in md
     assert "fewest evaluations to 0 conflicts" not in md
     assert "nqueens n = 8, 12: fewer than 5 traced runs per configuration" in md

@@ -71,7 +71,9 @@ def test_blocks_are_ranked_apart_on_both_axes(tmp_path: Path) -> None:
     assert any(line.startswith("Block '400 evaluations, 5 s': 10 runs") for line in said)
     assert any(line.startswith("Block '0.2 s': 10 runs") for line in said)
     assert sorted(success_rates(frame)["budget_block"]) == ["0.2 s", "400 evaluations, 5 s"]
-    write_report(frame, tmp_path / "r", traces=load_traces(db))
+    # a loaded machine may cut a warm-up short, and the report leaves such a run out
+    # (report/distorted.py, tested in test_distorted.py): not what this test is about
+    write_report(frame.assign(notes=""), tmp_path / "r", traces=load_traces(db))
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     key = md.split("### Key figure", 1)[1].split("\n## ", 1)[0]
     assert "](figures/anytime_" in key  # a traced study's key figure is a convergence view
@@ -81,5 +83,7 @@ def test_blocks_are_ranked_apart_on_both_axes(tmp_path: Path) -> None:
     assert sorted(headline["budget"]) == ["0.2 s", "400 evaluations, 5 s"]
     assert {"fewest evaluations to 0 conflicts (ERT in the common unit)",
             "shortest time to 0 conflicts (ERT in seconds)"} <= set(headline.columns)
-    for name in ("ert", "ert_time", "budget", "budget_time", "ecdf", "ecdf_time"):
-        assert (tmp_path / "r" / "figures" / f"anytime_torus_queens_11_b1_{name}.png").exists()
+    # one convergence figure for the problem, a panel per budget block (no figure per group)
+    assert [p.name for p in (tmp_path / "r" / "figures").glob("anytime_*")] == [
+        "anytime_torus_queens.png"]
+    assert "n = 11, budget 400 evaluations, 5 s" in key or "anytime_torus_queens" in key

@@ -117,3 +117,24 @@ def test_figures_are_written_wide_enough(tmp_path: Path, frame: pd.DataFrame,
     chart = problem_charts(styles.with_labels(frame), "nqueens", styles)[0]
     path = write_png(chart, styles, tmp_path)
     assert imread(path).shape[1] >= 1200
+
+
+def test_png_writer_draws_every_chart_the_same_in_workers_or_here(
+        tmp_path: Path, frame: pd.DataFrame, styles: SeriesStyles) -> None:
+    """From POOL_FROM charts on they are drawn by workers while the report goes on; fewer (or
+    one worker) are drawn here at the end. Every chart is written, with the same bytes."""
+    from puzzlebench.report.png_render import POOL_FROM, PngWriter
+
+    charts = problem_charts(styles.with_labels(frame), "nqueens", styles)
+    assert len(charts) >= POOL_FROM
+    pooled, alone = tmp_path / "pooled", tmp_path / "alone"
+    for out, workers in ((pooled, 2), (alone, 1)):
+        out.mkdir()
+        writer = PngWriter(styles, out, workers=workers)
+        for chart in charts:
+            writer.add(chart)
+        assert (writer.pool is not None) == (workers == 2)
+        assert sorted(p.name for p in writer.finish()) == sorted(f"{c.slug}.png" for c in charts)
+    for chart in charts:
+        name = f"{chart.slug}.png"
+        assert (pooled / name).read_bytes() == (alone / name).read_bytes(), name

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
+import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -40,10 +44,17 @@ def test_report_files_and_escaping(tmp_path: Path) -> None:
     assert EVIL not in md
     assert "&lt;b&gt;" in html and "diagonal <b>" not in html
     assert html.count('class="plotly-graph-div"') >= 5  # interactive figures
-    assert html.count("<script") == 2 + html.count('class="plotly-graph-div"')  # all inline
-    from puzzlebench.report.plotly_render import plotly_js
+    # all inline: the packed library, one packed figure per chart, the loader, the tables' code
+    assert html.count("<script") == 3 + html.count('class="plotly-graph-div"')
+    from puzzlebench.report.plotly_render import plotly_js_packed
 
-    page = html.replace(plotly_js(), "")  # the library's own code mentions its home page
+    assert html.count(plotly_js_packed()) == 1 and len(html) < 3_000_000
+    figure = re.search(r'<script type="application/octet-stream" class="plotly-figure" '
+                       r'data-target="(chart-[a-z_]+)">([A-Za-z0-9+/=]+)</script>', html)
+    assert figure is not None and f'<div id="{figure[1]}"' in html
+    spec = json.loads(gzip.decompress(base64.b64decode(figure[2])))
+    assert spec["data"] and spec["layout"]["height"] > 0 and spec["config"]["displaylogo"] is False
+    page = html.replace(plotly_js_packed(), "")
     for attr in ("src=", "href="):  # no network assets (the browser test also blocks them)
         assert f'{attr}"http' not in page and f"{attr}'http" not in page
     for name in ("nqueens_summary.csv", "nqueens_par2.csv", "nqueens_pairwise.csv",
@@ -94,7 +105,9 @@ def test_study_report_regenerates_identically(tmp_path: Path) -> None:
     assert main(["study", "eight-puzzle", "--out", str(tmp_path / "one"), "--quiet",
                  "--self-contained"]) == 0  # every run already stored: only the report
     alone = (tmp_path / "one" / "report.html").read_text()
-    assert 'src="../assets/plotly-' not in alone and len(alone) > 3_000_000
+    # embedded packed (gzip + base64): about 2 MB, where the plain library alone was 4.8 MB
+    assert 'src="../assets/plotly-' not in alone and 'id="plotly-js-packed"' in alone
+    assert 1_500_000 < len(alone) < 3_000_000
 
 
 def test_report_gives_the_answer_first(tmp_path: Path) -> None:

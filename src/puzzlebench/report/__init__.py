@@ -7,14 +7,18 @@ each configuration's marginal contribution — ``report.verdict``), the findings
 per claim, the built-in study's and the study file's own ``[[claims]]``: sizes confirmed /
 contradicted / not confirmed / too little data, adjusted p; the per-size tests one click
 away), the anytime table where runs were traced, and a critical-difference chart per problem.
-The details follow: further observations, the legend, extra tables, each problem's summary,
-PAR-2, pairwise tests, agreement and failures, and figures.
+Below it: the per-instance table (``per_instance``), answer quality where a problem has an
+objective (``quality``) and ERT against size per problem (``ert_size``). The details follow:
+further observations, the legend, extra tables, each problem's summary, PAR-2, pairwise
+tests, agreement and failures, and figures. Runs with a distorting harness note are left out
+of all of it, and counted and named in the manifest (``distorted``).
 
 ``write_report(frame, out_dir)`` writes ``report.md`` and ``report.html`` at the folder's top,
 the figures as PNG files under ``figures/`` (for reading the Markdown on a code host) and every
 table as CSV under ``tables/`` (each linked from the Markdown beside the table it holds).
 ``report.html`` is self-contained and interactive: plotly figures with hover, legend toggling,
-zoom and pan; sortable, filterable tables; plotly.js embedded, so it works offline.
+zoom and pan; sortable, filterable tables; plotly.js embedded (packed: gzip + base64, unpacked
+by the page), so it works offline.
 Summary tables stay at most 12 columns wide; native counters have a table of their own.
 Each solver configuration has one short label, colour and marker for the whole report
 (``series_styles``), with its full parameters in the legend table. Everything is derived
@@ -40,8 +44,12 @@ from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.borda import borda_overall, borda_table
 from puzzlebench.report.chart import Chart
 from puzzlebench.report.claim_tests import ClaimVerdict, claim_verdicts, claims_table, effect_text
+from puzzlebench.report.distorted import RULE, distorted_table, split_distorted
+from puzzlebench.report.ert_size import ert_by_size, ert_figure
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table, p_text
+from puzzlebench.report.per_instance import per_instance_table
+from puzzlebench.report.quality import quality_table
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
@@ -61,8 +69,9 @@ FIGURES, TABLES = "figures", "tables"
 LEAD_SENTENCES = 3
 
 
-def manifest(frame: pd.DataFrame) -> pd.DataFrame:
-    """Versions, machines, seeds and limits found in the records."""
+def manifest(frame: pd.DataFrame, distorted: str = "") -> pd.DataFrame:
+    """Versions, machines, seeds and limits found in the records; ``distorted`` the sentence
+    on the runs left out of the statistics (``distorted.split_distorted``)."""
     rows: list[dict[str, Any]] = []
 
     def add(key: str, values: Any) -> None:
@@ -87,6 +96,9 @@ def manifest(frame: pd.DataFrame) -> pd.DataFrame:
         add("max_nodes", "counts nodes generated (children created), in every search it caps")
     for key, value in measurement_rows(frame):
         add(key, value)
+    add("distorted runs", distorted or f"none ({RULE})")
+    if distorted:
+        add("rule", RULE)
     return pd.DataFrame(rows)
 
 
@@ -182,8 +194,13 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     open the report, then the generated answer; the rest of ``narrative`` goes to its details."""
     # imported on use: the renderers load matplotlib and plotly (0.3-0.4 s), which a command
     # that only reads this package's tables or findings (``puzzlebench studies``) never needs
-    from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
-    from puzzlebench.report.png_render import write_pngs
+    from puzzlebench.report.plotly_render import (
+        LOADER,
+        chart_html,
+        plotly_js_packed,
+        write_shared_bundle,
+    )
+    from puzzlebench.report.png_render import PngWriter
 
     out = Path(out_dir)
     figures_dir, tables_dir = out / FIGURES, out / TABLES
@@ -197,16 +214,19 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         written.append(f"{TABLES}/{name}.csv")
         return written[-1]
 
-    frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
-                               "repeat", "seed"], kind="stable").reset_index(drop=True)
-    styles = SeriesStyles.from_frame(frame)
-    frame = styles.with_labels(frame)
+    everything = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
+                                    "repeat", "seed"], kind="stable").reset_index(drop=True)
+    styles = SeriesStyles.from_frame(everything)
+    everything = styles.with_labels(everything)
+    # the rule the report states: runs with a distorting note are counted, named, left out
+    frame, excluded, distorted = split_distorted(everything)
+    frame = frame.reset_index(drop=True)
 
-    charts: list[Chart] = []
+    pngs = PngWriter(styles, figures_dir)
 
     def figure(chart: Chart) -> dict[str, str]:
-        """The chart's interactive HTML now; its PNG with the others at the end."""
-        charts.append(chart)
+        """The chart's interactive HTML now; its PNG drawn beside the rest of the report."""
+        pngs.add(chart)
         return {"caption": chart.caption, "file": f"{FIGURES}/{chart.slug}.png",
                 "html": chart_html(chart, styles)}
 
@@ -234,26 +254,35 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     answer_figures = [figure(r.chart) for r in rankings if r.chart is not None]
     ranking_table = pd.concat([r.table for r in rankings if len(r.table)] or [pd.DataFrame()])
     ranking_csv = csv(ranking_table, "ranking") if len(ranking_table) else ""
-    man = manifest(frame)
+    man = manifest(everything, distorted)
     manifest_csv = csv(man, "manifest")
+    if len(excluded):
+        csv(distorted_table(excluded), "distorted")
+    per_instance, quality = per_instance_table(frame), quality_table(frame)
+    per_instance_csv = csv(per_instance, "per_instance")
+    quality_csv = csv(quality, "quality") if len(quality) else ""
+    ert = ert_by_size(frame)
+    ert_csv = csv(ert, "ert_by_size")
+    ert_figures = [figure(c) for c in (ert_figure(ert, p["name"]) for p in problems) if c]
     extra_tables = []
     for i, (extra_title, table) in enumerate(extras or []):
         extra_tables.append({"title": extra_title, "table": table_rows(table),
                              "csv": csv(table, f"extra_{i + 1}")})
     anytime = []
+    anytime_figures: list[dict[str, str]] = []
     narrative = list(narrative or [])
     headline = pd.DataFrame()
     anytime_notes: list[str] = []
     headline_csv = ""
     if traces is not None and (len(traces) or ("traced" in frame and frame["traced"].any())):
-        sections, anytime_tables, headline, anytime_notes = anytime_sections(traces, frame,
-                                                                             styles)
+        sections, anytime_tables, headline, anytime_notes, anytime_charts = anytime_sections(
+            traces, frame)
         headline_csv = csv(headline, "anytime_headline")
         paths = [csv(table, name) for name, table in anytime_tables]  # an ert, a scores each
         for i, sec in enumerate(sections):
             anytime.append({**sec, "ert": table_rows(sec["ert"]), "scores": table_rows(sec["scores"]),
-                            "ert_csv": paths[2 * i], "scores_csv": paths[2 * i + 1],
-                            "figures": [figure(c) for c in sec["charts"]]})
+                            "ert_csv": paths[2 * i], "scores_csv": paths[2 * i + 1]})
+        anytime_figures = [figure(c) for c in anytime_charts]
     legend = styles.legend_table()
     legend_csv = csv(legend, "legend")
     plotly_src = ""
@@ -279,24 +308,29 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     claim_sentences = [v.sentence() for v in verdicts]
     # the key figure: the first convergence view where the traces rank anytime performance
     # (the headline has rows); else the answer's critical-difference charts answer alone
-    key = next((f for a in anytime for f in a["figures"]), None) if len(headline) else None
+    key = anytime_figures[0] if len(headline) and anytime_figures else None
     context = {"title": title, "description": description,
                "lead": narrative[:lead] + headlines,
                "claim_sentences": claim_sentences, "claims": table_rows(_claims_shown(verdicts)),
                "claims_csv": claims_csv,
-               "narrative": generated + narrative[lead:] + anytime_notes,
+               "narrative": generated + narrative[lead:] + anytime_notes
+               + ([distorted] if distorted else []),
                "findings": table_rows(claim_rows),
                "findings_detail": table_rows(per_test), "findings_csv": findings_csv,
                "answer_figures": answer_figures, "ranking": table_rows(ranking_table),
                "ranking_csv": ranking_csv, "borda_csv": borda_csv,
                "manifest_csv": manifest_csv, "headline_csv": headline_csv, "legend_csv": legend_csv,
                "headline": table_rows(headline), "key_figure": key,
-               "legend": table_rows(legend), "plotly_js": "" if plotly_src else plotly_js(),
+               "legend": table_rows(legend), "loader": LOADER,
+               "plotly_js": "" if plotly_src else plotly_js_packed(),
                "plotly_src": plotly_src,
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
-               "anytime": anytime,
+               "anytime": anytime, "anytime_figures": anytime_figures,
+               "per_instance": table_rows(per_instance), "per_instance_csv": per_instance_csv,
+               "quality": table_rows(quality), "quality_csv": quality_csv,
+               "ert_figures": ert_figures, "ert_csv": ert_csv,
                "borda_overall": table_rows(borda_all) if len(problems) > 1 else None}
-    write_pngs(charts, styles, figures_dir)
+    pngs.finish()
     md, html = out / "report.md", out / "report.html"
     md.write_text(render("report.md.j2", context), encoding="utf-8")
     html.write_text(render("report.html.j2", context), encoding="utf-8")

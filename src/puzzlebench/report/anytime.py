@@ -9,10 +9,12 @@ Definitions (COCO / IOHprofiler conventions, minimisation of the conflict count)
   Hansen et al.'s expected running time; ∞ when no run hit t.
 * Fixed budget: the best-so-far value of each run at an evaluation budget, or at a time
   (median and IQR over runs; a run not yet evaluated at that budget has no value).
-* Axes: every view is drawn twice, against evaluations — the common unit
+* Axes: ERT and the anytime score are computed against evaluations — the common unit
   (``contract.EFFORT_UNIT``: candidate states whose conflict count was computed, counted alike
   by every solver) — and against seconds (the run's own time), and each ranking sentence says
-  which axis it ranks on. Runs under different budgets (a study's block with equal
+  which axis it ranks on. One figure per problem (the fixed-budget convergence against
+  evaluations, a panel per size with enough runs to rank) stands for them all; the tables hold
+  the rest. Runs under different budgets (a study's block with equal
   evaluations and one with equal time) are shown and ranked apart, per budget.
 * ECDF: the fraction of (run, target) pairs hit within a budget (COCO's aggregated run-length
   distribution), over targets from the best start value of the group down to 0. Its area on
@@ -39,14 +41,13 @@ from puzzlebench.report.anytime_statistics import (
     RunTrace,
     anytime_scores,
     budgets_of,
-    ecdf,
     ert_table,
     group_runs,
     targets_of,
 )
-from puzzlebench.report.chart import Chart, Series, facet
+from puzzlebench.report.chart import Chart, Panel, Series
 from puzzlebench.report.findings import MIN_SAMPLE
-from puzzlebench.report.series_styles import SeriesStyles, label_order
+from puzzlebench.report.series_styles import label_order
 
 
 def _series(label: str, x: np.ndarray, y: np.ndarray, empty: str, *, step: bool = False,
@@ -56,57 +57,30 @@ def _series(label: str, x: np.ndarray, y: np.ndarray, empty: str, *, step: bool 
                   band=None if band is None else (band[0][keep], band[1][keep]))
 
 
-def charts(runs: list[RunTrace], targets: list[int], problem: str, size: int,
-           styles: SeriesStyles, slug: str = "") -> list[Chart]:
-    """The fixed-target, fixed-budget and ECDF charts of one group, each against evaluations
-    (the common unit) and against seconds."""
-    configs = sorted({r.config for r in runs}, key=label_order)
-    slug = slug or f"anytime_{problem.replace('-', '_')}_{size}"
-    table = ert_table(runs, targets)
-    made = []
-    for axis, column, suffix in (("evaluations", "ERT evaluations", ""), ("seconds", "ERT s", "_time")):
-        ert = []
-        for config in configs:
-            sub = table[(table["solver"] == config) & np.isfinite(table[column])]
-            ert.append(_series(config, sub["target"].to_numpy(float), sub[column].to_numpy(float),
-                               "never reached a target"))
-        made.append(Chart(f"{slug}_ert{suffix}",
-                          f"{problem} n={size} — fixed target: ERT in {AXES[axis]} per target "
-                          "(lower is better; a missing point means no run reached that target).",
-                          "target (conflicts, ≤)", f"ERT ({axis})", facet(ert, styles.family),
-                          yscale="log", invert_x=True, value_name=column))
-    for axis, suffix in (("evaluations", ""), ("seconds", "_time")):
-        seconds = axis == "seconds"
-        budgets = budgets_of(runs, seconds=seconds)
-        fixed = []
-        for config in configs:
-            mine = [r for r in runs if r.config == config]
-            vals = np.array([[r.value_at(b, seconds=seconds) for b in budgets] for r in mine])
-            with np.errstate(all="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns before a run starts
-                med = np.nanmedian(vals, axis=0)
-                lo, hi = np.nanpercentile(vals, 25, axis=0), np.nanpercentile(vals, 75, axis=0)
-            fixed.append(_series(config, budgets, med, "no value recorded", band=(lo, hi)))
-        made.append(Chart(f"{slug}_budget{suffix}",
-                          f"{problem} n={size} — fixed budget: median best conflict count "
-                          f"against {AXES[axis]}, with the interquartile range shaded.",
-                          axis, "best conflicts so far", facet(fixed, styles.family),
-                          xscale="log", yscale="symlog", value_name="median best"))
-    ylabel = "fraction of (run, target) pairs hit"
-    for axis, suffix in (("evaluations", ""), ("seconds", "_time")):
-        seconds = axis == "seconds"
-        budgets = budgets_of(runs, seconds=seconds)
-        curves = []
-        for config in configs:
-            curve = ecdf([r for r in runs if r.config == config], targets, budgets, seconds=seconds)
-            curves.append(_series(config, budgets, curve if curve[-1] > 0 else curve * np.nan,
-                                  "never reached a target", step=True))
-        made.append(Chart(f"{slug}_ecdf{suffix}",
-                          f"{problem} n={size} — ECDF over {len(targets)} targets: the share of "
-                          f"(run, target) pairs reached within a budget of {AXES[axis]}; higher "
-                          "and further left is better.", axis, ylabel, facet(curves, styles.family),
-                          xscale="log", ylim=(-0.02, 1.02), value_name="share hit"))
-    return made
+def convergence_panel(runs: list[RunTrace], title: str) -> Panel:
+    """One panel of a problem's convergence figure: per configuration the median best
+    conflict count within each evaluation budget, the interquartile range shaded."""
+    budgets = budgets_of(runs)
+    series = []
+    for config in sorted({r.config for r in runs}, key=label_order):
+        mine = [r for r in runs if r.config == config]
+        vals = np.array([[r.value_at(b) for b in budgets] for r in mine])
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns before a run starts
+            med = np.nanmedian(vals, axis=0)
+            lo, hi = np.nanpercentile(vals, 25, axis=0), np.nanpercentile(vals, 75, axis=0)
+        series.append(_series(config, budgets, med, "no value recorded", band=(lo, hi)))
+    return Panel(title, tuple(series))
+
+
+def convergence_chart(problem: str, panels: list[Panel]) -> Chart:
+    """A problem's anytime figure: one panel per size (and budget), sharing both axes."""
+    return Chart(f"anytime_{problem.replace('-', '_')}",
+                 f"{problem} — convergence: median best conflict count against "
+                 f"{AXES['evaluations']}, the interquartile range shaded, one panel per size; "
+                 "the ERT per target and the seconds axis are in the tables beside it.",
+                 "evaluations", "best conflicts so far", tuple(panels),
+                 xscale="log", yscale="symlog", value_name="median best")
 
 
 def ert_display(table: pd.DataFrame, targets: list[int]) -> pd.DataFrame:
@@ -162,19 +136,21 @@ def headline(runs: list[RunTrace], problem: str, size: int, block: str = "") -> 
     return row
 
 
-def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesStyles
+def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame
                      ) -> tuple[list[dict], list[tuple[str, pd.DataFrame]], pd.DataFrame,
-                                list[str]]:
+                                list[str], list[Chart]]:
     """Per (problem, size, budget) with traced runs of ``frame``: (section data for the
-    templates, tables to write as CSV, the headline table — one row per group — and notes).
-    Budgets split a group only when the runs were given more than one. Groups where some
-    configuration has fewer than MIN_SAMPLE runs get no headline row, only one note per
-    problem saying so."""
+    templates, tables to write as CSV, the headline table — one row per group —, notes, and
+    one convergence figure per problem). Budgets split a group only when the runs were given
+    more than one. Groups where some configuration has fewer than MIN_SAMPLE runs get no
+    headline row and no panel, only one note per problem saying so (a figure that could only
+    say "not enough data to rank" is not drawn)."""
     sections: list[dict] = []
     tables: list[tuple[str, pd.DataFrame]] = []
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     thin: dict[str, list[int]] = {}
+    panels: dict[str, list[Panel]] = {}
     grouped = group_runs(traces, frame)
     blocks = sorted({r.block for runs in grouped.values() for r in runs})
     split = len(blocks) > 1
@@ -188,18 +164,22 @@ def anytime_sections(traces: pd.DataFrame, frame: pd.DataFrame, styles: SeriesSt
             scores = anytime_scores(runs, targets)
             name = f"{problem.replace('-', '_')}_{size}" + (f"_b{b + 1}" if split else "")
             tables += [(f"anytime_{name}_ert", ert), (f"anytime_{name}_scores", scores)]
+            title = f"{problem}, n = {size}" + (f", budget {block}" if split else "")
             sections.append({
-                "title": f"{problem}, n = {size}" + (f", budget {block}" if split else ""),
+                "title": title,
                 "targets": f"{len(targets)} targets from {targets[0]} down to 0 conflicts",
-                "ert": ert_display(ert, targets), "scores": scores,
-                "charts": charts(runs, targets, problem, size, styles, f"anytime_{name}")})
+                "ert": ert_display(ert, targets), "scores": scores})
             fewest = min(sum(r.config == c for r in runs) for c in {r.config for r in runs})
             if fewest < MIN_SAMPLE:
                 thin.setdefault(problem, []).append(size)
             else:
                 rows.append(headline(runs, problem, size, block if split else ""))
+                panels.setdefault(problem, []).append(
+                    convergence_panel(runs, title.removeprefix(f"{problem}, ")))
     for problem, sizes in thin.items():
         notes.append(f"{problem} n = {', '.join(map(str, sorted(set(sizes))))}: fewer than "
                      f"{MIN_SAMPLE} traced runs per configuration — not enough data to rank "
-                     "anytime performance; the ERT tables and figures list the runs as they are.")
-    return sections, tables, pd.DataFrame(rows), notes
+                     "anytime performance; the ERT tables list the runs as they are, and the "
+                     "convergence figure leaves them out.")
+    charts = [convergence_chart(problem, group) for problem, group in sorted(panels.items())]
+    return sections, tables, pd.DataFrame(rows), notes, charts

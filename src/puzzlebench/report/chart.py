@@ -49,13 +49,18 @@ class Series:
 
 @dataclass(frozen=True)
 class Panel:
+    """One panel; ``ylabel`` replaces the chart's where the panels do not share a y axis."""
+
     title: str
     series: tuple[Series, ...]
+    ylabel: str = ""
 
 
 @dataclass(frozen=True)
 class Chart:
-    """A figure: its file stem, caption, axes and panels (one panel unless faceted)."""
+    """A figure: its file stem, caption, axes and panels (one panel unless faceted). The
+    panels share their x axis, and their y axis unless ``share_y`` is False (panels of
+    different quantities, each with its ``ylabel``)."""
 
     slug: str
     caption: str
@@ -67,6 +72,7 @@ class Chart:
     ylim: tuple[float, float] | None = None
     invert_x: bool = False
     value_name: str = "value"
+    share_y: bool = True
 
 
 def axis_scale(values: np.ndarray | list[float], *, symlog_zero: bool = False) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import textwrap
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +60,8 @@ def _set_scale(ax: plt.Axes, which: str, scale: str) -> None:
 def draw(chart: Chart, styles: SeriesStyles) -> Figure:
     """The matplotlib figure of ``chart`` (call :func:`save` or close it)."""
     with plt.rc_context(RC):  # type: ignore[arg-type]
-        fig, axes = plt.subplots(len(chart.panels), 1, squeeze=False, sharex=True, sharey=True,
+        fig, axes = plt.subplots(len(chart.panels), 1, squeeze=False, sharex=True,
+                                 sharey=chart.share_y,
                                  figsize=(WIDTH_IN, PANEL_HEIGHT_IN * len(chart.panels) + 0.6),
                                  dpi=DPI, layout="constrained")
         for ax, panel in zip(axes[:, 0], chart.panels, strict=True):
@@ -74,7 +75,7 @@ def draw(chart: Chart, styles: SeriesStyles) -> Figure:
                 ax.set_ylim(bottom=0)  # symlog is used for counts, which are never negative
             if panel.title:
                 ax.set_title(panel.title, loc="left")
-            ax.set_ylabel(chart.ylabel)
+            ax.set_ylabel(panel.ylabel or chart.ylabel)
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
                       frameon=False)
         if chart.invert_x:
@@ -97,6 +98,40 @@ def write_png(chart: Chart, styles: SeriesStyles, out: Path) -> Path:
 
 #: Below this many charts a report draws them in its own process (a pool costs more).
 POOL_FROM = 6
+
+
+class PngWriter:
+    """Draws a report's charts while the report goes on: from the POOL_FROM-th chart on, each
+    is handed to worker processes as soon as it is made, so drawing (most of a report's
+    time) overlaps with the tables and the HTML instead of following them. Fewer charts, or
+    one core: drawn in this process by :meth:`finish`. The bytes are the same either way."""
+
+    def __init__(self, styles: SeriesStyles, out: Path, workers: int | None = None) -> None:
+        self.styles, self.out = styles, out
+        self.workers = workers or os.cpu_count() or 1
+        self.pending: list[Chart] = []
+        self.pool: ProcessPoolExecutor | None = None
+        self.futures: list[Future[Path]] = []
+
+    def add(self, chart: Chart) -> None:
+        self.pending.append(chart)
+        if self.pool is None and (self.workers < 2 or len(self.pending) < POOL_FROM):
+            return
+        if self.pool is None:
+            # fork: the children inherit matplotlib already imported (no re-import per worker)
+            self.pool = ProcessPoolExecutor(self.workers,
+                                            mp_context=multiprocessing.get_context("fork"))
+        self.futures += [self.pool.submit(write_png, c, self.styles, self.out)
+                         for c in self.pending]
+        self.pending = []
+
+    def finish(self) -> list[Path]:
+        """Every chart drawn (waits for the workers; raises what a drawing raised)."""
+        drawn = [write_png(c, self.styles, self.out) for c in self.pending]
+        if self.pool is not None:
+            with self.pool:
+                drawn = [f.result() for f in self.futures] + drawn
+        return drawn
 
 
 def write_pngs(charts: list[Chart], styles: SeriesStyles, out: Path,
