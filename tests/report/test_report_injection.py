@@ -4,6 +4,7 @@ an image, raw HTML or a table column in ``report.md``, nor a spreadsheet formula
 
 from __future__ import annotations
 
+import csv
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -98,3 +99,40 @@ def test_the_markdown_template_prints_nothing_unescaped() -> None:
     bare = [p for p in printed if not re.search(r"\|\s*md(_cell|_path)?\s*$", p)
             and not re.fullmatch(r"\s*(table|link)\(.*\)\s*", p)]
     assert not bare, bare
+
+
+def test_csv_tables_hold_no_formula_and_keep_numbers(hostile_report: Path) -> None:
+    """Item 12: every text cell of tables/*.csv a spreadsheet would run is neutralised with a
+    leading quote (OWASP); negative numbers stay numbers."""
+    starts = ("=", "+", "-", "@", "\t", "\r")
+    seen_neutralised = False
+    for path in sorted((hostile_report / "tables").glob("*.csv")):
+        with path.open(newline="", encoding="utf-8") as f:
+            for row in csv.reader(f):
+                for cell in row:
+                    seen_neutralised |= cell.startswith("'=") or cell.startswith("'@")
+                    if cell.lstrip(" ").startswith(starts) and cell != "-":
+                        float(cell)  # only a number may start so
+    assert seen_neutralised  # the hostile names reached the tables, as text
+
+
+def test_store_export_neutralises_formulas(tmp_path: Path) -> None:
+    import pandas as pd
+
+    from puzzlebench.harness.campaign.exports import inert_cell, write_csv
+    from puzzlebench.harness.campaign.store import Store, export
+
+    db = tmp_path / "s.sqlite"
+    with Store(db) as store:
+        for i, record in enumerate(hostile_records()):
+            store.add(f"k{i}", record)
+    text = export(db, "csv", None)
+    assert text is not None
+    cells = [c for row in csv.reader(text.splitlines()) for c in row]
+    assert f"'{FORMULA} {LINK}" in cells and not any(c.startswith("=") for c in cells)
+    frame = pd.DataFrame({"x": [-1.5, 2.0], "t": ["-0.5", "@cmd"], "=h": ["a", "+1+1"]})
+    back = pd.read_csv(pd.io.common.StringIO(write_csv(frame)))
+    assert list(back["x"]) == [-1.5, 2.0] and list(back["t"]) == ["-0.5", "'@cmd"]
+    assert list(back.columns) == ["x", "t", "'=h"] and list(back["'=h"]) == ["a", "'+1+1"]
+    assert [inert_cell(v) for v in ("\t=1", " =1", "-", 3, "x=1")] == ["'\t=1", "' =1", "-", 3,
+                                                                        "x=1"]

@@ -32,6 +32,7 @@ from typing import Any
 import pandas as pd
 
 from puzzlebench.claims import Claim
+from puzzlebench.harness.campaign.exports import write_csv
 from puzzlebench.problems.catalogue import PROBLEM_ID
 from puzzlebench.problems.errors import PuzzlebenchError
 from puzzlebench.record import NOISE_FLOOR_S
@@ -180,7 +181,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
 
     def csv(table: pd.DataFrame, name: str) -> str:
         """Write a table under tables/ and give its path relative to the report."""
-        table.to_csv(tables_dir / f"{name}.csv", index=False)
+        write_csv(table, tables_dir / f"{name}.csv")  # the one CSV writer: formulas neutralised
         written.append(f"{TABLES}/{name}.csv")
         return written[-1]
 

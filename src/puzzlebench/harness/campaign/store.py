@@ -361,40 +361,8 @@ def studies(db: str | Path) -> list[str]:
         return [r[0] for r in store.conn.execute("SELECT DISTINCT study FROM runs ORDER BY study")]
 
 
-EXPORT_DROP = ("params", "counters", "budget", "instance", "versions", "machine")
-
-
-def export_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """A flat frame for CSV/Parquet: nested dicts as JSON text, answers as JSON text."""
-    out = frame.copy()
-    for col in (*EXPORT_DROP, "answer"):
-        if col in out.columns:
-            out[col] = [json.dumps(v, sort_keys=True, default=json_default) for v in out[col]]
-    return out
-
-
-def export_traces(db: str | Path, fmt: str, out: str | Path | None, study: str | None = None) -> str | None:
-    """Write the traces table (``load_traces``) as CSV or Parquet."""
-    return _write_frame(load_traces(db, study), fmt, out)
-
-
-def export(db: str | Path, fmt: str, out: str | Path | None) -> str | None:
-    """Write the store as CSV or Parquet; CSV goes to the returned text when ``out`` is None.
-    The runs are judged against each other first (``harness.judging.cross_run``), exactly as a report
-    judges them: one verdict for one run, whichever command shows it."""
-    return _write_frame(export_frame(load(db)), fmt, out)
-
-
-def _write_frame(frame: pd.DataFrame, fmt: str, out: str | Path | None) -> str | None:
-    if fmt not in ("csv", "parquet"):
-        raise StoreError(f"export format must be csv, parquet or ioh, got {fmt!r}")
-    if fmt == "csv":
-        if out is None:
-            return str(frame.to_csv(index=False))
-        frame.to_csv(out, index=False)
-        return None
-    if out is None:
-        raise StoreError("parquet export needs --out FILE")
-    frame.to_parquet(out, index=False)
-    return None
-
+# exports live in their own module (which imports this one on use); their names stay here
+from puzzlebench.harness.campaign.exports import EXPORT_DROP as EXPORT_DROP  # noqa: E402
+from puzzlebench.harness.campaign.exports import export as export  # noqa: E402
+from puzzlebench.harness.campaign.exports import export_frame as export_frame  # noqa: E402
+from puzzlebench.harness.campaign.exports import export_traces as export_traces  # noqa: E402
