@@ -17,7 +17,7 @@ from puzzlebench.harness.campaign.records_frame import records_to_frame
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.record import Outcome
 from puzzlebench.report import write_report
-from puzzlebench.report.render import md_escape
+from puzzlebench.report.render import md_cell, md_escape
 from tests.conformance.cases import make
 
 LINK = "[click](javascript:alert(1))"
@@ -88,6 +88,12 @@ def test_markdown_keeps_every_user_string_inert(hostile_report: Path) -> None:
 ])
 def test_md_escape_uses_backslashes_not_entities(text: str, shown: str) -> None:
     assert md_escape(text) == shown
+
+
+def test_a_cell_keeps_intervals_and_breaks_links() -> None:
+    assert md_cell("0.1 [0.05, 0.2]") == "0.1 [0.05, 0.2]"
+    assert md_cell(IMAGE) == r"![pixel\](http://evil.example/p.png)"
+    assert md_cell("[x]: http://e") == r"[x\]: http://e" and md_cell("`a|b`") == r"`a\|b`"
 
 
 def test_the_markdown_template_prints_nothing_unescaped() -> None:

@@ -24,6 +24,11 @@ ENV = Environment(
 #: it could open a tag, a comment or an autolink; ``&`` where it would spell an entity; ``_``
 #: unless it stands between two letters or digits (where it cannot emphasise).
 _INLINE = re.compile(r"[\\\[\]*~|]|<(?=[A-Za-z/!?])|&(?=#?\w+;)|(?<![^\W_])_|_(?![^\W_])")
+#: The same in a table cell, where a bracket is escaped only where it could close a link, an
+#: image or a reference (``](``, ``][``, ``]:``): no reference is ever defined in the report
+#: (text outside cells has every bracket escaped), so ``[0.1, 0.2]`` stays as written.
+_INLINE_CELL = re.compile(r"[\\*~|]|\](?=[(\[:])|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
+                          r"|(?<![^\W_])_|_(?![^\W_])")
 #: What makes a block of a line's start: a heading, a quote, a list item, a thematic break.
 _BLOCK_START = re.compile(r"^(?:(#{1,6})(?=\s|$)|(>)|([-+])(?=\s|$)|-(?=[-\s]*$)"
                           r"|(\d{1,9})([.)])(?=\s|$))")
@@ -46,7 +51,7 @@ def md_escape(text: Any, *, cell: bool = False) -> str:
         opening = runs[i]
         close = next((j for j in range(i + 1, len(runs))
                       if len(runs[j].group()) == len(opening.group())), None)
-        out.append(_escape_plain(s[pos:opening.start()]))
+        out.append(_escape_plain(s[pos:opening.start()], cell))
         if close is None:  # a lone run of backticks: literal
             out.append("\\`" * len(opening.group()))
             pos = opening.end()
@@ -56,13 +61,13 @@ def md_escape(text: Any, *, cell: bool = False) -> str:
         out.append(code.replace("|", "\\|") if cell else code)
         pos = runs[close].end()
         i = close + 1
-    out.append(_escape_plain(s[pos:]))
+    out.append(_escape_plain(s[pos:], cell))
     escaped = "".join(out)
     return _BLOCK_START.sub(_escape_block_start, escaped, count=1)
 
 
-def _escape_plain(s: str) -> str:
-    return _INLINE.sub(lambda m: "\\" + m.group(), s)
+def _escape_plain(s: str, cell: bool) -> str:
+    return (_INLINE_CELL if cell else _INLINE).sub(lambda m: "\\" + m.group(), s)
 
 
 def _escape_block_start(m: re.Match[str]) -> str:
