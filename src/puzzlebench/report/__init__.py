@@ -43,6 +43,7 @@ from puzzlebench.report.chart import Chart
 from puzzlebench.report.claim_tests import claim_findings
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table
+from puzzlebench.report.out_folder import prepare_report_folder, subfolder, write_file
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
@@ -157,7 +158,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                  traces: pd.DataFrame | None = None,
                  shared_assets: str | Path | None = None,
                  findings: list[Finding] | None = None, lead: int = LEAD_SENTENCES,
-                 claims: list[Claim] | None = None) -> dict[str, Path]:
+                 claims: list[Claim] | None = None, force: bool = False) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
     (``load_traces`` rows) an anytime section for the traced runs of ``frame``.
 
@@ -167,21 +168,22 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
 
     ``findings`` (claims tested on the runs) become the findings table at the top, followed by
     the tests of ``claims`` (a study file's own); the first ``lead`` sentences of ``narrative``
-    open the report, then the generated answer; the rest of ``narrative`` goes to its details."""
+    open the report, then the generated answer; the rest of ``narrative`` goes to its details.
+
+    ``out_dir`` must be new, empty or a folder the suite wrote (``report.out_folder``; ``force``
+    replaces the report's files in a folder of other files); ReportFolderError otherwise."""
     # imported on use: the renderers load matplotlib and plotly (0.3-0.4 s), which a command
     # that only reads this package's tables or findings (``puzzlebench studies``) never needs
     from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
     from puzzlebench.report.png_render import write_pngs
 
-    out = Path(out_dir)
-    figures_dir, tables_dir = out / FIGURES, out / TABLES
-    for folder in (out, figures_dir, tables_dir):
-        folder.mkdir(parents=True, exist_ok=True)
+    out = prepare_report_folder(out_dir, force=force)
+    figures_dir, tables_dir = subfolder(out, FIGURES), subfolder(out, TABLES)
     written: list[str] = []
 
     def csv(table: pd.DataFrame, name: str) -> str:
         """Write a table under tables/ and give its path relative to the report."""
-        write_csv(table, tables_dir / f"{name}.csv")  # the one CSV writer: formulas neutralised
+        write_file(tables_dir, f"{name}.csv", str(write_csv(table)).encode())  # formulas inert
         written.append(f"{TABLES}/{name}.csv")
         return written[-1]
 
@@ -271,7 +273,6 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "anytime": anytime,
                "borda_overall": table_rows(borda_all) if len(problems) > 1 else None}
     write_pngs(charts, styles, figures_dir)
-    md, html = out / "report.md", out / "report.html"
-    md.write_text(render("report.md.j2", context), encoding="utf-8")
-    html.write_text(render("report.html.j2", context), encoding="utf-8")
-    return {"markdown": md, "html": html}
+    write_file(out, "report.md", render("report.md.j2", context).encode())
+    write_file(out, "report.html", render("report.html.j2", context).encode())
+    return {"markdown": Path(out_dir) / "report.md", "html": Path(out_dir) / "report.html"}
