@@ -33,6 +33,7 @@ import pandas as pd
 
 from puzzlebench.claims import Claim
 from puzzlebench.harness.campaign.exports import write_csv
+from puzzlebench.harness.campaign.seals import StoreCheck
 from puzzlebench.problems.catalogue import PROBLEM_ID
 from puzzlebench.problems.errors import PuzzlebenchError
 from puzzlebench.record import NOISE_FLOOR_S
@@ -177,6 +178,10 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
     from puzzlebench.report.png_render import write_pngs
 
+    # rows of the store refused (edited, or a success the judge rejects) or unsealed: said first
+    store_check = frame.attrs.get("store_check") if hasattr(frame, "attrs") else None
+    checked = StoreCheck(tuple(store_check["refused"]), int(store_check["unsealed"])
+                         ).sentences() if store_check else []
     out = prepare_report_folder(out_dir, force=force)
     figures_dir, tables_dir = subfolder(out, FIGURES), subfolder(out, TABLES)
     written: list[str] = []
@@ -260,7 +265,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     # (the headline has rows); else the answer's critical-difference charts answer alone
     key = next((f for a in anytime for f in a["figures"]), None) if len(headline) else None
     context = {"title": title, "description": description,
-               "lead": narrative[:lead] + generated,
+               "lead": checked + narrative[:lead] + generated,
                "narrative": narrative[lead:] + anytime_notes, "findings": table_rows(claim_rows),
                "findings_detail": table_rows(per_test), "findings_csv": findings_csv,
                "answer_figures": answer_figures, "ranking": table_rows(ranking_table),

@@ -20,7 +20,17 @@ from puzzlebench.record import FLAT_FIELDS, SUCCESS_VALUES, RunRecord
 
 
 def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFrame:
-    """A DataFrame with one row per record (see module docstring for the columns)."""
+    """A DataFrame with one row per record (see module docstring for the columns); records
+    read from a store bring what their check found (``seals.StoreCheck``, as a dict) as
+    ``frame.attrs["store_check"]``, for the report to say."""
+    check = getattr(records, "check", None)
+    frame = _frame_of(records)
+    if check is not None:  # as plain data: a frame's attrs travel into Parquet files as JSON
+        frame.attrs["store_check"] = {"refused": list(check.refused), "unsealed": check.unsealed}
+    return frame
+
+
+def _frame_of(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFrame:
     rows = []
     for rec in records:
         d = rec.to_dict() if isinstance(rec, RunRecord) else dict(rec)

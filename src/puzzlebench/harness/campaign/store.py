@@ -17,6 +17,13 @@ from pathlib import Path
 import pandas as pd
 
 from puzzlebench.harness.campaign.records_frame import records_to_frame
+from puzzlebench.harness.campaign.seals import (
+    SEALED_COLUMNS,
+    CheckedRecords,
+    RowChecker,
+    StoreCheck,
+    row_digest,
+)
 from puzzlebench.harness.judging.verdict import judge_stored_runs
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.record import RunRecord, json_default
@@ -31,7 +38,8 @@ CREATE TABLE IF NOT EXISTS runs (
     outcome    TEXT NOT NULL,
     time_s     REAL NOT NULL,
     record     TEXT NOT NULL,
-    stored_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    stored_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    digest     TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_study ON runs (study);
 CREATE TABLE IF NOT EXISTS traces (
@@ -42,6 +50,10 @@ CREATE TABLE IF NOT EXISTS traces (
     best         INTEGER NOT NULL,
     PRIMARY KEY (key, point)
 );
+CREATE TABLE IF NOT EXISTS facts (
+    name       TEXT PRIMARY KEY,
+    value      TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS studies (
     study      TEXT PRIMARY KEY,
     definition TEXT NOT NULL,
@@ -51,10 +63,12 @@ CREATE TABLE IF NOT EXISTS studies (
 #: Bumped when the stored shape changes; older puzzlebench stores are migrated on open for
 #: writing (their runs stay readable; their keys predate the full run key, so a resumed study
 #: makes its runs anew), anything else is refused.
-SCHEMA_VERSION = 4  # 3: the traces table (anytime traces, one row per improvement);
-#                     4: the studies table (a study's description and claims, for its report)
+SCHEMA_VERSION = 5  # 3: the traces table (anytime traces, one row per improvement);
+#                     4: the studies table (a study's description and claims, for its report);
+#                     5: each run's digest (``seals``) and the facts table (where sealing began)
 RUN_COLUMNS = {"key", "study", "problem", "size", "solver", "outcome", "time_s", "record",
                "stored_at"}
+SEALED_RUN_COLUMNS = RUN_COLUMNS | {"digest"}
 
 
 class StoreError(PuzzlebenchError, ValueError):
@@ -71,6 +85,7 @@ class Store:
 
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.check = StoreCheck()  # what the last read found of refused and unsealed rows
         where = str(self.path)
         if self.path.is_dir():
             raise StoreError(f"{where!r} is a folder, not a store file")
@@ -96,6 +111,7 @@ class Store:
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.executescript(SCHEMA)
+                self._seal_from_now()
                 self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (sqlite3.DatabaseError, StoreError) as exc:
             self._abandon()
@@ -126,13 +142,22 @@ class Store:
     def _check_schema(self, *, migrate: bool) -> None:
         version = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
         columns = {row[1] for row in self.conn.execute("PRAGMA table_info(runs)")}
-        if columns != RUN_COLUMNS or version > SCHEMA_VERSION:
+        if columns not in (RUN_COLUMNS, SEALED_RUN_COLUMNS) or version > SCHEMA_VERSION:
             self.conn.close()
-            what = ("made by a newer puzzlebench" if columns == RUN_COLUMNS
+            what = ("made by a newer puzzlebench" if columns in (RUN_COLUMNS, SEALED_RUN_COLUMNS)
                     else "not a puzzlebench store")
             raise StoreError(f"{str(self.path)!r} is {what}; refusing to use it")
         if version < SCHEMA_VERSION and migrate:
             self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _seal_from_now(self) -> None:
+        """Give an older store its digest column, and note the first row stored sealed (rows
+        before it are unsealed: an older puzzlebench stored them)."""
+        if "digest" not in {row[1] for row in self.conn.execute("PRAGMA table_info(runs)")}:
+            with contextlib.suppress(sqlite3.OperationalError):  # another process just did
+                self.conn.execute("ALTER TABLE runs ADD COLUMN digest TEXT")
+        self.conn.execute("INSERT OR IGNORE INTO facts (name, value) SELECT 'sealed_from', "
+                          "COALESCE(MAX(rowid), 0) + 1 FROM runs")
 
     def close(self) -> None:
         self.conn.close()
@@ -147,15 +172,15 @@ class Store:
         """Store one finished run — its record and its trace — in one transaction; False if
         the key was stored already."""
         text = json.dumps(record.to_dict(), sort_keys=True, default=json_default, allow_nan=False)
+        columns = (key, record.study, record.problem, record.size, record.solver,
+                   record.outcome.value, record.time_s, text)
         with self.reading():
             self.conn.execute("BEGIN IMMEDIATE")
         try:
             cur = self.conn.execute(
-                "INSERT OR IGNORE INTO runs (key, study, problem, size, solver, outcome, time_s, record)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, record.study, record.problem, record.size, record.solver,
-                 record.outcome.value, record.time_s, text),
-            )
+                "INSERT OR IGNORE INTO runs (key, study, problem, size, solver, outcome, time_s, "
+                "record, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*columns, row_digest(*columns)))
             added = cur.rowcount == 1
             if added and record.trace:
                 self.conn.executemany(
@@ -189,29 +214,38 @@ class Store:
             return {r[0] for r in rows}
 
     def records(self, study: str | None = None) -> Iterator[RunRecord]:
-        """Stored records in insertion order."""
-        query = "SELECT record FROM runs" + (" WHERE study = ?" if study else "") + " ORDER BY rowid"
-        with self.reading():
-            rows = self.conn.execute(query, (study,) if study else ()).fetchall()
-        for (text,) in rows:
-            yield RunRecord.from_dict(json.loads(text))
+        """Stored records in insertion order (rows that fail their check left out, ``check``)."""
+        for _, record in self.keyed_records(study):
+            yield record
 
     def keyed_records(self, study: str | None = None) -> list[tuple[str, RunRecord]]:
-        """(run key, record) of every stored run (of one study, if given), in insertion order."""
-        query = "SELECT key, record FROM runs" + (" WHERE study = ?" if study else "") + \
-            " ORDER BY rowid"
-        with self.reading():
-            rows = self.conn.execute(query, (study,) if study else ()).fetchall()
-        return [(key, RunRecord.from_dict(json.loads(text))) for key, text in rows]
+        """(run key, record) of every stored run (of one study, if given), in insertion order;
+        each row checked against its seal and re-judged (``seals``): the refused are left out
+        and named in ``self.check``."""
+        return self._checked(" WHERE study = ?" if study else "", (study,) if study else ())
 
     def records_for(self, keys: Iterable[str]) -> list[RunRecord]:
-        """The stored records of the given run keys (those stored), in key order given."""
-        out = []
+        """The stored records of the given run keys (those stored and admitted by their check,
+        ``self.check``), in key order given."""
+        wanted = list(keys)
+        found = dict(self._checked(" WHERE key IN (SELECT value FROM json_each(?))",
+                                   (json.dumps(wanted),)))
+        return [found[k] for k in wanted if k in found]
+
+    def _checked(self, where: str, params: tuple[object, ...]) -> list[tuple[str, RunRecord]]:
+        """The rows ``where`` selects, each admitted or refused by ``seals.RowChecker``."""
         with self.reading():
-            for key in keys:
-                row = self.conn.execute("SELECT record FROM runs WHERE key = ?", (key,)).fetchone()
-                if row is not None:
-                    out.append(RunRecord.from_dict(json.loads(row[0])))
+            names = {row[1] for row in self.conn.execute("PRAGMA table_info(runs)")}
+            digest = "digest" if "digest" in names else "NULL"
+            rows = self.conn.execute(f"SELECT rowid, {', '.join(SEALED_COLUMNS)}, {digest} "
+                                     f"FROM runs{where} ORDER BY rowid", params).fetchall()
+            facts = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                      "AND name = 'facts'").fetchone()
+            start = self.conn.execute("SELECT value FROM facts WHERE name = 'sealed_from'"
+                                      ).fetchone() if facts else None
+        checker = RowChecker(int(start[0]) if start else None)
+        out = [(row[1], rec) for row in rows if (rec := checker.admit(row)) is not None]
+        self.check = checker.result()
         return out
 
     def drop_false_crashes(self, study: str, error_prefix: str) -> int:
@@ -274,9 +308,11 @@ def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str
     unless ``rejudged=False`` asks for them exactly as stored."""
     with Store(db, read_only=True) as store:
         records = store.records_for(keys) if keys is not None else list(store.records(study))
-    if not rejudged:
-        return records
-    return _rejudged(records, exact_solvers, complete_solvers)
+        check = store.check
+    out = CheckedRecords(records if not rejudged
+                         else _rejudged(records, exact_solvers, complete_solvers))
+    out.check = check  # what a report says of refused and unsealed rows
+    return out
 
 
 def _rejudged(records: list[RunRecord], exact_solvers: Iterable[str] = (),
@@ -294,50 +330,6 @@ def _rejudged(records: list[RunRecord], exact_solvers: Iterable[str] = (),
 def load(db: str | Path, study: str | None = None, *, rejudged: bool = True) -> pd.DataFrame:
     """The stored runs as a pandas DataFrame (one row per run; see harness.campaign.records_frame)."""
     return records_to_frame(load_records(db, study, rejudged=rejudged))
-
-
-TRACE_KEY_COLUMNS = ("study", "problem", "size", "instance_id", "solver", "params", "seed", "repeat")
-
-
-def load_traces(db: str | Path, study: str | None = None, *,
-                rejudged: bool = True) -> pd.DataFrame:
-    """Every stored trace point (read-only): the run's identifying columns (``key``, study,
-    problem, size, instance_id, solver, params as JSON text, seed, repeat, the code fingerprint,
-    budget as JSON text, hard and memory limits — everything in the run key — and outcome, as
-    the runs judged against each other say unless ``rejudged=False``), its whole
-    effort (``run_evaluations`` — the solver's ``evaluations`` counter, empty when it has none —
-    and ``run_time_s``) beside ``evaluations``, ``time_s`` and ``best``; one row per
-    improvement, in order."""
-    columns = ["key", *TRACE_KEY_COLUMNS, "fingerprint", "budget", "hard_limit", "memory_limit_mb",
-               "outcome", "run_evaluations", "run_time_s", "point", "evaluations", "time_s", "best"]
-    with Store(db, read_only=True) as store:
-        try:
-            rows = store.conn.execute(
-                "SELECT t.key, r.record, t.point, t.evaluations, t.time_s, t.best FROM traces t "
-                "JOIN runs r ON r.key = t.key" + (" WHERE r.study = ?" if study else "")
-                + " ORDER BY r.rowid, t.point", (study,) if study else ()).fetchall()
-        except sqlite3.OperationalError:  # a store made before traces existed
-            rows = []
-        except sqlite3.DatabaseError as exc:
-            store._abandon()
-            raise StoreError(f"cannot read {str(db)!r}: {exc}") from None
-        keyed = store.keyed_records(study) if rows and rejudged else []
-    verdict = {key: r.outcome.value
-               for (key, _), r in zip(keyed, _rejudged([r for _, r in keyed]), strict=True)}
-    out = []
-    records: dict[str, dict] = {}
-    for key, text, point, evaluations, time_s, best in rows:
-        if key not in records:
-            records[key] = json.loads(text)
-        rec = records[key]
-        out.append([key, rec.get("study", ""), rec["problem"], rec["size"], rec["instance_id"],
-                    rec["solver"], json.dumps(rec.get("params", {}), sort_keys=True), rec["seed"],
-                    rec.get("repeat", 0), rec.get("fingerprint", ""),
-                    json.dumps(rec.get("budget", {}), sort_keys=True), rec.get("hard_limit"),
-                    rec.get("memory_limit_mb"), verdict.get(key, rec["outcome"]),
-                    (rec.get("counters") or {}).get("evaluations"),
-                    rec["time_s"], point, evaluations, time_s, best])
-    return pd.DataFrame(out, columns=columns)
 
 
 def study_definition(db: str | Path, study: str) -> dict[str, object]:
@@ -366,3 +358,5 @@ from puzzlebench.harness.campaign.exports import EXPORT_DROP as EXPORT_DROP  # n
 from puzzlebench.harness.campaign.exports import export as export  # noqa: E402
 from puzzlebench.harness.campaign.exports import export_frame as export_frame  # noqa: E402
 from puzzlebench.harness.campaign.exports import export_traces as export_traces  # noqa: E402
+from puzzlebench.harness.campaign.stored_traces import TRACE_KEY_COLUMNS as TRACE_KEY_COLUMNS  # noqa: E402
+from puzzlebench.harness.campaign.stored_traces import load_traces as load_traces  # noqa: E402
