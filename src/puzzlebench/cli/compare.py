@@ -145,7 +145,7 @@ def borda_scores(records: list[RunRecord]) -> dict[str, float] | None:
     return borda_by_configuration(records_to_frame(records)) if records else None
 
 
-def write_report(records: list[RunRecord], out_dir: str) -> None:
+def write_report(records: list[RunRecord], out_dir: str, *, force: bool = False) -> None:
     """Write the comparison report (the report package) for these runs."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     try:
@@ -155,4 +155,4 @@ def write_report(records: list[RunRecord], out_dir: str) -> None:
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.campaign.records_frame import records_to_frame
 
-    writer(records_to_frame(records), out_dir)
+    writer(records_to_frame(records), out_dir, force=force)
