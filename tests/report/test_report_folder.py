@@ -101,3 +101,15 @@ def test_root_system_and_home_folders_are_refused(capsys, db: Path, tmp_path: Pa
     if where == "/":
         link.symlink_to("/")  # a link to the root is the root
         assert report(capsys, db, link)[0] == 2
+
+
+def test_compare_checks_its_report_folder_before_any_run(capsys, tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine\n")
+    base = ["compare", "nqueens", "--sizes", "5", "--solvers", "mod12", "--report"]
+    assert main([*base, str(mine), "--db", str(tmp_path / "c.sqlite")]) == 2
+    assert "did not write" in capsys.readouterr().err
+    assert not (tmp_path / "c.sqlite").exists()  # refused before any run was made
+    assert main([*base, str(mine), "--force"]) == 0
+    assert (mine / "report.md").is_file() and (mine / "notes.txt").read_text() == "mine\n"
