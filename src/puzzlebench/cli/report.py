@@ -28,7 +28,14 @@ def report_command(
     wrote (it leaves a .puzzlebench-report file there); system and home folders are refused."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.claims import Claim
-    from puzzlebench.harness.campaign.store import load, load_traces, studies, study_definition
+    from puzzlebench.harness.campaign.claim_revisions import labelled_claims
+    from puzzlebench.harness.campaign.store import (
+        load,
+        load_traces,
+        stated_claims,
+        studies,
+        study_definition,
+    )
     from puzzlebench.report import write_report
     from puzzlebench.report.out_folder import prepare_report_folder
     held = studies(db)
@@ -41,9 +48,15 @@ def report_command(
         raise CliInputError(f"no runs stored in {db}" + (f" for study {study!r}" if study else ""))
     name = study or (held[0] if held else None)
     kept = study_definition(db, name) if name else {}
-    claims = [Claim(**c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
+    history = stated_claims(db, name) if name else []
+    if history:  # every revision, each claim labelled with when it was stated
+        claims, said = labelled_claims(history)
+    else:  # a store made before revisions were kept
+        claims = [Claim(**c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
+        said = []
     title = title or (f"Study '{name}'" if name else "puzzlebench report")
     paths = write_report(frame, out, title=title, traces=load_traces(db, study), claims=claims,
-                         description=str(kept.get("description", "")), force=force)
+                         description=str(kept.get("description", "")), force=force,
+                         narrative=said, lead=len(said))
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

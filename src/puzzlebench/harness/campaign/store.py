@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from puzzlebench.harness.campaign.claim_revisions import ClaimRevision, claim_history
 from puzzlebench.harness.campaign.records_frame import records_to_frame
 from puzzlebench.harness.campaign.seals import (
     SEALED_COLUMNS,
@@ -54,6 +55,15 @@ CREATE TABLE IF NOT EXISTS facts (
     name       TEXT PRIMARY KEY,
     value      TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS claim_revisions (
+    study       TEXT NOT NULL,
+    revision    INTEGER NOT NULL,
+    claims      TEXT NOT NULL,
+    sha256      TEXT NOT NULL,
+    stated_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    runs_before INTEGER,
+    PRIMARY KEY (study, revision)
+);
 CREATE TABLE IF NOT EXISTS studies (
     study      TEXT PRIMARY KEY,
     definition TEXT NOT NULL,
@@ -63,9 +73,10 @@ CREATE TABLE IF NOT EXISTS studies (
 #: Bumped when the stored shape changes; older puzzlebench stores are migrated on open for
 #: writing (their runs stay readable; their keys predate the full run key, so a resumed study
 #: makes its runs anew), anything else is refused.
-SCHEMA_VERSION = 5  # 3: the traces table (anytime traces, one row per improvement);
+SCHEMA_VERSION = 6  # 3: the traces table (anytime traces, one row per improvement);
 #                     4: the studies table (a study's description and claims, for its report);
-#                     5: each run's digest (``seals``) and the facts table (where sealing began)
+#                     5: each run's digest (``seals``) and the facts table (where sealing began);
+#                     6: claim_revisions (each set of claims as stated, ``claim_revisions``)
 RUN_COLUMNS = {"key", "study", "problem", "size", "solver", "outcome", "time_s", "record",
                "stored_at"}
 SEALED_RUN_COLUMNS = RUN_COLUMNS | {"digest"}
@@ -345,6 +356,12 @@ def study_definition(db: str | Path, study: str) -> dict[str, object]:
     finally:
         store.close()
     return dict(json.loads(row[0])) if row else {}
+
+
+def stated_claims(db: str | Path, study: str) -> list[ClaimRevision]:
+    """The study's claims as stated, revision by revision (``claim_revisions``; read-only)."""
+    with Store(db, read_only=True) as store, store.reading():
+        return claim_history(store.conn, study)
 
 
 def studies(db: str | Path) -> list[str]:
