@@ -113,3 +113,19 @@ def test_compare_checks_its_report_folder_before_any_run(capsys, tmp_path: Path)
     assert not (tmp_path / "c.sqlite").exists()  # refused before any run was made
     assert main([*base, str(mine), "--force"]) == 0
     assert (mine / "report.md").is_file() and (mine / "notes.txt").read_text() == "mine\n"
+
+
+def test_a_report_folder_an_earlier_version_wrote_is_written_again(tmp_path: Path) -> None:
+    """Exactly a report's files (and a study's store), no marker: an earlier puzzlebench's
+    folder, written again; one file of the user's beside them and it is the user's."""
+    from puzzlebench.report.out_folder import prepare_report_folder
+
+    old = tmp_path / "old"
+    for name in ("report.md", "report.html", "figures/a.png", "tables/a.csv", "s.sqlite"):
+        (old / name).parent.mkdir(parents=True, exist_ok=True)
+        (old / name).write_text("x")
+    assert prepare_report_folder(old) == old.resolve() and (old / MARKER).is_file()
+    (old / MARKER).unlink()
+    (old / "tables" / "mine.txt").write_text("mine")
+    with pytest.raises(ReportFolderError):
+        prepare_report_folder(old)

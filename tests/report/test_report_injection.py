@@ -125,8 +125,9 @@ def test_csv_tables_hold_no_formula_and_keep_numbers(hostile_report: Path) -> No
 def test_store_export_neutralises_formulas(tmp_path: Path) -> None:
     import pandas as pd
 
-    from puzzlebench.harness.campaign.exports import inert_cell, write_csv
-    from puzzlebench.harness.campaign.store import Store, export
+    from puzzlebench.harness.campaign.exports import export, write_csv
+    from puzzlebench.harness.campaign.store import Store
+    from puzzlebench.record import inert_cell
 
     db = tmp_path / "s.sqlite"
     with Store(db) as store:

@@ -103,6 +103,7 @@ def compare_command(
         raise CliInputError(f"this comparison would make {len(runs):,} runs; at most "
                             f"{MAX_RUNS:,} per command (use a study file and 'run')")
     if report:
+        # imported on use: a command loads only the code it runs (CLI start-up time)
         from puzzlebench.report.out_folder import prepare_report_folder
         prepare_report_folder(report, force=force)
     with tempfile.TemporaryDirectory() as tmp:

@@ -28,14 +28,8 @@ def report_command(
     wrote (it leaves a .puzzlebench-report file there); system and home folders are refused."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.claims import Claim
-    from puzzlebench.harness.campaign.claim_revisions import labelled_claims
-    from puzzlebench.harness.campaign.store import (
-        load,
-        load_traces,
-        stated_claims,
-        studies,
-        study_definition,
-    )
+    from puzzlebench.harness.campaign.claim_revisions import labelled_claims, stated_claims
+    from puzzlebench.harness.campaign.store import load, load_traces, studies, study_definition
     from puzzlebench.report import write_report
     from puzzlebench.report.out_folder import prepare_report_folder
     held = studies(db)

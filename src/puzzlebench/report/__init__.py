@@ -32,11 +32,9 @@ from typing import Any
 import pandas as pd
 
 from puzzlebench.claims import Claim
-from puzzlebench.harness.campaign.exports import write_csv
-from puzzlebench.harness.campaign.seals import StoreCheck
 from puzzlebench.problems.catalogue import PROBLEM_ID
 from puzzlebench.problems.errors import PuzzlebenchError
-from puzzlebench.record import NOISE_FLOOR_S
+from puzzlebench.record import NOISE_FLOOR_S, inert_table
 from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.borda import borda_overall, borda_table
@@ -180,15 +178,15 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
 
     # rows of the store refused (edited, or a success the judge rejects) or unsealed: said first
     store_check = frame.attrs.get("store_check") if hasattr(frame, "attrs") else None
-    checked = StoreCheck(tuple(store_check["refused"]), int(store_check["unsealed"])
-                         ).sentences() if store_check else []
+    checked = [str(s) for s in (store_check or {}).get("sentences", [])]
     out = prepare_report_folder(out_dir, force=force)
     figures_dir, tables_dir = subfolder(out, FIGURES), subfolder(out, TABLES)
     written: list[str] = []
 
     def csv(table: pd.DataFrame, name: str) -> str:
         """Write a table under tables/ and give its path relative to the report."""
-        write_file(tables_dir, f"{name}.csv", str(write_csv(table)).encode())  # formulas inert
+        text = inert_table(table).to_csv(index=False)  # formulas inert (OWASP)
+        write_file(tables_dir, f"{name}.csv", text.encode())
         written.append(f"{TABLES}/{name}.csv")
         return written[-1]
 

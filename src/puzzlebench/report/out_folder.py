@@ -2,11 +2,13 @@
 
 A report folder gets a marker file, :data:`MARKER`, when the suite first writes into it; a
 folder that holds anything else and no marker is the user's own and is refused (``force``
-replaces the report's files in it, nothing else). The root, system folders (and anything
-inside ``/etc``, ``/usr`` and the like) and home folders themselves are refused whatever
-``force`` says. Nothing is written through a symlink: each file is written to a fresh
-temporary file in its folder and renamed over its name (a symlink there is replaced, its
-target untouched), and a sub-folder that is a symlink is replaced by a real folder.
+replaces the report's files in it, nothing else) — unless it holds exactly what an earlier
+puzzlebench wrote (report.md, report.html, figures/*.png, tables/*.csv, a store). The root,
+system folders (and anything inside ``/etc``, ``/usr`` and the like) and home folders
+themselves are refused whatever ``force`` says. Nothing is written through a symlink: each
+file is written to a fresh temporary file in its folder and renamed over its name (a symlink
+there is replaced, its target untouched), and a sub-folder that is a symlink is replaced by a
+real folder.
 """
 
 from __future__ import annotations
@@ -47,6 +49,33 @@ def _refused_place(real: Path) -> str:
     return ""
 
 
+#: What a report folder held before the marker existed (beside a ``study`` command's store).
+_REPORT_FILES = {"report.md", "report.html"}
+_REPORT_FOLDERS = {"figures": ".png", "tables": ".csv"}
+
+
+def _earlier_report(folder: Path) -> bool:
+    """Whether ``folder`` holds exactly what an earlier puzzlebench wrote there (report.md,
+    report.html, figures/*.png, tables/*.csv, a study's store) and nothing else, no symlink."""
+    if not folder.is_dir():
+        return False
+    names = set()
+    for entry in folder.iterdir():
+        names.add(entry.name)
+        if entry.is_symlink():
+            return False
+        if entry.name in _REPORT_FILES and entry.is_file():
+            continue
+        if entry.name.endswith((".sqlite", ".sqlite-wal", ".sqlite-shm")) and entry.is_file():
+            continue
+        suffix = _REPORT_FOLDERS.get(entry.name)
+        if suffix and entry.is_dir() and all(f.suffix == suffix and f.is_file()
+                                             and not f.is_symlink() for f in entry.iterdir()):
+            continue
+        return False
+    return _REPORT_FILES | {"tables"} <= names
+
+
 def prepare_report_folder(out: str | Path, *, force: bool = False) -> Path:
     """The folder a report goes to, checked, made and marked; its resolved path.
 
@@ -60,7 +89,7 @@ def prepare_report_folder(out: str | Path, *, force: bool = False) -> Path:
     if real.exists() and not real.is_dir():
         raise ReportFolderError(f"{str(out)!r} is not a folder")
     marker = real / MARKER
-    ours = marker.is_file() and not marker.is_symlink()
+    ours = (marker.is_file() and not marker.is_symlink()) or _earlier_report(real)
     if real.is_dir() and not force and not ours and any(real.iterdir()):
         raise ReportFolderError(
             f"refusing to write a report into {str(out)!r}: it holds files puzzlebench did "

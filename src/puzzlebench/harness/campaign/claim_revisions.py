@@ -16,9 +16,11 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from puzzlebench.claims import Claim
+from puzzlebench.harness.campaign.store import Store
 
 
 @dataclass(frozen=True)
@@ -102,23 +104,34 @@ def claim_history(conn: sqlite3.Connection, study: str) -> list[ClaimRevision]:
     return _history(conn, study)
 
 
+def stated_claims(db: str | Path, study: str) -> list[ClaimRevision]:
+    """The study's claims as stated in the store ``db``, revision by revision (read-only)."""
+    with Store(db, read_only=True) as store, store.reading():
+        return claim_history(store.conn, study)
+
+
 def labelled_claims(history: Sequence[ClaimRevision]) -> tuple[list[Claim], list[str]]:
-    """Every claim any revision stated, once, its sentence followed by when it was first
-    stated (and withdrawn, if a later revision dropped it); and the sentences a report opens
-    with when the claims were revised or not stated before the runs (none otherwise)."""
+    """Every claim any revision stated, once; and the sentences a report opens with. When the
+    claims were revised, or not stated before the runs, each claim's sentence is followed by
+    when it was first stated (and withdrawn, if a later revision dropped it) and the opening
+    sentence lists the revisions; one set stated before the runs is said as written."""
     seen: dict[str, tuple[ClaimRevision, dict[str, str]]] = {}
     for rev in history:
         for claim in rev.claims:
             seen.setdefault(json.dumps(claim, sort_keys=True), (rev, claim))
     latest = {json.dumps(c, sort_keys=True) for c in history[-1].claims} if history else set()
+    revised = len(history) > 1 or bool(history and history[0].runs_before != 0)
     claims = []
     for key, (rev, claim) in seen.items():
+        if not revised:  # one set, stated before the runs: pre-registered, said as written
+            claims.append(Claim(**claim))
+            continue
         label = rev.when
         if key not in latest:
             label += f"; withdrawn in revision {history[-1].revision}"
         claims.append(Claim(**{**claim, "says": f"{claim.get('says', '')} ({label})"}))
     sentences = []
-    if len(history) > 1 or (history and history[0].runs_before != 0):
+    if revised:
         parts = [f"revision {r.revision} ({len(r.claims)} claims, sha256 {r.sha256[:12]}, "
                  f"{r.stated_at}) {r.when}" for r in history]
         sentences.append("The study's claims were not all stated before its runs: "

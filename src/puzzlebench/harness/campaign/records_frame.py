@@ -21,12 +21,13 @@ from puzzlebench.record import FLAT_FIELDS, SUCCESS_VALUES, RunRecord
 
 def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFrame:
     """A DataFrame with one row per record (see module docstring for the columns); records
-    read from a store bring what their check found (``seals.StoreCheck``, as a dict) as
-    ``frame.attrs["store_check"]``, for the report to say."""
+    read from a store bring what their check found (``seals.StoreCheck``, as a dict with the
+    sentences a report opens with) as ``frame.attrs["store_check"]``."""
     check = getattr(records, "check", None)
     frame = _frame_of(records)
-    if check is not None:  # as plain data: a frame's attrs travel into Parquet files as JSON
-        frame.attrs["store_check"] = {"refused": list(check.refused), "unsealed": check.unsealed}
+    if check is not None:  # plain data and the sentences a report says (it reads no harness)
+        frame.attrs["store_check"] = {"refused": list(check.refused), "unsealed": check.unsealed,
+                                      "sentences": check.sentences()}
     return frame
 
 

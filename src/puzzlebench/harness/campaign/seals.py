@@ -18,8 +18,10 @@ user's own disk allows); re-judging the answer catches a false success whatever 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +63,33 @@ class StoreCheck:
                        "sealed each row with a digest): their answers were judged again, but an "
                        "edit to their other fields cannot be detected.")
         return out
+
+
+def seal_from_now(conn: sqlite3.Connection) -> None:
+    """Give an older store its digest column, and note the first row stored sealed (rows
+    before it are unsealed: an older puzzlebench stored them)."""
+    if "digest" not in {row[1] for row in conn.execute("PRAGMA table_info(runs)")}:
+        with contextlib.suppress(sqlite3.OperationalError):  # another process just did
+            conn.execute("ALTER TABLE runs ADD COLUMN digest TEXT")
+    conn.execute("INSERT OR IGNORE INTO facts (name, value) SELECT 'sealed_from', "
+                 "COALESCE(MAX(rowid), 0) + 1 FROM runs")
+
+
+def checked_rows(conn: sqlite3.Connection, where: str, params: tuple[object, ...]
+                 ) -> tuple[list[tuple[str, RunRecord]], StoreCheck]:
+    """(run key, record) of the rows ``where`` selects that pass their check, in insertion
+    order, and what the check found (a store made before sealing: every row unsealed)."""
+    names = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+    digest = "digest" if "digest" in names else "NULL"
+    rows = conn.execute(f"SELECT rowid, {', '.join(SEALED_COLUMNS)}, {digest} "
+                        f"FROM runs{where} ORDER BY rowid", params).fetchall()
+    facts = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                         "AND name = 'facts'").fetchone()
+    start = conn.execute("SELECT value FROM facts WHERE name = 'sealed_from'"
+                         ).fetchone() if facts else None
+    checker = RowChecker(int(start[0]) if start else None)
+    out = [(row[1], rec) for row in rows if (rec := checker.admit(row)) is not None]
+    return out, checker.result()
 
 
 class CheckedRecords(list[RunRecord]):

@@ -16,14 +16,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from puzzlebench.harness.campaign.claim_revisions import ClaimRevision, claim_history
 from puzzlebench.harness.campaign.records_frame import records_to_frame
 from puzzlebench.harness.campaign.seals import (
-    SEALED_COLUMNS,
     CheckedRecords,
-    RowChecker,
     StoreCheck,
+    checked_rows,
     row_digest,
+    seal_from_now,
 )
 from puzzlebench.harness.judging.verdict import judge_stored_runs
 from puzzlebench.problems.base import PuzzlebenchError
@@ -122,7 +121,7 @@ class Store:
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.executescript(SCHEMA)
-                self._seal_from_now()
+                seal_from_now(self.conn)
                 self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (sqlite3.DatabaseError, StoreError) as exc:
             self._abandon()
@@ -160,15 +159,6 @@ class Store:
             raise StoreError(f"{str(self.path)!r} is {what}; refusing to use it")
         if version < SCHEMA_VERSION and migrate:
             self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-
-    def _seal_from_now(self) -> None:
-        """Give an older store its digest column, and note the first row stored sealed (rows
-        before it are unsealed: an older puzzlebench stored them)."""
-        if "digest" not in {row[1] for row in self.conn.execute("PRAGMA table_info(runs)")}:
-            with contextlib.suppress(sqlite3.OperationalError):  # another process just did
-                self.conn.execute("ALTER TABLE runs ADD COLUMN digest TEXT")
-        self.conn.execute("INSERT OR IGNORE INTO facts (name, value) SELECT 'sealed_from', "
-                          "COALESCE(MAX(rowid), 0) + 1 FROM runs")
 
     def close(self) -> None:
         self.conn.close()
@@ -244,19 +234,9 @@ class Store:
         return [found[k] for k in wanted if k in found]
 
     def _checked(self, where: str, params: tuple[object, ...]) -> list[tuple[str, RunRecord]]:
-        """The rows ``where`` selects, each admitted or refused by ``seals.RowChecker``."""
+        """The rows ``where`` selects, each admitted or refused by ``seals.checked_rows``."""
         with self.reading():
-            names = {row[1] for row in self.conn.execute("PRAGMA table_info(runs)")}
-            digest = "digest" if "digest" in names else "NULL"
-            rows = self.conn.execute(f"SELECT rowid, {', '.join(SEALED_COLUMNS)}, {digest} "
-                                     f"FROM runs{where} ORDER BY rowid", params).fetchall()
-            facts = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                      "AND name = 'facts'").fetchone()
-            start = self.conn.execute("SELECT value FROM facts WHERE name = 'sealed_from'"
-                                      ).fetchone() if facts else None
-        checker = RowChecker(int(start[0]) if start else None)
-        out = [(row[1], rec) for row in rows if (rec := checker.admit(row)) is not None]
-        self.check = checker.result()
+            out, self.check = checked_rows(self.conn, where, params)
         return out
 
     def drop_false_crashes(self, study: str, error_prefix: str) -> int:
@@ -343,6 +323,53 @@ def load(db: str | Path, study: str | None = None, *, rejudged: bool = True) -> 
     return records_to_frame(load_records(db, study, rejudged=rejudged))
 
 
+TRACE_KEY_COLUMNS = ("study", "problem", "size", "instance_id", "solver", "params", "seed", "repeat")
+
+
+def load_traces(db: str | Path, study: str | None = None, *,
+                rejudged: bool = True) -> pd.DataFrame:
+    """Every stored trace point (read-only): the run's identifying columns (``key``, study,
+    problem, size, instance_id, solver, params as JSON text, seed, repeat, the code fingerprint,
+    budget as JSON text, hard and memory limits — everything in the run key — and outcome, as
+    the runs judged against each other say unless ``rejudged=False``), its whole
+    effort (``run_evaluations`` — the solver's ``evaluations`` counter, empty when it has none —
+    and ``run_time_s``) beside ``evaluations``, ``time_s`` and ``best``; one row per
+    improvement, in order."""
+    columns = ["key", *TRACE_KEY_COLUMNS, "fingerprint", "budget", "hard_limit", "memory_limit_mb",
+               "outcome", "run_evaluations", "run_time_s", "point", "evaluations", "time_s", "best"]
+    with Store(db, read_only=True) as store:
+        try:
+            rows = store.conn.execute(
+                "SELECT t.key, r.record, t.point, t.evaluations, t.time_s, t.best FROM traces t "
+                "JOIN runs r ON r.key = t.key" + (" WHERE r.study = ?" if study else "")
+                + " ORDER BY r.rowid, t.point", (study,) if study else ()).fetchall()
+        except sqlite3.OperationalError:  # a store made before traces existed
+            rows = []
+        except sqlite3.DatabaseError as exc:
+            store._abandon()
+            raise StoreError(f"cannot read {str(db)!r}: {exc}") from None
+        keyed = store.keyed_records(study) if rows else []  # rows that fail their seal: out
+    admitted = {key for key, _ in keyed}
+    verdict = {key: r.outcome.value for (key, _), r in
+               zip(keyed, _rejudged([r for _, r in keyed]), strict=True)} if rejudged else {}
+    out = []
+    records: dict[str, dict] = {}
+    for key, text, point, evaluations, time_s, best in rows:
+        if key not in admitted:
+            continue
+        if key not in records:
+            records[key] = json.loads(text)
+        rec = records[key]
+        out.append([key, rec.get("study", ""), rec["problem"], rec["size"], rec["instance_id"],
+                    rec["solver"], json.dumps(rec.get("params", {}), sort_keys=True), rec["seed"],
+                    rec.get("repeat", 0), rec.get("fingerprint", ""),
+                    json.dumps(rec.get("budget", {}), sort_keys=True), rec.get("hard_limit"),
+                    rec.get("memory_limit_mb"), verdict.get(key, rec["outcome"]),
+                    (rec.get("counters") or {}).get("evaluations"),
+                    rec["time_s"], point, evaluations, time_s, best])
+    return pd.DataFrame(out, columns=columns)
+
+
 def study_definition(db: str | Path, study: str) -> dict[str, object]:
     """What ``run`` kept of a study beyond its runs (description, claims); empty for a study
     run before stores kept it, or made by ``compare``/``certify``."""
@@ -358,22 +385,7 @@ def study_definition(db: str | Path, study: str) -> dict[str, object]:
     return dict(json.loads(row[0])) if row else {}
 
 
-def stated_claims(db: str | Path, study: str) -> list[ClaimRevision]:
-    """The study's claims as stated, revision by revision (``claim_revisions``; read-only)."""
-    with Store(db, read_only=True) as store, store.reading():
-        return claim_history(store.conn, study)
-
-
 def studies(db: str | Path) -> list[str]:
     """The study names a store holds."""
     with Store(db, read_only=True) as store, store.reading():
         return [r[0] for r in store.conn.execute("SELECT DISTINCT study FROM runs ORDER BY study")]
-
-
-# exports live in their own module (which imports this one on use); their names stay here
-from puzzlebench.harness.campaign.exports import EXPORT_DROP as EXPORT_DROP  # noqa: E402
-from puzzlebench.harness.campaign.exports import export as export  # noqa: E402
-from puzzlebench.harness.campaign.exports import export_frame as export_frame  # noqa: E402
-from puzzlebench.harness.campaign.exports import export_traces as export_traces  # noqa: E402
-from puzzlebench.harness.campaign.stored_traces import TRACE_KEY_COLUMNS as TRACE_KEY_COLUMNS  # noqa: E402
-from puzzlebench.harness.campaign.stored_traces import load_traces as load_traces  # noqa: E402
