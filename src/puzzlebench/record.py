@@ -8,9 +8,13 @@ read them) import this module, and it imports nothing else of the project.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class Outcome(StrEnum):
@@ -356,3 +360,28 @@ def json_default(obj: Any) -> Any:
     if hasattr(obj, "item"):
         return obj.item()
     raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+#: What makes a spreadsheet read a cell as a formula (OWASP, CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def inert_cell(value: Any) -> Any:
+    """A table cell as written to CSV: text a spreadsheet would run as a formula (it starts
+    with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, after any spaces) gets a leading
+    ``'``; numbers, text that is a plain number (``-0.5``) and a lone ``-`` stay as they are."""
+    if not isinstance(value, str) or value == "-" or _NUMBER.fullmatch(value.strip()):
+        return value
+    return "'" + value if value.lstrip(" ").startswith(FORMULA_START) else value
+
+
+def inert_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` for CSV: every text cell and column name through :func:`inert_cell`
+    (numeric and boolean columns untouched). Every CSV the suite writes goes through it."""
+    out = frame.copy()
+    for col in out.columns:
+        if out[col].dtype.kind not in "biufc":
+            out[col] = out[col].map(inert_cell)
+    out.columns = [inert_cell(c) for c in out.columns]
+    return out

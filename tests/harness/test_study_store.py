@@ -10,8 +10,9 @@ import pytest
 
 import puzzlebench
 from puzzlebench.cli import main
+from puzzlebench.harness.campaign.exports import export
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.store import Store, StoreError, export
+from puzzlebench.harness.campaign.store import Store, StoreError
 from puzzlebench.harness.campaign.study import StudyError
 from puzzlebench.harness.campaign.study_file import load_study, study_from_dict
 

@@ -93,7 +93,8 @@ def test_a_malformed_store_is_one_line_and_status_2(capsys, tmp_path: Path, kind
 
 @pytest.mark.parametrize("kind", STORE_KINDS)
 def test_the_api_raises_store_error(tmp_path: Path, kind: str) -> None:
-    from puzzlebench.harness.campaign.store import Store, StoreError, export, load, load_records
+    from puzzlebench.harness.campaign.exports import export
+    from puzzlebench.harness.campaign.store import Store, StoreError, load, load_records
 
     db = _bad_store(tmp_path, kind)
     before = _digest(db)

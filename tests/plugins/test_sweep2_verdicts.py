@@ -170,14 +170,17 @@ def test_exported_traces_carry_the_rejudged_outcome(tmp_path: Path) -> None:
     traced = run_solve("min-conflicts", inst)
     assert traced.trace
     claim = traced.with_(solver="liar", outcome=Outcome.INFEASIBLE, answer=None, valid=None,
-                         verified=False)
+                         verified=False, judge_version="an earlier judge")
     honest = run_solve("mod12", inst)
     db = tmp_path / "t.sqlite"
     with Store(db) as store:
         store.add("k-claim", claim)
         store.add("k-honest", honest)
+        # the same claim as today's judge's own verdict: a row no judge made, refused (issue 53)
+        store.add("k-forged", claim.with_(judge_version=traced.judge_version))
     assert set(load_traces(db)["outcome"]) == {"wrong"}
     assert set(load_traces(db, rejudged=False)["outcome"]) == {"infeasible"}
+    assert set(load_traces(db)["key"]) == {"k-claim"}
 
 
 def test_a_plugins_exact_claim_gets_one_verdict_everywhere(capsys, tmp_path: Path) -> None:

@@ -153,8 +153,8 @@ def test_the_report_opens_with_the_answer_and_keeps_tables_narrow(tmp_path: Path
     assert "Best on nqueens by mean rank: fast" in answer_part
     assert "Virtual best solver" not in answer_part and "Virtual best solver" in md
     assert "figures/cd_nqueens.png" in answer_part
-    assert sorted(p.name for p in out.iterdir()) == ["figures", "report.html", "report.md",
-                                                      "tables"]
+    assert sorted(p.name for p in out.iterdir()) == [".puzzlebench-report", "figures",
+                                                      "report.html", "report.md", "tables"]
     for csv in (out / "tables").glob("nqueens_*.csv"):
         assert f"(tables/{csv.name})" in md, csv.name
     summary = pd.read_csv(out / "tables" / "nqueens_summary.csv")

@@ -23,7 +23,6 @@ from puzzlebench.cli.options import (
     SandboxOpt,
     StartupLimitOpt,
     check_limit,
-    check_out_dir,
     check_seed,
     parse_sizes,
     with_measurement,
@@ -61,6 +60,8 @@ def compare_command(
     startup_limit: StartupLimitOpt = None,
     db: Annotated[str | None, typer.Option(help="SQLite store; the same command resumes.")] = None,
     report: Annotated[str | None, typer.Option(help="Write a report to this folder.")] = None,
+    force: Annotated[bool, typer.Option(
+        help="Write --report into a non-empty folder puzzlebench did not write.")] = False,
     details: Annotated[bool, typer.Option(help="Print every run, not only the summary.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per run.")] = False,
     wide: Annotated[bool, typer.Option(
@@ -105,7 +106,9 @@ def compare_command(
         raise CliInputError(f"this comparison would make {len(runs):,} runs; at most "
                             f"{MAX_RUNS:,} per command (use a study file and 'run')")
     if report:
-        check_out_dir(report)
+        # imported on use: a command loads only the code it runs (CLI start-up time)
+        from puzzlebench.report.out_folder import prepare_report_folder
+        prepare_report_folder(report, force=force)
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(db) if db else Path(tmp) / "compare.sqlite"
         run_study(study, target, workers=workers, quiet=as_json)
@@ -128,7 +131,7 @@ def compare_command(
                 say(f"{len(records)} runs not kept (--db FILE stores them; --report DIR "
                     "writes a report)", wide=wide)
         if report:
-            write_report(records, report)
+            write_report(records, report, force=force)
             if not as_json:
                 typer.echo(f"report written to {report}/report.md and report.html")
     return 1 if any(r.outcome.failure for r in records) else 0
@@ -149,7 +152,7 @@ def borda_scores(records: list[RunRecord]) -> dict[str, float] | None:
     return borda_by_configuration(records_to_frame(records)) if records else None
 
 
-def write_report(records: list[RunRecord], out_dir: str) -> None:
+def write_report(records: list[RunRecord], out_dir: str, *, force: bool = False) -> None:
     """Write the comparison report (the report package) for these runs."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     try:
@@ -159,4 +162,4 @@ def write_report(records: list[RunRecord], out_dir: str) -> None:
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.campaign.records_frame import records_to_frame
 
-    writer(records_to_frame(records), out_dir)
+    writer(records_to_frame(records), out_dir, force=force)

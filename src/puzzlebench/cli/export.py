@@ -24,7 +24,8 @@ def export_command(
     the traces in the IOHprofiler format."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.cli.options import CliInputError, check_out_dir, check_out_file
-    from puzzlebench.harness.campaign.store import export, export_traces, load_traces
+    from puzzlebench.harness.campaign.exports import export, export_traces
+    from puzzlebench.harness.campaign.store import load_traces
     if fmt == "ioh":
         # imported on use: a command loads only the code it runs (CLI start-up time)
         from puzzlebench.harness.campaign.ioh_export import export_ioh

@@ -15,7 +15,6 @@ from puzzlebench.cli.options import (
     PinOpt,
     SandboxOpt,
     StartupLimitOpt,
-    check_out_dir,
     with_measurement,
 )
 from puzzlebench.cli.run import check_workers
@@ -64,28 +63,29 @@ def study_command(
     from puzzlebench.harness.campaign.store import load_records, load_traces
     from puzzlebench.harness.campaign.study_file import study_from_dict
     from puzzlebench.report import write_report
+    from puzzlebench.report.out_folder import prepare_report_folder
     from puzzlebench.report.summary import run_span
     from puzzlebench.studies import get_study
     check_workers(workers)
     builtin = get_study(name)
     study = with_measurement(study_from_dict(builtin.definition(quick), f"study {name}"),
                              min_time, pin, sandbox, startup_limit)
-    folder = check_out_dir(out or f"study-reports/{name}{'-quick' if quick else ''}")
+    given = out or f"study-reports/{name}{'-quick' if quick else ''}"
+    folder = prepare_report_folder(given, force=force)  # before the store is made inside it
     store = Path(db) if db else folder / f"{name}.sqlite"
     if (folder / "report.md").exists() and not store.exists() and not force:
         raise CliInputError(f"{str(folder)!r} holds a report made elsewhere (a committed one?); "
                             "pass --force to replace it, or choose another --out")
-    folder.mkdir(parents=True, exist_ok=True)
     run_study(study, store, workers=workers, quiet=quiet)
     keys = [s.key for s in study.runs()]
     frame = records_to_frame(load_records(store, keys=keys))
     paths = write_report(
-        frame, folder,
+        frame, given,
         title=f"Study '{name}'" + (f" ({builtin.origin})" if builtin.origin else "")
         + (" — quick" if quick else ""),
         description=builtin.description, narrative=[*builtin.narrative(frame), run_span(frame)],
         findings=builtin.findings(frame), extras=builtin.extras(frame),
         traces=load_traces(store, study.name),
-        shared_assets=None if self_contained else folder.parent / "assets")
+        shared_assets=None if self_contained else folder.parent / "assets", force=force)
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

@@ -38,7 +38,7 @@ import pandas as pd
 from puzzlebench.claims import Claim
 from puzzlebench.problems.catalogue import PROBLEM_ID
 from puzzlebench.problems.errors import PuzzlebenchError
-from puzzlebench.record import NOISE_FLOOR_S
+from puzzlebench.record import NOISE_FLOOR_S, inert_table
 from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.borda import borda_overall, borda_table
@@ -48,6 +48,7 @@ from puzzlebench.report.distorted import RULE, distorted_table, split_distorted
 from puzzlebench.report.ert_size import ert_by_size, ert_figure
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table, p_text
+from puzzlebench.report.out_folder import prepare_report_folder, subfolder, write_file
 from puzzlebench.report.per_instance import per_instance_table
 from puzzlebench.report.quality import quality_table
 from puzzlebench.report.render import render, table_rows
@@ -181,7 +182,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                  traces: pd.DataFrame | None = None,
                  shared_assets: str | Path | None = None,
                  findings: list[Finding] | None = None, lead: int = LEAD_SENTENCES,
-                 claims: list[Claim] | None = None) -> dict[str, Path]:
+                 claims: list[Claim] | None = None, force: bool = False) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
     (``load_traces`` rows) an anytime section for the traced runs of ``frame``.
 
@@ -191,7 +192,10 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
 
     ``findings`` (claims tested on the runs) become the findings table at the top, followed by
     the tests of ``claims`` (a study file's own); the first ``lead`` sentences of ``narrative``
-    open the report, then the generated answer; the rest of ``narrative`` goes to its details."""
+    open the report, then the generated answer; the rest of ``narrative`` goes to its details.
+
+    ``out_dir`` must be new, empty or a folder the suite wrote (``report.out_folder``; ``force``
+    replaces the report's files in a folder of other files); ReportFolderError otherwise."""
     # imported on use: the renderers load matplotlib and plotly (0.3-0.4 s), which a command
     # that only reads this package's tables or findings (``puzzlebench studies``) never needs
     from puzzlebench.report.plotly_render import (
@@ -202,15 +206,17 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     )
     from puzzlebench.report.png_render import PngWriter
 
-    out = Path(out_dir)
-    figures_dir, tables_dir = out / FIGURES, out / TABLES
-    for folder in (out, figures_dir, tables_dir):
-        folder.mkdir(parents=True, exist_ok=True)
+    # rows of the store refused (edited, or a success the judge rejects) or unsealed: said first
+    store_check = frame.attrs.get("store_check") if hasattr(frame, "attrs") else None
+    checked = [str(s) for s in (store_check or {}).get("sentences", [])]
+    out = prepare_report_folder(out_dir, force=force)
+    figures_dir, tables_dir = subfolder(out, FIGURES), subfolder(out, TABLES)
     written: list[str] = []
 
     def csv(table: pd.DataFrame, name: str) -> str:
         """Write a table under tables/ and give its path relative to the report."""
-        table.to_csv(tables_dir / f"{name}.csv", index=False)
+        text = inert_table(table).to_csv(index=False)  # formulas inert (OWASP)
+        write_file(tables_dir, f"{name}.csv", text.encode())
         written.append(f"{TABLES}/{name}.csv")
         return written[-1]
 
@@ -310,7 +316,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     # (the headline has rows); else the answer's critical-difference charts answer alone
     key = anytime_figures[0] if len(headline) and anytime_figures else None
     context = {"title": title, "description": description,
-               "lead": narrative[:lead] + headlines,
+               "lead": checked + narrative[:lead] + headlines,
                "claim_sentences": claim_sentences, "claims": table_rows(_claims_shown(verdicts)),
                "claims_csv": claims_csv,
                "narrative": generated + narrative[lead:] + anytime_notes
@@ -331,7 +337,6 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "ert_figures": ert_figures, "ert_csv": ert_csv,
                "borda_overall": table_rows(borda_all) if len(problems) > 1 else None}
     pngs.finish()
-    md, html = out / "report.md", out / "report.html"
-    md.write_text(render("report.md.j2", context), encoding="utf-8")
-    html.write_text(render("report.html.j2", context), encoding="utf-8")
-    return {"markdown": md, "html": html}
+    write_file(out, "report.md", render("report.md.j2", context).encode())
+    write_file(out, "report.html", render("report.html.j2", context).encode())
+    return {"markdown": Path(out_dir) / "report.md", "html": Path(out_dir) / "report.html"}

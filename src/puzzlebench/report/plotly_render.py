@@ -32,6 +32,7 @@ from plotly.offline import get_plotlyjs
 from plotly.subplots import make_subplots
 
 from puzzlebench.report.chart import Chart, Series
+from puzzlebench.report.out_folder import write_file
 from puzzlebench.report.series_styles import SeriesStyles
 
 PLOTLY_DASH = {"solid": "solid", "dashed": "dash", "dotted": "dot", "dashdot": "dashdot"}
@@ -109,9 +110,7 @@ def write_shared_bundle(assets: Path) -> Path:
     path = assets / plotly_bundle_name()
     if not path.is_file() or path.stat().st_size == 0:
         assets.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(plotly_js(), encoding="utf-8")
-        tmp.replace(path)
+        write_file(assets, path.name, plotly_js().encode())  # never through a symlink
     return path
 
 

@@ -6,6 +6,7 @@ the same data gives the same bytes."""
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import textwrap
@@ -21,6 +22,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from puzzlebench.report.chart import Chart, Series
+from puzzlebench.report.out_folder import write_file
 from puzzlebench.report.series_styles import SeriesStyles
 
 WIDTH_IN, DPI, PANEL_HEIGHT_IN = 12.8, 100, 4.2
@@ -86,7 +88,9 @@ def draw(chart: Chart, styles: SeriesStyles) -> Figure:
 
 
 def save(fig: Figure, path: Path) -> Path:
-    fig.savefig(path, format="png", metadata={"Software": None})
+    buffer = io.BytesIO()  # written by name, never through a symlink (report.out_folder)
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    write_file(path.parent, path.name, buffer.getvalue())
     plt.close(fig)
     return path
 

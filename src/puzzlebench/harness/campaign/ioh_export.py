@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from puzzlebench.harness.campaign.exports import write_csv
 from puzzlebench.harness.campaign.records_frame import config_labels
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
@@ -80,7 +81,7 @@ def export_ioh(traces: pd.DataFrame, out: str | Path) -> dict[str, int]:
         instances[(problem, int(size))] = sorted(sub["instance_id"].unique())
     pd.DataFrame([{"problem": p, "size": n, "instance": i + 1, "instance_id": iid}
                   for (p, n), ids in instances.items() for i, iid in enumerate(ids)]
-                 ).to_csv(root / "instances.csv", index=False)
+                 ).pipe(write_csv, root / "instances.csv")
     runs_written = 0
     labels = config_labels(traces)
     for (solver, params, problem), sub in traces.groupby(["solver", "params", "problem"], sort=True):

@@ -20,7 +20,18 @@ from puzzlebench.record import FLAT_FIELDS, SUCCESS_VALUES, RunRecord
 
 
 def records_to_frame(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFrame:
-    """A DataFrame with one row per record (see module docstring for the columns)."""
+    """A DataFrame with one row per record (see module docstring for the columns); records
+    read from a store bring what their check found (``seals.StoreCheck``, as a dict with the
+    sentences a report opens with) as ``frame.attrs["store_check"]``."""
+    check = getattr(records, "check", None)
+    frame = _frame_of(records)
+    if check is not None:  # plain data and the sentences a report says (it reads no harness)
+        frame.attrs["store_check"] = {"refused": list(check.refused), "unsealed": check.unsealed,
+                                      "sentences": check.sentences()}
+    return frame
+
+
+def _frame_of(records: Iterable[RunRecord | dict[str, Any]]) -> pd.DataFrame:
     rows = []
     for rec in records:
         d = rec.to_dict() if isinstance(rec, RunRecord) else dict(rec)

@@ -23,6 +23,7 @@ from typing import Any
 
 from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
+from puzzlebench.harness.campaign.claim_revisions import state_claims
 from puzzlebench.harness.campaign.progress import StudyProgress
 from puzzlebench.harness.campaign.store import Store
 from puzzlebench.harness.campaign.study import RunSpec, Study
@@ -60,10 +61,18 @@ def run_study(
     on_record: Callable[[RunRecord], None] | None = None,
 ) -> StudyResult:
     """Run every not-yet-stored run of a study; each finished run is committed at once. The
-    study's description and claims are kept in the store for its report."""
+    study's description and claims are kept in the store for its report; claims that differ
+    from those stored before are kept as a new revision (``claim_revisions``), never replacing
+    them."""
+    claims = [c.to_dict() for c in study.claims]
     with Store(db) as store:
-        store.save_study(study.name, {"description": study.description,
-                                      "claims": [c.to_dict() for c in study.claims]})
+        store.save_study(study.name, {"description": study.description, "claims": claims})
+        with store.reading():
+            revision = state_claims(store.conn, study.name, claims)
+    if revision is not None and revision.runs_before and not quiet:
+        print(f"the claims differ from those stored with {study.name!r}: kept as revision "
+              f"{revision.revision}, {revision.when} (the report shows it beside the original)",
+              file=sys.stderr)
     return run_specs(study.name, study.runs(), db, workers=workers, scheduler=scheduler,
                      quiet=quiet, on_record=on_record)
 

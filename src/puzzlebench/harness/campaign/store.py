@@ -17,6 +17,13 @@ from pathlib import Path
 import pandas as pd
 
 from puzzlebench.harness.campaign.records_frame import records_to_frame
+from puzzlebench.harness.campaign.seals import (
+    CheckedRecords,
+    StoreCheck,
+    checked_rows,
+    row_digest,
+    seal_from_now,
+)
 from puzzlebench.harness.judging.verdict import judge_stored_runs
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.record import RunRecord, json_default
@@ -31,7 +38,8 @@ CREATE TABLE IF NOT EXISTS runs (
     outcome    TEXT NOT NULL,
     time_s     REAL NOT NULL,
     record     TEXT NOT NULL,
-    stored_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    stored_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    digest     TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_study ON runs (study);
 CREATE TABLE IF NOT EXISTS traces (
@@ -42,6 +50,19 @@ CREATE TABLE IF NOT EXISTS traces (
     best         INTEGER NOT NULL,
     PRIMARY KEY (key, point)
 );
+CREATE TABLE IF NOT EXISTS facts (
+    name       TEXT PRIMARY KEY,
+    value      TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS claim_revisions (
+    study       TEXT NOT NULL,
+    revision    INTEGER NOT NULL,
+    claims      TEXT NOT NULL,
+    sha256      TEXT NOT NULL,
+    stated_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    runs_before INTEGER,
+    PRIMARY KEY (study, revision)
+);
 CREATE TABLE IF NOT EXISTS studies (
     study      TEXT PRIMARY KEY,
     definition TEXT NOT NULL,
@@ -51,10 +72,13 @@ CREATE TABLE IF NOT EXISTS studies (
 #: Bumped when the stored shape changes; older puzzlebench stores are migrated on open for
 #: writing (their runs stay readable; their keys predate the full run key, so a resumed study
 #: makes its runs anew), anything else is refused.
-SCHEMA_VERSION = 4  # 3: the traces table (anytime traces, one row per improvement);
-#                     4: the studies table (a study's description and claims, for its report)
+SCHEMA_VERSION = 6  # 3: the traces table (anytime traces, one row per improvement);
+#                     4: the studies table (a study's description and claims, for its report);
+#                     5: each run's digest (``seals``) and the facts table (where sealing began);
+#                     6: claim_revisions (each set of claims as stated, ``claim_revisions``)
 RUN_COLUMNS = {"key", "study", "problem", "size", "solver", "outcome", "time_s", "record",
                "stored_at"}
+SEALED_RUN_COLUMNS = RUN_COLUMNS | {"digest"}
 
 
 class StoreError(PuzzlebenchError, ValueError):
@@ -71,6 +95,7 @@ class Store:
 
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.check = StoreCheck()  # what the last read found of refused and unsealed rows
         where = str(self.path)
         if self.path.is_dir():
             raise StoreError(f"{where!r} is a folder, not a store file")
@@ -96,6 +121,7 @@ class Store:
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.executescript(SCHEMA)
+                seal_from_now(self.conn)
                 self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (sqlite3.DatabaseError, StoreError) as exc:
             self._abandon()
@@ -126,9 +152,9 @@ class Store:
     def _check_schema(self, *, migrate: bool) -> None:
         version = int(self.conn.execute("PRAGMA user_version").fetchone()[0])
         columns = {row[1] for row in self.conn.execute("PRAGMA table_info(runs)")}
-        if columns != RUN_COLUMNS or version > SCHEMA_VERSION:
+        if columns not in (RUN_COLUMNS, SEALED_RUN_COLUMNS) or version > SCHEMA_VERSION:
             self.conn.close()
-            what = ("made by a newer puzzlebench" if columns == RUN_COLUMNS
+            what = ("made by a newer puzzlebench" if columns in (RUN_COLUMNS, SEALED_RUN_COLUMNS)
                     else "not a puzzlebench store")
             raise StoreError(f"{str(self.path)!r} is {what}; refusing to use it")
         if version < SCHEMA_VERSION and migrate:
@@ -147,15 +173,15 @@ class Store:
         """Store one finished run — its record and its trace — in one transaction; False if
         the key was stored already."""
         text = json.dumps(record.to_dict(), sort_keys=True, default=json_default, allow_nan=False)
+        columns = (key, record.study, record.problem, record.size, record.solver,
+                   record.outcome.value, record.time_s, text)
         with self.reading():
             self.conn.execute("BEGIN IMMEDIATE")
         try:
             cur = self.conn.execute(
-                "INSERT OR IGNORE INTO runs (key, study, problem, size, solver, outcome, time_s, record)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, record.study, record.problem, record.size, record.solver,
-                 record.outcome.value, record.time_s, text),
-            )
+                "INSERT OR IGNORE INTO runs (key, study, problem, size, solver, outcome, time_s, "
+                "record, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*columns, row_digest(*columns)))
             added = cur.rowcount == 1
             if added and record.trace:
                 self.conn.executemany(
@@ -189,29 +215,28 @@ class Store:
             return {r[0] for r in rows}
 
     def records(self, study: str | None = None) -> Iterator[RunRecord]:
-        """Stored records in insertion order."""
-        query = "SELECT record FROM runs" + (" WHERE study = ?" if study else "") + " ORDER BY rowid"
-        with self.reading():
-            rows = self.conn.execute(query, (study,) if study else ()).fetchall()
-        for (text,) in rows:
-            yield RunRecord.from_dict(json.loads(text))
+        """Stored records in insertion order (rows that fail their check left out, ``check``)."""
+        for _, record in self.keyed_records(study):
+            yield record
 
     def keyed_records(self, study: str | None = None) -> list[tuple[str, RunRecord]]:
-        """(run key, record) of every stored run (of one study, if given), in insertion order."""
-        query = "SELECT key, record FROM runs" + (" WHERE study = ?" if study else "") + \
-            " ORDER BY rowid"
-        with self.reading():
-            rows = self.conn.execute(query, (study,) if study else ()).fetchall()
-        return [(key, RunRecord.from_dict(json.loads(text))) for key, text in rows]
+        """(run key, record) of every stored run (of one study, if given), in insertion order;
+        each row checked against its seal and re-judged (``seals``): the refused are left out
+        and named in ``self.check``."""
+        return self._checked(" WHERE study = ?" if study else "", (study,) if study else ())
 
     def records_for(self, keys: Iterable[str]) -> list[RunRecord]:
-        """The stored records of the given run keys (those stored), in key order given."""
-        out = []
+        """The stored records of the given run keys (those stored and admitted by their check,
+        ``self.check``), in key order given."""
+        wanted = list(keys)
+        found = dict(self._checked(" WHERE key IN (SELECT value FROM json_each(?))",
+                                   (json.dumps(wanted),)))
+        return [found[k] for k in wanted if k in found]
+
+    def _checked(self, where: str, params: tuple[object, ...]) -> list[tuple[str, RunRecord]]:
+        """The rows ``where`` selects, each admitted or refused by ``seals.checked_rows``."""
         with self.reading():
-            for key in keys:
-                row = self.conn.execute("SELECT record FROM runs WHERE key = ?", (key,)).fetchone()
-                if row is not None:
-                    out.append(RunRecord.from_dict(json.loads(row[0])))
+            out, self.check = checked_rows(self.conn, where, params)
         return out
 
     def drop_false_crashes(self, study: str, error_prefix: str) -> int:
@@ -274,9 +299,11 @@ def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str
     unless ``rejudged=False`` asks for them exactly as stored."""
     with Store(db, read_only=True) as store:
         records = store.records_for(keys) if keys is not None else list(store.records(study))
-    if not rejudged:
-        return records
-    return _rejudged(records, exact_solvers, complete_solvers)
+        check = store.check
+    out = CheckedRecords(records if not rejudged
+                         else _rejudged(records, exact_solvers, complete_solvers))
+    out.check = check  # what a report says of refused and unsealed rows
+    return out
 
 
 def _rejudged(records: list[RunRecord], exact_solvers: Iterable[str] = (),
@@ -321,12 +348,15 @@ def load_traces(db: str | Path, study: str | None = None, *,
         except sqlite3.DatabaseError as exc:
             store._abandon()
             raise StoreError(f"cannot read {str(db)!r}: {exc}") from None
-        keyed = store.keyed_records(study) if rows and rejudged else []
-    verdict = {key: r.outcome.value
-               for (key, _), r in zip(keyed, _rejudged([r for _, r in keyed]), strict=True)}
+        keyed = store.keyed_records(study) if rows else []  # rows that fail their seal: out
+    admitted = {key for key, _ in keyed}
+    verdict = {key: r.outcome.value for (key, _), r in
+               zip(keyed, _rejudged([r for _, r in keyed]), strict=True)} if rejudged else {}
     out = []
     records: dict[str, dict] = {}
     for key, text, point, evaluations, time_s, best in rows:
+        if key not in admitted:
+            continue
         if key not in records:
             records[key] = json.loads(text)
         rec = records[key]
@@ -359,42 +389,3 @@ def studies(db: str | Path) -> list[str]:
     """The study names a store holds."""
     with Store(db, read_only=True) as store, store.reading():
         return [r[0] for r in store.conn.execute("SELECT DISTINCT study FROM runs ORDER BY study")]
-
-
-EXPORT_DROP = ("params", "counters", "budget", "instance", "versions", "machine")
-
-
-def export_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """A flat frame for CSV/Parquet: nested dicts as JSON text, answers as JSON text."""
-    out = frame.copy()
-    for col in (*EXPORT_DROP, "answer"):
-        if col in out.columns:
-            out[col] = [json.dumps(v, sort_keys=True, default=json_default) for v in out[col]]
-    return out
-
-
-def export_traces(db: str | Path, fmt: str, out: str | Path | None, study: str | None = None) -> str | None:
-    """Write the traces table (``load_traces``) as CSV or Parquet."""
-    return _write_frame(load_traces(db, study), fmt, out)
-
-
-def export(db: str | Path, fmt: str, out: str | Path | None) -> str | None:
-    """Write the store as CSV or Parquet; CSV goes to the returned text when ``out`` is None.
-    The runs are judged against each other first (``harness.judging.cross_run``), exactly as a report
-    judges them: one verdict for one run, whichever command shows it."""
-    return _write_frame(export_frame(load(db)), fmt, out)
-
-
-def _write_frame(frame: pd.DataFrame, fmt: str, out: str | Path | None) -> str | None:
-    if fmt not in ("csv", "parquet"):
-        raise StoreError(f"export format must be csv, parquet or ioh, got {fmt!r}")
-    if fmt == "csv":
-        if out is None:
-            return str(frame.to_csv(index=False))
-        frame.to_csv(out, index=False)
-        return None
-    if out is None:
-        raise StoreError("parquet export needs --out FILE")
-    frame.to_parquet(out, index=False)
-    return None
-
