@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from puzzlebench.cli.app import app
+from puzzlebench.cli.app import CommandInterruptedError, app
 from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     CliInputError,
@@ -74,9 +74,9 @@ def run_command(
     except KeyboardInterrupt:  # what is stored, and how to go on: the same command resumes
         keys = [s.key for s in study.runs()]
         stored = len(load_records(target, keys=keys)) if Path(target).exists() else 0
-        typer.echo(f"puzzlebench: interrupted — {stored} of the study's {len(keys)} runs are "
-                   f"stored in {target}; run the same command to resume", err=True)
-        raise typer.Exit(130) from None
+        raise CommandInterruptedError(f"puzzlebench: interrupted — {stored} of the study's "
+                                 f"{len(keys)} runs are stored in {target}; run the same "
+                                 f"command to resume") from None
     # this definition's runs (not earlier ones under other limits), judged against each other
     records = load_records(target, keys=[s.key for s in study.runs()])
     console().print(summary_table(records))
