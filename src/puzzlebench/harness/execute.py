@@ -22,7 +22,7 @@ import resource
 import time
 from typing import Any
 
-from puzzlebench.contract import Budget
+from puzzlebench.contract import MAX_TIME_LIMIT_S, Budget
 from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
@@ -63,6 +63,9 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
     budget = budget or Budget()
     if hard_limit is None:
         hard_limit = default_hard_limit(budget.time_limit)
+    elif not 0 < hard_limit <= (default_hard_limit(MAX_TIME_LIMIT_S) or 0):
+        raise RegistryError(f"the hard limit must be positive and at most "
+                            f"{default_hard_limit(MAX_TIME_LIMIT_S):,.1f} s, got {hard_limit}")
     elif budget.time_limit is not None and hard_limit < budget.time_limit:
         raise RegistryError(f"the hard limit ({hard_limit} s) is below the time limit "
                             f"({budget.time_limit} s)")

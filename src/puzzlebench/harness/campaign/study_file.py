@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebench.claims import Claim, ClaimError, parse_claim
-from puzzlebench.contract import SolverConfigError
+from puzzlebench.contract import MAX_TIME_LIMIT_S, SolverConfigError
 from puzzlebench.harness.campaign.study import Study, StudyError, expand_grid
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import PROBLEMS, get_problem
@@ -82,15 +82,26 @@ def _check_keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None
 
 
 def _number(table: Mapping[str, Any], key: str, kind: type, where: str, minimum: float = 0,
-            default: Any = None) -> Any:
+            default: Any = None, maximum: float = 2**62) -> Any:
     value = table.get(key, default)
     if value is None:
         return None
     ok = isinstance(value, kind) or (kind is float and isinstance(value, int))
-    if not ok or isinstance(value, bool) or not math.isfinite(value) or value < minimum \
-            or abs(value) > 2**62:
+    if not ok or isinstance(value, bool) or not math.isfinite(value) or value < minimum:
         raise StudyError(f"{where}.{key}: expected a {kind.__name__} ≥ {minimum}, got {value!r}")
+    if abs(value) > maximum:
+        raise StudyError(f"{where}.{key}: at most {maximum:,.0f}, got {value!r}")
     return kind(value)
+
+
+def _limit(table: Mapping[str, Any], key: str, where: str, default: float | None = None
+           ) -> float | None:
+    """A time limit in seconds: positive and at most ``MAX_TIME_LIMIT_S`` (what the harness's
+    timers can hold)."""
+    value = _number(table, key, float, where, default=default, maximum=MAX_TIME_LIMIT_S)
+    if value is not None and value <= 0:
+        raise StudyError(f"{where}.{key}: must be positive, got {value}")
+    return value
 
 
 def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
@@ -106,25 +117,19 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
     where = f"{source} [study]"
     master_seed = _number(head, "master_seed", int, where, default=0)
     repeats = _number(head, "repeats", int, where, minimum=1, default=1)
-    time_limit = _number(head, "time_limit", float, where, default=10.0)
-    hard_limit = _number(head, "hard_limit", float, where)
-    if time_limit <= 0:
-        raise StudyError(f"{where}.time_limit: must be positive, got {time_limit}")
+    time_limit = float(_limit(head, "time_limit", where, default=10.0) or 0)
+    hard_limit = _limit(head, "hard_limit", where)
     if hard_limit is not None and hard_limit < time_limit:
         raise StudyError(f"{where}.hard_limit: {hard_limit} is below time_limit {time_limit}")
     memory = _number(head, "memory_limit_mb", int, where, minimum=16)
-    min_time = _number(head, "min_time", float, where)
-    if min_time is not None and min_time <= 0:
-        raise StudyError(f"{where}.min_time: must be positive, got {min_time}")
+    min_time = _limit(head, "min_time", where)
     pin = head.get("pin", False)
     if not isinstance(pin, bool):
         raise StudyError(f"{where}.pin: must be true or false, got {pin!r}")
     sandbox = head.get("sandbox")
     if sandbox is not None and sandbox not in ("auto", "required", "off"):
         raise StudyError(f"{where}.sandbox: must be auto, required or off, got {sandbox!r}")
-    startup_limit = _number(head, "startup_limit", float, where)
-    if startup_limit is not None and startup_limit <= 0:
-        raise StudyError(f"{where}.startup_limit: must be positive, got {startup_limit}")
+    startup_limit = _limit(head, "startup_limit", where)
     caps = {k: _number(head, k, int, where) for k in ("max_nodes", "max_iterations",
                                                       "max_evaluations") if k in head}
     problems_raw = data.get("problems")
@@ -260,9 +265,7 @@ def _entry_budget(entry: Mapping[str, Any], where: str, time_limit: float,
                   hard_limit: float | None) -> dict[str, Any]:
     """A solver entry's own budget (its caps replace the study's; the time limit defaults to
     the study's)."""
-    tl = _number(entry, "time_limit", float, where, default=time_limit)
-    if tl <= 0:
-        raise StudyError(f"{where}.time_limit: must be positive, got {tl}")
+    tl = float(_limit(entry, "time_limit", where, default=time_limit) or 0)
     if hard_limit is not None and hard_limit < tl:
         raise StudyError(f"{where}.time_limit: {tl} is above the study's hard_limit {hard_limit}")
     out: dict[str, Any] = {"time_limit": tl}
