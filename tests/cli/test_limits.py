@@ -91,3 +91,61 @@ def test_the_largest_limit_runs(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_api_refuses_it_with_a_clear_exception() -> None:
     with pytest.raises(SolverConfigError, match="at most"):
         Budget(time_limit=1e12)
+
+
+@pytest.mark.parametrize("argv", [
+    ["count", "nqueens", "12", "--split", "constellations:1000000000"],
+    ["count", "nqueens", "12", "--split", "constellations:" + "9" * 4000],
+    ["count", "nqueens", "12", "--split", "rows:1", "--workers", "1000000000"],
+    ["solve", "nqueens-split", "12", "--part", "1/1000000000", "--solver", "constellations"],
+], ids=["constellations:1e9", "constellations:4000 digits", "workers 1e9", "part 1/1e9"])
+def test_a_split_beyond_its_bound_is_refused_at_once(argv: list[str], tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 17: ``count --split constellations:1000000000`` was silent for a minute, then a
+    MemoryError traceback; every part a split makes is now bounded before any is made."""
+    db = tmp_path / "split.sqlite"
+    line = one_line_exit_2([*argv, *(["--db", str(db)] if argv[0] == "count" else [])], capsys)
+    assert "at most" in line or "in 1.." in line or "whole number" in line
+    assert len(line) < 300 and not db.exists()
+
+
+@pytest.mark.parametrize(("head", "problem", "solver", "names"), [
+    ("repeats = 1000000000000", "", "", "repeats"),
+    ("repeats = 10000", 'sizes_more = ""', "", "runs"),
+    ("", "generate = 1000000000000", "", "generate"),
+    ("", "", "params = { a = [" + ", ".join(map(str, range(200))) + "], b = ["
+     + ", ".join(map(str, range(200))) + "] }", "combinations"),
+], ids=["repeats 1e12", "runs in all", "generate 1e12", "parameter grid"])
+def test_a_study_grid_beyond_its_bounds_is_refused_when_read(
+        head: str, problem: str, solver: str, names: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 18: ``repeats = 10**12`` in a study was silent for a minute, then a MemoryError;
+    repeats, generated instances, parameter combinations and runs in all are bounded when
+    the file is read, before anything is made per unit."""
+    if problem.startswith("sizes_more"):  # 10,000 repeats × 200 sizes: 2,000,000 runs
+        text = STUDY.format(head="time_limit = 1.0\n" + head, problem="", solver="")
+        text = text.replace('sizes = "4"', 'sizes = "4..203"')
+    elif problem.startswith("generate"):
+        text = STUDY.format(head="time_limit = 1.0", problem="", solver="")
+        text = text.replace('problem = "nqueens"\nsizes = "4"',
+                            'problem = "nqueens-completion"\nsizes = "8"\n' + problem)
+        text = text.replace('name = "mod12"', 'name = "backtracking"')
+    else:
+        text = STUDY.format(head="time_limit = 1.0\n" + head, problem=problem, solver=solver)
+    study = tmp_path / "grid.toml"
+    study.write_text(text, encoding="utf-8")
+    db = tmp_path / "grid.sqlite"
+    line = one_line_exit_2(["run", str(study), "--db", str(db)], capsys)
+    assert names in line and "at most" in line, line
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "nqueens", "--sizes", "4", "--solvers", "mod12", "--repeats", "1000000000000"],
+    ["compare", "nqueens", "--sizes", "4..10003", "--solvers", "mod12", "--repeats", "100"],
+    ["compare", "nqueens", "--sizes", "4", "--solvers", "mod12", "--workers", "1000000000"],
+    ["compare", "nqueens", "--sizes", "4..100000000", "--solvers", "mod12"],
+], ids=["repeats 1e12", "runs in all", "workers 1e9", "sizes 1e8"])
+def test_compare_bounds_its_grid_before_making_it(argv: list[str],
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    one_line_exit_2(argv, capsys)

@@ -19,10 +19,14 @@ from puzzlebench.cli.options import (
 )
 from puzzlebench.cli.output import console
 
+#: The most local worker processes a command may ask for (each has a slot made at once).
+MAX_WORKERS = 1024
+
 
 def check_workers(workers: int | None) -> None:
-    if workers is not None and workers < 1:
-        raise CliInputError(f"--workers must be at least 1, got {workers}")
+    """``--workers``: 1..``MAX_WORKERS`` (``--workers 1000000000`` made a slot per worker)."""
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise CliInputError(f"--workers must be in 1..{MAX_WORKERS}, got {workers}")
 
 
 def check_scheduler(address: str) -> None:

@@ -47,7 +47,16 @@ from typing import Any
 
 from puzzlebench.claims import Claim, ClaimError, parse_claim
 from puzzlebench.contract import MAX_TIME_LIMIT_S, SolverConfigError
-from puzzlebench.harness.campaign.study import Study, StudyError, expand_grid
+from puzzlebench.harness.campaign.study import (
+    MAX_GENERATE,
+    MAX_GRID,
+    MAX_REPEATS,
+    MAX_RUNS,
+    Study,
+    StudyError,
+    expand_grid,
+    grid_size,
+)
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
@@ -116,7 +125,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         raise StudyError(f"{source} [study].name: a non-empty string is required")
     where = f"{source} [study]"
     master_seed = _number(head, "master_seed", int, where, default=0)
-    repeats = _number(head, "repeats", int, where, minimum=1, default=1)
+    repeats = _number(head, "repeats", int, where, minimum=1, default=1, maximum=MAX_REPEATS)
     time_limit = float(_limit(head, "time_limit", where, default=10.0) or 0)
     hard_limit = _limit(head, "hard_limit", where)
     if hard_limit is not None and hard_limit < time_limit:
@@ -153,7 +162,8 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         if "generate" in entry:
             if not prob.generates:
                 raise StudyError(f"{w}.generate: {prob.id} has no instance generator")
-            item["generate"] = _number(entry, "generate", int, w, minimum=1)
+            item["generate"] = _number(entry, "generate", int, w, minimum=1,
+                                       maximum=MAX_GENERATE)
         try:
             item.update(prob.study_entry(entry, w, require="generate" not in entry))
         except PuzzlebenchError as exc:
@@ -185,6 +195,9 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         empty = sorted(k for k, v in params.items() if isinstance(v, list) and not v)
         if empty:
             raise StudyError(f"{w}.params.{empty[0]}: an empty list makes an empty grid")
+        if grid_size(params) > MAX_GRID:
+            raise StudyError(f"{w}.params: {grid_size(params):,} combinations; at most "
+                             f"{MAX_GRID:,} per solver entry")
         for combo in expand_grid(params):
             try:
                 spec.check_params(combo)
@@ -209,6 +222,13 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
                   hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
                   db=head.get("db"), description=str(head.get("description", "")),
                   min_time=min_time, pin=pin, sandbox=sandbox, startup_limit=startup_limit)
+    try:
+        most = study.most_runs()
+    except PuzzlebenchError as exc:
+        raise StudyError(f"{source} [[problems]]: {exc}") from None
+    if most > MAX_RUNS:
+        raise StudyError(f"{source}: the grid makes up to {most:,} runs (instances × "
+                         f"parameter combinations × repeats); at most {MAX_RUNS:,}")
     try:
         study.instances()
     except PuzzlebenchError as exc:
