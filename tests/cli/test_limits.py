@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.contract import MAX_TIME_LIMIT_S, Budget, SolverConfigError
+from puzzlebench.harness.run.measure import MAX_TIME_LIMIT_S
+from puzzlebench.registry import RegistryError
 
 STUDY = """
 [study]
@@ -89,8 +90,10 @@ def test_the_largest_limit_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_api_refuses_it_with_a_clear_exception() -> None:
-    with pytest.raises(SolverConfigError, match="at most"):
-        Budget(time_limit=1e12)
+    import puzzlebench
+
+    with pytest.raises(RegistryError, match="at most"):
+        puzzlebench.solve("nqueens", 8, "mod12", time_limit=1e12)
 
 
 @pytest.mark.parametrize("argv", [

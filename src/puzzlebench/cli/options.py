@@ -12,7 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
-from puzzlebench.contract import MAX_TIME_LIMIT_S, Budget
+from puzzlebench.contract import Budget
+from puzzlebench.harness.run.measure import MAX_TIME_LIMIT_S
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.problems.size_lists import (
     MAX_INT,

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebench.claims import Claim, ClaimError, parse_claim
-from puzzlebench.contract import MAX_TIME_LIMIT_S, SolverConfigError
+from puzzlebench.contract import SolverConfigError
 from puzzlebench.harness.campaign.study import (
     MAX_GENERATE,
     MAX_GRID,
@@ -58,6 +58,7 @@ from puzzlebench.harness.campaign.study import (
     grid_size,
 )
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.harness.run.measure import MAX_TIME_LIMIT_S
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.problems.size_lists import SizeListError, parse_size_list
