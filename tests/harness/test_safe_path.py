@@ -8,6 +8,7 @@ run is solved — the fork server, the run's process and any helper the harness 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,18 @@ def test_helper_processes_start_on_a_safe_path() -> None:
         assert "" not in module_path()
     finally:
         sys.path.remove("")
+
+
+def test_a_program_in_the_current_folder_is_never_run(tmp_path: Path) -> None:
+    """The fork server starts each sealed run's namespace init (``setpriv``, ``sleep``) by
+    name: with an empty entry in ``PATH`` (the current folder), a ``setpriv`` planted there
+    ran as root. Programs the harness starts are found on absolute ``PATH`` folders only."""
+    for name in ("setpriv", "sleep"):
+        program = tmp_path / name
+        program.write_text(f"#!/bin/sh\ntouch {tmp_path}/imported-{name}\nexit 1\n")
+        program.chmod(0o755)
+    env = {**os.environ, "PATH": os.pathsep + os.environ.get("PATH", os.defpath)}
+    done = subprocess.run([str(SCRIPT), "solve", "nqueens", "8", "--solver", "mod12"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert markers(tmp_path) == [], done.stdout + done.stderr
+    assert done.returncode == 0 and "outcome=solved" in done.stdout, done.stdout + done.stderr
