@@ -114,18 +114,22 @@ def test_a_split_beyond_its_bound_is_refused_at_once(argv: list[str], tmp_path: 
 
 @pytest.mark.parametrize(("head", "problem", "solver", "names"), [
     ("repeats = 1000000000000", "", "", "repeats"),
+    ("", "sizes_list", "", "sizes"),
     ("repeats = 10000", 'sizes_more = ""', "", "runs"),
     ("", "generate = 1000000000000", "", "generate"),
     ("", "", "params = { a = [" + ", ".join(map(str, range(200))) + "], b = ["
      + ", ".join(map(str, range(200))) + "] }", "combinations"),
-], ids=["repeats 1e12", "runs in all", "generate 1e12", "parameter grid"])
+], ids=["repeats 1e12", "size list", "runs in all", "generate 1e12", "parameter grid"])
 def test_a_study_grid_beyond_its_bounds_is_refused_when_read(
         head: str, problem: str, solver: str, names: str, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     """Item 18: ``repeats = 10**12`` in a study was silent for a minute, then a MemoryError;
     repeats, generated instances, parameter combinations and runs in all are bounded when
     the file is read, before anything is made per unit."""
-    if problem.startswith("sizes_more"):  # 10,000 repeats × 200 sizes: 2,000,000 runs
+    if problem == "sizes_list":  # a TOML list of 20,000 sizes
+        text = STUDY.format(head="time_limit = 1.0", problem="", solver="")
+        text = text.replace('sizes = "4"', f"sizes = {list(range(4, 20_004))}")
+    elif problem.startswith("sizes_more"):  # 10,000 repeats × 200 sizes: 2,000,000 runs
         text = STUDY.format(head="time_limit = 1.0\n" + head, problem="", solver="")
         text = text.replace('sizes = "4"', 'sizes = "4..203"')
     elif problem.startswith("generate"):
