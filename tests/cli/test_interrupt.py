@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 NAPPING = Path(__file__).resolve().parents[1] / "plugins" / "napping.py"
 
 
@@ -48,3 +50,36 @@ def test_ctrl_c_on_a_study_counts_what_is_stored_and_the_same_command_resumes(
     resumed = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert f"{12 - count} runs made, {count} already stored" in resumed.stdout
+
+
+def has_child(pid: int) -> bool:
+    """Whether the process has started a child: the console script starts a `count`'s fork
+    server (``early_server``) after it catches SIGINT and before the command line loads."""
+    try:
+        return bool(Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize(("entry", "after"), [("script", 0.0), ("script", 0.3), ("script", 1.0),
+                                              ("python -m", 0.0)])
+def test_ctrl_c_during_start_up_prints_one_line_and_exits_130(entry: str, after: float) -> None:
+    """Issue 53, item 10: Ctrl-C while the command line loads (imports, the fork server's
+    start), or once the count runs, is one line and status 130, never a traceback."""
+    script = Path(sys.executable).parent / "puzzlebench"
+    command = [str(script)] if entry == "script" else [sys.executable, "-m", "puzzlebench"]
+    warm = subprocess.run([*command, "count", "nqueens", "4"], capture_output=True, text=True,
+                          timeout=300)  # the solver index and kernels: the fork server starts early
+    assert warm.returncode == 0, warm.stderr
+    proc = subprocess.Popen([*command, "count", "nqueens", "17"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not has_child(proc.pid):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.002)
+    time.sleep(after)
+    os.kill(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert len(err.splitlines()) == 1 and err.startswith("puzzlebench: interrupted"), err

@@ -57,14 +57,30 @@ def ancestors() -> list[int]:
     return out
 
 
+def argv_of(pid: int) -> list[str]:
+    """The command line of ``pid`` as its words (NUL-separated in /proc: a path with spaces
+    or a folder named puzzlebench is one word)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
+def is_puzzlebench_command(argv: list[str]) -> bool:
+    """``python -m puzzlebench ...`` or the ``puzzlebench`` console script, exactly: never
+    pytest or one of its workers (whose interpreter may live in a folder named puzzlebench,
+    as in a fresh clone's virtual environment), never the fork server."""
+    if argv[1:3] == ["-m", "puzzlebench"]:
+        return True
+    script = argv[1] if len(argv) > 1 and os.path.basename(argv[0]).startswith("python") \
+        else argv[0] if argv else ""
+    return os.path.basename(script) == "puzzlebench"
+
+
 def harness_processes() -> list[int]:
     """Ancestors that are a puzzlebench command (never pytest, never the fork server)."""
-    out = []
-    for pid in ancestors():
-        program = " ".join(cmdline(pid).split()[:3])  # the interpreter, -m, the module
-        if "puzzlebench" in program and "pytest" not in program and "forkserver" not in program:
-            out.append(pid)
-    return out
+    return [pid for pid in ancestors() if is_puzzlebench_command(argv_of(pid))]
 
 
 def processes() -> list[int]:

@@ -10,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -44,10 +46,12 @@ def json_lines(out: str) -> list[dict[str, Any]]:
 
 def command(*args: str, mode: str, env: dict[str, str] | None = None
             ) -> subprocess.CompletedProcess[str]:
-    """The installed command in a process of its own (its stdout and its signals are real)."""
+    """The installed command in a process of its own (its stdout and its signals are real),
+    in a session of its own: an attack an unsealed run is let through on purpose (a signal to
+    its command's process group) never reaches the test process (issue 53, item 21)."""
     full = {**os.environ, "PUZZLEBENCH_SANDBOX": mode, **(env or {})}
     return subprocess.run([sys.executable, "-m", "puzzlebench", *args], capture_output=True,
-                          text=True, env=full, timeout=120)
+                          text=True, env=full, timeout=120, start_new_session=True)
 
 
 @pytest.fixture
@@ -150,6 +154,39 @@ def test_a_run_cannot_interrupt_the_harness(mode: str, tmp_path: Path) -> None:
     assert len(load_records(db)) == 6
     again = command(*args, mode=mode)  # resuming adds nothing and aborts nowhere
     assert again.returncode == 0 and len(load_records(db)) == 6
+
+
+SENTINEL = """
+import os, signal, subprocess, sys
+hit = []
+signal.signal(signal.SIGINT, lambda *_: hit.append(1))
+done = subprocess.run([sys.executable, "-m", "puzzlebench", *sys.argv[1:]], capture_output=True,
+                      env={**os.environ, "PUZZLEBENCH_SANDBOX": "off"}, start_new_session=True)
+print(done.returncode, len(hit))
+"""
+
+
+def test_an_interrupt_let_through_never_reaches_the_test_process(tmp_path: Path) -> None:
+    """Issue 53, item 21: the unsealed run's SIGINT to its command once took down the pytest
+    worker that ran the command (its interpreter lived in a folder named puzzlebench, as in a
+    fresh clone). A stand-in for that worker — an interpreter reached through such a folder,
+    running the command as ``command`` does — sees no SIGINT, while the command is
+    interrupted (the attack works: ``--sandbox off``)."""
+    home = Path(tempfile.mkdtemp(prefix="clone-"))  # not under pytest's tmp_path: a plain path
+    try:
+        venv = home / "puzzlebench" / "venv"
+        venv.parent.mkdir()
+        venv.symlink_to(sys.prefix)
+        python = venv / "bin" / Path(sys.executable).name
+        args = ["compare", "nqueens", "--sizes", "6..8", "--workers", "1", "--db",
+                str(tmp_path / "runs.db"), "--solvers", f"{ref('SigintHarness')},mod12"]
+        sentinel = home / "sentinel.py"
+        sentinel.write_text(SENTINEL, encoding="utf-8")
+        done = subprocess.run([str(python), str(sentinel), *args], capture_output=True,
+                              text=True, timeout=180, start_new_session=True)
+    finally:
+        shutil.rmtree(home)
+    assert done.stdout.split() == ["130", "0"], (done.stdout, done.stderr)
 
 
 @pytest.mark.parametrize("mode", MODES, indirect=True)

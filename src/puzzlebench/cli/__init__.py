@@ -13,17 +13,20 @@ stream cannot be flushed, the normal exit is used instead.
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import importlib
 import os
 import pkgutil
+import signal
 import sys
 import threading
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import typer
 
-from puzzlebench.cli.app import app
+from puzzlebench.cli.app import CommandInterruptedError, app
 from puzzlebench.problems.base import PuzzlebenchError
 
 _loaded = False
@@ -44,18 +47,30 @@ def load_commands() -> None:
     polish(app)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns (and exits with) the command's status."""
-    load_commands()
-    command = typer.main.get_command(app)
+def main(argv: list[str] | None = None, *, ctrl_c: Callable[[str], None] | None = None) -> int:
+    """Run the CLI; returns (and exits with) the command's status.
+
+    Ctrl-C while the command runs raises KeyboardInterrupt (``run`` and ``count --split`` say
+    what is stored); before it runs, while the commands load, and while the process exits, the
+    console script's handler ends the process with one line (``ctrl_c``:
+    ``puzzlebench.console.catch_interrupts``, which says the line it is given). Every way
+    prints one line and exits 130."""
+    script = argv is None and ctrl_c is not None
+    said = False  # the command printed its own line for Ctrl-C
     try:
+        load_commands()
+        command = typer.main.get_command(app)
+        if script:  # from here Ctrl-C raises KeyboardInterrupt, handled below
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            sys.unraisablehook = _unraisable
         result = command.main(args=argv, prog_name="puzzlebench", standalone_mode=False)
     except typer.Exit as exc:
         code = exc.exit_code
     except (typer.Abort, KeyboardInterrupt):
-        print("puzzlebench: interrupted — finished runs are stored; run the same command to "
-              "resume", file=sys.stderr)
         code = 130
+    except CommandInterruptedError as exc:  # the command's own line
+        print(exc, file=sys.stderr)
+        code, said = 130, True
     except typer.TyperException as exc:  # Typer's usage errors (bad option, bad value)
         text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
         print(f"puzzlebench: error: {_one_line(text)}", file=sys.stderr)
@@ -69,9 +84,34 @@ def main(argv: list[str] | None = None) -> int:
         code = getattr(exc, "exit_code", 2)  # 2: bad input; a machine fault says its own
     else:
         code = result if isinstance(result, int) else 0
+    if ctrl_c is not None and argv is None:  # Ctrl-C from now on, while exiting: one line
+        ctrl_c("puzzlebench: interrupted while exiting")
+    if code == 130 and not said:  # Typer returns Ctrl-C in a command as a bare status 130
+        print(_interrupted(argv), file=sys.stderr)
     if argv is None:
         _exit(code)
     return code
+
+
+def _unraisable(info: Any) -> None:
+    """Ctrl-C that landed in a finalizer (``__del__``: Python only prints it, "Exception
+    ignored", and goes on) is raised again in the main thread; other errors as Python says."""
+    if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
+        _thread.interrupt_main()
+        return
+    sys.__unraisablehook__(info)
+
+
+#: The commands whose finished runs are stored as they end (a study's store: resumable).
+STORING = ("compare", "run", "study")
+
+
+def _interrupted(argv: list[str] | None) -> str:
+    """The one line Ctrl-C in a command prints (``run`` and ``count --split`` say more)."""
+    words = sys.argv[1:] if argv is None else argv
+    if words[:1] and words[0] in STORING:
+        return "puzzlebench: interrupted — finished runs are stored; run the same command to resume"
+    return "puzzlebench: interrupted"
 
 
 def _exit(code: int) -> NoReturn:

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import typer
 
+
+class CommandInterruptedError(Exception):
+    """Ctrl-C in a command that says what is stored and how to go on (its one line);
+    ``puzzlebench.cli.main`` prints it and exits 130 (Typer would make a ``typer.Exit`` of
+    it a bare status)."""
+
+
 app = typer.Typer(
     name="puzzlebench",
     help="Compare N-Queens-family and sliding-tile solvers against independent validators.",

@@ -73,9 +73,10 @@ def compare_command(
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.harness.campaign.runner import run_study
     from puzzlebench.harness.campaign.store import load_records
+    from puzzlebench.harness.campaign.study import MAX_REPEATS
     from puzzlebench.harness.campaign.study_file import study_from_dict
-    if repeats < 1:
-        raise CliInputError(f"--repeats must be at least 1, got {repeats}")
+    if not 1 <= repeats <= MAX_REPEATS:
+        raise CliInputError(f"--repeats must be in 1..{MAX_REPEATS:,}, got {repeats}")
     check_limit(time_limit)
     check_seed(seed)
     check_workers(workers)
@@ -99,12 +100,12 @@ def compare_command(
         "solvers": [{"name": n} for n in names],
     }, "compare")
     study = with_measurement(study, min_time, pin, sandbox, startup_limit)
+    if study.most_runs() > MAX_RUNS:  # counted before any run is made
+        raise CliInputError(f"this comparison would make {study.most_runs():,} runs; at most "
+                            f"{MAX_RUNS:,} per command (use a study file and 'run')")
     runs = study.runs()
     if not runs:
         raise CliInputError("this comparison has no runs (no solver handles any instance)")
-    if len(runs) > MAX_RUNS:
-        raise CliInputError(f"this comparison would make {len(runs):,} runs; at most "
-                            f"{MAX_RUNS:,} per command (use a study file and 'run')")
     if report:
         # imported on use: a command loads only the code it runs (CLI start-up time)
         from puzzlebench.report.out_folder import prepare_report_folder

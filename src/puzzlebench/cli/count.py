@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from puzzlebench.cli.app import app
+from puzzlebench.cli.app import CommandInterruptedError, app
 from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     DEFAULT_TIME_LIMIT,
@@ -116,9 +116,8 @@ def _split_count(instance: Any, how: str, *, unique: bool, solver: str | None,
                              params=parse_params(param), time_limit=budget.time_limit,
                              workers=workers, scheduler=scheduler, quiet=quiet or as_json)
     except KeyboardInterrupt:  # every finished sub-problem is stored: the same command resumes
-        typer.echo(f"puzzlebench: interrupted — the finished sub-problems are stored in "
-                   f"{target}; run the same command to resume", err=True)
-        raise typer.Exit(130) from None
+        raise CommandInterruptedError(f"puzzlebench: interrupted — the finished sub-problems are "
+                                 f"stored in {target}; run the same command to resume") from None
     if as_json:
         out = result.to_dict()
         emit_json({"problem": "nqueens", "size": out.pop("n"), "solver": out.pop("solver"),

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from puzzlebench.contract import Budget
+from puzzlebench.harness.run.measure import MAX_TIME_LIMIT_S
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.problems.size_lists import (
     MAX_INT,
@@ -27,9 +28,11 @@ class CliInputError(PuzzlebenchError, ValueError):
 
 
 def check_limit(time_limit: float | None, what: str = "--time-limit") -> float | None:
-    """A finite, positive time limit (or None)."""
-    if time_limit is not None and (not math.isfinite(time_limit) or time_limit <= 0):
-        raise CliInputError(f"{what} must be a positive number of seconds, got {time_limit}")
+    """A finite, positive time limit of at most ``MAX_TIME_LIMIT_S`` (or None)."""
+    if time_limit is not None and (not math.isfinite(time_limit) or time_limit <= 0
+                                   or time_limit > MAX_TIME_LIMIT_S):
+        raise CliInputError(f"{what} must be a positive number of seconds, at most "
+                            f"{MAX_TIME_LIMIT_S:,.0f}, got {time_limit}")
     return time_limit
 
 

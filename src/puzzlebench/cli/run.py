@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from puzzlebench.cli.app import app
+from puzzlebench.cli.app import CommandInterruptedError, app
 from puzzlebench.cli.first_run import say_if_first_run
 from puzzlebench.cli.options import (
     CliInputError,
@@ -22,10 +22,14 @@ from puzzlebench.cli.options import (
 if TYPE_CHECKING:
     from puzzlebench.harness.campaign.study import Study  # for annotations only
 
+#: The most local worker processes a command may ask for (each has a slot made at once).
+MAX_WORKERS = 1024
+
 
 def check_workers(workers: int | None) -> None:
-    if workers is not None and workers < 1:
-        raise CliInputError(f"--workers must be at least 1, got {workers}")
+    """``--workers``: 1..``MAX_WORKERS`` (``--workers 1000000000`` made a slot per worker)."""
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise CliInputError(f"--workers must be in 1..{MAX_WORKERS}, got {workers}")
 
 
 def check_scheduler(address: str) -> None:
@@ -144,9 +148,9 @@ def run_command(
     except KeyboardInterrupt:  # what is stored, and how to go on: the same command resumes
         keys = [s.key for s in study.runs()]
         stored = len(load_records(target, keys=keys)) if Path(target).exists() else 0
-        typer.echo(f"puzzlebench: interrupted — {stored} of the study's {len(keys)} runs are "
-                   f"stored in {target}; run the same command to resume", err=True)
-        raise typer.Exit(130) from None
+        raise CommandInterruptedError(f"puzzlebench: interrupted — {stored} of the study's "
+                                 f"{len(keys)} runs are stored in {target}; run the same "
+                                 f"command to resume") from None
     # this definition's runs (not earlier ones under other limits), judged against each other
     records = load_records(target, keys=[s.key for s in study.runs()])
     print_summary(records, wide=wide)

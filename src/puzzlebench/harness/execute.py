@@ -28,7 +28,13 @@ from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.child import Performed, error_text, perform
 from puzzlebench.harness.run.child_report import ChildReport
-from puzzlebench.harness.run.measure import Measurement, check_stamps, default_hard_limit, stamp_ns
+from puzzlebench.harness.run.measure import (
+    MAX_TIME_LIMIT_S,
+    Measurement,
+    check_stamps,
+    default_hard_limit,
+    stamp_ns,
+)
 from puzzlebench.harness.run.numba_kernels import uses_numba
 from puzzlebench.harness.run.payload import MalformedProposalError, from_payload
 from puzzlebench.harness.run.warmup import Warmup
@@ -61,8 +67,14 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
     if kind == "enumerate" and not spec.enumerates:
         raise RegistryError(f"solver {spec.name!r} does not enumerate solutions")
     budget = budget or Budget()
+    if budget.time_limit is not None and budget.time_limit > MAX_TIME_LIMIT_S:
+        raise RegistryError(f"the time limit must be at most {MAX_TIME_LIMIT_S:,.0f} s, got "
+                            f"{budget.time_limit}")
     if hard_limit is None:
         hard_limit = default_hard_limit(budget.time_limit)
+    elif not 0 < hard_limit <= (default_hard_limit(MAX_TIME_LIMIT_S) or 0):
+        raise RegistryError(f"the hard limit must be positive and at most "
+                            f"{default_hard_limit(MAX_TIME_LIMIT_S):,.1f} s, got {hard_limit}")
     elif budget.time_limit is not None and hard_limit < budget.time_limit:
         raise RegistryError(f"the hard limit ({hard_limit} s) is below the time limit "
                             f"({budget.time_limit} s)")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from puzzlebench.problems.base import Instance, InvalidInstanceError
 from puzzlebench.problems.nqueens_completion import CompletionInstance
-from puzzlebench.problems.nqueens_split import MAX_N, SplitInstance
+from puzzlebench.problems.nqueens_split import MAX_N, MAX_PARTS, SplitInstance
 
 #: The kinds of split and what K means for each.
 KINDS = {"constellations": "parts of the constellation classes",
@@ -60,9 +60,13 @@ def parse_split(text: str) -> tuple[str, int]:
         raise InvalidInstanceError(f"a split is constellations:K or rows:D, got {text!r}")
     if not k:
         k = str(DEFAULT_PARTS) if kind == "constellations" else "1"
-    if not k.isdigit() or int(k) < 1:
+    if not k.isdigit() or len(k) > 30 or int(k) < 1:
+        shown = k if len(k) <= 30 else k[:30] + "…"
         raise InvalidInstanceError(f"the {kind} split needs a whole number ≥ 1 ({KINDS[kind]}), "
-                                   f"got {k!r}")
+                                   f"got {shown!r}")
+    if kind == "constellations" and int(k) > MAX_PARTS:
+        raise InvalidInstanceError(f"the constellations split has at most {MAX_PARTS:,} parts, "
+                                   f"got {int(k):,}")
     if kind == "rows" and int(k) > 2:
         raise InvalidInstanceError(f"the rows split pre-places 1 or 2 rows, got {k}")
     return kind, int(k)

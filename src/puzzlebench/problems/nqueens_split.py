@@ -42,6 +42,12 @@ from puzzlebench.problems.options import ProblemOption
 EXACT_UP_TO = 10
 #: Largest board whose representatives are listed (n⁴ candidate constellations).
 MAX_N = 32
+
+#: The most parts a board's constellation classes may be split into: each part is a run, and
+#: ``count --split`` makes them all at once (``constellations:1000000000`` allocated for a
+#: minute, then ran out of memory); parts beyond the board's classes would be empty anyway.
+MAX_PARTS = 10_000
+
 _PART = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 
 
@@ -71,6 +77,8 @@ class SplitInstance(QueensInstance):
         QueensInstance.__post_init__(self)
         if self.n > MAX_N:
             raise InvalidInstanceError(f"nqueens-split lists constellations for n ≤ {MAX_N}")
+        if self.parts > MAX_PARTS:
+            raise InvalidInstanceError(f"at most {MAX_PARTS:,} parts, got {self.parts:,}")
         if not 1 <= self.part <= self.parts:
             raise InvalidInstanceError(f"a part I/K needs 1 ≤ I ≤ K, got {self.part}/{self.parts}")
 

@@ -54,6 +54,8 @@ def parse_size_list(value: Any, *, minimum: int = 1, what: str = "size") -> list
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
             raise SizeListError(f"{what}s must be integers, got {value!r}")
         items = list(value)
+        if len(items) > MAX_SIZES:
+            raise SizeListError(f"{len(items):,} {what}s; at most {MAX_SIZES:,} in all")
     elif isinstance(value, str):
         items = _parse_text(value, what)
     else:

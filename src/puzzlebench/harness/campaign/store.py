@@ -1,4 +1,4 @@
-"""The store: one SQLite file in WAL mode, one transaction per finished run.
+"""The store: one SQLite file, in WAL mode while it is written, one transaction per finished run.
 
 Each run is one row keyed by its run key (study, instance, solver, parameters, seed, repeat),
 so a study that is started again skips what is stored and repeats nothing. The full record is
@@ -24,6 +24,7 @@ from puzzlebench.harness.campaign.seals import (
     row_digest,
     seal_from_now,
 )
+from puzzlebench.harness.campaign.store_modes import leave_after_writing, open_to_read
 from puzzlebench.harness.judging.verdict import judge_stored_runs
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.record import RunRecord, json_default
@@ -96,6 +97,7 @@ class Store:
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
         self.check = StoreCheck()  # what the last read found of refused and unsealed rows
+        self.read_only = read_only
         where = str(self.path)
         if self.path.is_dir():
             raise StoreError(f"{where!r} is a folder, not a store file")
@@ -109,7 +111,7 @@ class Store:
         self._absent = [p for p in side if not p.exists()]  # side files this Store may make
         try:
             if read_only:
-                self.conn = _open_read_only(self.path)
+                self.conn = open_to_read(self.path)
                 self._check_schema(migrate=False)
             else:
                 fresh = not self.path.exists()
@@ -161,6 +163,8 @@ class Store:
             self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
+        if not self.read_only:  # a reader then creates nothing beside the file
+            leave_after_writing(self.conn)
         self.conn.close()
 
     def __enter__(self) -> Store:
@@ -275,18 +279,6 @@ class Store:
     def count(self) -> int:
         with self.reading():
             return int(self.conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
-
-
-def _open_read_only(path: Path) -> sqlite3.Connection:
-    """A read-only connection; falls back to ``immutable`` for files on read-only media."""
-    uri = path.resolve().as_uri()
-    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30, isolation_level=None)
-    try:
-        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-    except sqlite3.OperationalError:
-        conn.close()
-        conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
-    return conn
 
 
 def load_records(db: str | Path, study: str | None = None, *, keys: Iterable[str] | None = None,

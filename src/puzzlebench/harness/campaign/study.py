@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,6 +98,21 @@ def derive_seed(master_seed: int, *identity: Any) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+#: Bounds on a study's grid, checked when it is read, before anything is made per unit (a
+#: study of ``repeats = 10**12`` allocated for a minute, then ran out of memory): repeats of
+#: each run, instances generated per size, parameter combinations of one solver entry, and
+#: runs in all (the built-in studies have at most 1,920).
+MAX_REPEATS = 10_000
+MAX_GENERATE = 100_000
+MAX_GRID = 10_000
+MAX_RUNS = 1_000_000
+
+
+def grid_size(params: Mapping[str, Any]) -> int:
+    """How many parameter combinations ``expand_grid(params)`` makes, without making them."""
+    return math.prod(len(v) if isinstance(v, list) else 1 for v in params.values())
+
+
 @dataclass(frozen=True, slots=True)
 class Study:
     """A validated study definition."""
@@ -163,6 +179,16 @@ class Study:
                     for inst in prob.generate(size, int(entry["generate"]), rng):
                         out.append((problem, size, prob.options_of(inst), inst))
         return out
+
+    def most_runs(self) -> int:
+        """At least ``len(self.runs())``, counted without making an instance or a run: every
+        instance of the grid × every solver entry's parameter combinations × repeats."""
+        units = 0
+        for entry in self.problems:
+            prob = get_problem(entry["problem"])
+            for size in entry["sizes"]:
+                units += sum(1 for _ in prob.grid(size, entry)) + int(entry.get("generate") or 0)
+        return units * sum(grid_size(s["params"]) for s in self.solvers) * self.repeats
 
     def runs(self) -> list[RunSpec]:
         """Every run of the study, in a fixed order."""

@@ -38,7 +38,6 @@ TOML format (see ``studies/example.toml``)::
 
 from __future__ import annotations
 
-import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -47,12 +46,22 @@ from typing import Any
 
 from puzzlebench.claims import Claim, ClaimError, parse_claim
 from puzzlebench.contract import SolverConfigError
-from puzzlebench.harness.campaign.study import Study, StudyError, expand_grid
+from puzzlebench.harness.campaign.study import (
+    MAX_GENERATE,
+    MAX_GRID,
+    MAX_REPEATS,
+    MAX_RUNS,
+    Study,
+    StudyError,
+    expand_grid,
+    grid_size,
+)
 from puzzlebench.harness.campaign.study_mistakes import (
     Mistakes,
     check_keys,
     did_you_mean,
 )
+from puzzlebench.harness.campaign.study_values import limit, number
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
@@ -77,18 +86,6 @@ def parse_sizes(value: Any, where: str) -> list[int]:
         return parse_size_list(value)
     except SizeListError as e:
         raise StudyError(f"{where}: {e}") from None
-
-
-def _number(table: Mapping[str, Any], key: str, kind: type, where: str, minimum: float = 0,
-            default: Any = None) -> Any:
-    value = table.get(key, default)
-    if value is None:
-        return None
-    ok = isinstance(value, kind) or (kind is float and isinstance(value, int))
-    if not ok or isinstance(value, bool) or not math.isfinite(value) or value < minimum \
-            or abs(value) > 2**62:
-        raise StudyError(f"{where}.{key}: expected a {kind.__name__} ≥ {minimum}, got {value!r}")
-    return kind(value)
 
 
 def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
@@ -123,7 +120,8 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
     specs: list[SolverSpec] = []
     claims: list[Claim] = []
     if not unknown:
-        study_problems = {p["problem"] for p in problems}
+        # every problem the file names, its own mistakes aside: one mistake is said once
+        study_problems = {p["problem"] for p in problems} | _named_problems(data.get("problems"))
         for i, entry in enumerate(solvers_raw):
             with mistakes.check():
                 item, spec = _solver(entry, f"{source} [[solvers]] #{i + 1}", specs,
@@ -142,6 +140,13 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
                   db=head.get("db"), description=str(head.get("description", "")),
                   min_time=settings.min_time, pin=settings.pin, sandbox=settings.sandbox,
                   startup_limit=settings.startup_limit)
+    try:
+        most = study.most_runs()
+    except PuzzlebenchError as exc:
+        raise StudyError(f"{source} [[problems]]: {exc}") from None
+    if most > MAX_RUNS:
+        raise StudyError(f"{source}: the grid makes up to {most:,} runs (instances × "
+                         f"parameter combinations × repeats); at most {MAX_RUNS:,}")
     try:
         study.instances()
     except PuzzlebenchError as exc:
@@ -169,24 +174,21 @@ def _head(head: Mapping[str, Any], where: str, mistakes: Mistakes) -> _Settings:
     """The [study] table's settings, each mistake collected."""
     out = _Settings()
     with mistakes.check():
-        out.master_seed = _number(head, "master_seed", int, where, default=0)
+        out.master_seed = number(head, "master_seed", int, where, default=0)
     with mistakes.check():
-        out.repeats = _number(head, "repeats", int, where, minimum=1, default=1)
+        out.repeats = number(head, "repeats", int, where, minimum=1, default=1,
+                              maximum=MAX_REPEATS)
     with mistakes.check():
-        out.time_limit = _number(head, "time_limit", float, where, default=10.0)
-        if out.time_limit <= 0:
-            raise StudyError(f"{where}.time_limit: must be positive, got {out.time_limit}")
+        out.time_limit = float(limit(head, "time_limit", where, default=10.0) or 0)
     with mistakes.check():
-        out.hard_limit = _number(head, "hard_limit", float, where)
+        out.hard_limit = limit(head, "hard_limit", where)
         if out.hard_limit is not None and out.hard_limit < out.time_limit:
             raise StudyError(f"{where}.hard_limit: {out.hard_limit} is below time_limit "
                              f"{out.time_limit}")
     with mistakes.check():
-        out.memory = _number(head, "memory_limit_mb", int, where, minimum=16)
+        out.memory = number(head, "memory_limit_mb", int, where, minimum=16)
     with mistakes.check():
-        out.min_time = _number(head, "min_time", float, where)
-        if out.min_time is not None and out.min_time <= 0:
-            raise StudyError(f"{where}.min_time: must be positive, got {out.min_time}")
+        out.min_time = limit(head, "min_time", where)
     pin = head.get("pin", False)
     if not isinstance(pin, bool):
         mistakes.lines.append(f"{where}.pin: must be true or false, got {pin!r}")
@@ -198,13 +200,11 @@ def _head(head: Mapping[str, Any], where: str, mistakes: Mistakes) -> _Settings:
     else:
         out.sandbox = sandbox
     with mistakes.check():
-        out.startup_limit = _number(head, "startup_limit", float, where)
-        if out.startup_limit is not None and out.startup_limit <= 0:
-            raise StudyError(f"{where}.startup_limit: must be positive, got {out.startup_limit}")
+        out.startup_limit = limit(head, "startup_limit", where)
     for k in ("max_nodes", "max_iterations", "max_evaluations"):
         if k in head:
             with mistakes.check():
-                out.caps[k] = _number(head, k, int, where)
+                out.caps[k] = number(head, k, int, where)
     return out
 
 
@@ -238,12 +238,23 @@ def _problem(entry: Any, w: str, mistakes: Mistakes) -> dict[str, Any]:
     if "generate" in entry:
         if not prob.generates:
             raise StudyError(f"{w}.generate: {prob.id} has no instance generator")
-        item["generate"] = _number(entry, "generate", int, w, minimum=1)
+        item["generate"] = number(entry, "generate", int, w, minimum=1,
+                                   maximum=MAX_GENERATE)
     try:
         item.update(prob.study_entry(entry, w, require="generate" not in entry))
     except PuzzlebenchError as exc:
         raise StudyError(str(exc)) from None
     return item
+
+
+def _named_problems(raw: Any) -> set[str]:
+    """The problem ids the [[problems]] tables name, whatever else is wrong with them."""
+    out = set()
+    for entry in raw if isinstance(raw, list) else []:
+        name = entry.get("problem") if isinstance(entry, dict) else None
+        if isinstance(name, str) and name in PROBLEMS:
+            out.add(name)
+    return out
 
 
 def _unknown_names(entries: list[Any], source: str) -> list[str]:
@@ -280,6 +291,9 @@ def _solver(entry: Any, w: str, specs: list[SolverSpec], study_problems: set[str
     empty = sorted(k for k, v in params.items() if isinstance(v, list) and not v)
     if empty:
         raise StudyError(f"{w}.params.{empty[0]}: an empty list makes an empty grid")
+    if grid_size(params) > MAX_GRID:
+        raise StudyError(f"{w}.params: {grid_size(params):,} combinations; at most "
+                         f"{MAX_GRID:,} per solver entry")
     for combo in expand_grid(params):
         try:
             spec.check_params(combo)
@@ -291,8 +305,8 @@ def _solver(entry: Any, w: str, specs: list[SolverSpec], study_problems: set[str
     handled = sorted(set(wanted) & study_problems & spec.problems)
     if not handled:
         raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
-    min_size = _number(entry, "min_size", int, w, minimum=1, default=1)
-    max_size = _number(entry, "max_size", int, w, minimum=1, default=2**62)
+    min_size = number(entry, "min_size", int, w, minimum=1, default=1)
+    max_size = number(entry, "max_size", int, w, minimum=1, default=2**62)
     item = {"name": str(entry["name"]), "params": params, "problems": handled,
             "min_size": min_size, "max_size": max_size}
     if any(k in entry for k in BUDGET_KEYS):
@@ -350,15 +364,13 @@ def _entry_budget(entry: Mapping[str, Any], where: str, time_limit: float,
                   hard_limit: float | None) -> dict[str, Any]:
     """A solver entry's own budget (its caps replace the study's; the time limit defaults to
     the study's)."""
-    tl = _number(entry, "time_limit", float, where, default=time_limit)
-    if tl <= 0:
-        raise StudyError(f"{where}.time_limit: must be positive, got {tl}")
+    tl = float(limit(entry, "time_limit", where, default=time_limit) or 0)
     if hard_limit is not None and hard_limit < tl:
         raise StudyError(f"{where}.time_limit: {tl} is above the study's hard_limit {hard_limit}")
     out: dict[str, Any] = {"time_limit": tl}
     for key in BUDGET_KEYS[1:]:
         if key in entry:
-            out[key] = _number(entry, key, int, where)
+            out[key] = number(entry, key, int, where)
     return out
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from typing import Any
 
+from puzzlebench.harness.run.forkserver import python_command, python_env
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.problems.cnf import Cnf, encode, encodes
@@ -132,16 +133,17 @@ def certify_infeasible(instance: Instance, *, proof: str | None = None, cnf: str
     and check it — in a fresh process of the judge's under ``time_limit`` seconds and
     ``memory_mb`` of address space.
 
-    A fresh interpreter (``python -m puzzlebench.harness.judging.certificate``), not a fork: the judge's
-    process runs threads (the scheduler's reading loop, a Dask worker's), and a forked child can
-    deadlock on a lock one of them held; ``subprocess`` forks and executes at once."""
+    A fresh interpreter (``python -P -m puzzlebench.harness.judging.certificate``: safe path),
+    not a fork: the judge's process runs threads (the scheduler's reading loop, a Dask
+    worker's), and a forked child can deadlock on a lock one of them held; ``subprocess``
+    forks and executes at once."""
     if not encodes(instance.problem):
         return Certification(UNAVAILABLE, f"no CNF encoding of {instance.problem}")
     request = pickle.dumps((instance, proof, cnf, memory_mb))
     try:
-        done = subprocess.run([sys.executable, "-m", "puzzlebench.harness.judging.certificate"],
+        done = subprocess.run(python_command("puzzlebench.harness.judging.certificate"),
                               input=request, capture_output=True, timeout=time_limit,
-                              check=False)
+                              check=False, env=python_env())
     except subprocess.TimeoutExpired:  # the child is killed and waited for
         return Certification(LIMIT, f"certification ran out of time ({time_limit:g} s)")
     except OSError as exc:

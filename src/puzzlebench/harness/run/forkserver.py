@@ -67,6 +67,26 @@ def prime_key(task: Any) -> PrimeKey | None:
 ENV_PREFIX = "PUZZLEBENCH_"
 
 
+def module_path() -> list[str]:
+    """The harness's module path as the processes it starts get it: without ``""`` (whatever
+    folder is current), so that none of them imports a module from the user's current folder
+    (a ``select.py`` there would run in the fork server, the parent of every run)."""
+    return [p for p in sys.path if p]
+
+
+def python_command(module: str) -> list[str]:
+    """The command that runs ``module`` in a fresh interpreter of the harness's. ``-P`` (safe
+    path): Python puts neither the current folder (``-m``) nor a script's folder first on the
+    new process's path; it finds its modules on ``python_env``'s ``PYTHONPATH`` only."""
+    return [sys.executable, "-P", "-m", module]
+
+
+def python_env() -> dict[str, str]:
+    """The environment a ``python_command`` process runs in: the harness's, with the harness's
+    module path (``module_path``) as ``PYTHONPATH``, so it finds what the harness finds."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(module_path())}
+
+
 @dataclass(frozen=True, slots=True)
 class Exit:
     """How a run's process ended, as the server's ``wait4`` saw it."""
@@ -89,13 +109,12 @@ class ForkServer:
 
     def __init__(self, *, jit: bool = True) -> None:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         self.jit = jit  # starts numba's compiler at once (else: once a module loads numba)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "puzzlebench.harness.run.forkserver_main", str(child.fileno()),
+            [*python_command("puzzlebench.harness.run.forkserver_main"), str(child.fileno()),
              "jit" if jit else "lean"],
             pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+            stderr=subprocess.DEVNULL, env=python_env(), start_new_session=True)
         child.close()
         self.sock = parent
         self.exits: dict[int, Exit] = {}
@@ -118,7 +137,7 @@ class ForkServer:
             request = pickle.dumps({
                 "id": number, "preload": preload, "solver": solver, "body": body,
                 "sandbox": sandbox, "prime": prime, "prepare": prepare,
-                "path": list(sys.path),
+                "path": module_path(),
                 "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}})
             try:
                 socket.send_fds(self.sock, [request], list(fds))

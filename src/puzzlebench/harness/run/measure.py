@@ -80,6 +80,13 @@ PROJECT_STARTUP_LIMIT = 300.0
 #: 1.1 × T + 0.5 s of its start (the hard limit), warm-up included, for T ≥ 2 s; below, the
 #: floor may add up to half a second. A warm-up still at work when its share is spent is cut
 #: Default hard limit: the time limit plus 10 % and half a second of grace.
+#: The longest time limit (seconds, 1,000,000 s: 11.6 days) a run, a warm-up or a start-up may
+#: be given. The harness waits on its limits through timers that cannot hold every float:
+#: ``poll``/``epoll`` take whole milliseconds in a C int (2,147,483 s, 24.8 days; a run's
+#: hard limit is 1.1 × its time limit + 0.5 s), itimers and thread waits take 64-bit
+#: nanoseconds (9.2e9 s). A limit beyond it (``--time-limit 1e12``) is bad input, refused before
+#: any run, never a run's crash.
+MAX_TIME_LIMIT_S = 1_000_000.0
 GRACE_FACTOR, GRACE_S = 1.1, 0.5
 
 

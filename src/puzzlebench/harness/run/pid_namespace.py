@@ -22,6 +22,14 @@ from puzzlebench.harness.run.linux_calls import (
 )
 
 
+def system_program(name: str) -> str | None:
+    """``name`` found on the absolute folders of ``PATH`` only: an empty or relative entry
+    means the current folder, and a ``setpriv`` planted there would run in the fork server
+    (root, the parent of every run)."""
+    folders = [p for p in os.environ.get("PATH", os.defpath).split(os.pathsep) if os.path.isabs(p)]
+    return shutil.which(name, path=os.pathsep.join(folders))
+
+
 def start_init() -> int:
     """PID 1 of the new PID namespace: ``sleep infinity``, spawned (no copy of this process's
     memory; a fork where there is no ``sleep``). Its death ends every process of the namespace,
@@ -29,9 +37,9 @@ def start_init() -> int:
     ``prctl`` in the fork): a fork server or keeper killed outright takes its runs with it
     instead of leaving them to work on, orphaned, until their time limit. Call it from the
     main thread (the death signal follows the thread)."""
-    sleep = shutil.which("sleep")
+    sleep = system_program("sleep")
     if sleep is not None:
-        setpriv = shutil.which("setpriv")
+        setpriv = system_program("setpriv")
         argv = ([setpriv, "--pdeathsig", "KILL", "--", sleep, "infinity"] if setpriv
                 else [sleep, "infinity"])
         null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)

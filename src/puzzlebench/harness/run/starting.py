@@ -1,7 +1,8 @@
 """The three ways a run's process is made: forked by the fork server (``harness.run.forkserver``;
-the usual way), spawned as ``python -m puzzlebench.harness.run.child`` (Dask's daemonic workers,
-which should not fork), or forked from the harness itself (a solver class that lives only in
-the harness's memory cannot reach the fork server). Each gets the same pipes and the same set-up.
+the usual way), spawned as ``python -P -m puzzlebench.harness.run.child`` (Dask's daemonic
+workers, which should not fork; ``forkserver.python_command``: a safe path), or forked from the
+harness itself (a solver class that lives only in the harness's memory cannot reach the fork
+server). Each gets the same pipes and the same set-up.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ import sys
 from typing import IO
 
 from puzzlebench.harness.run.child import RunSetup, child_main
+from puzzlebench.harness.run.forkserver import python_command, python_env
 from puzzlebench.harness.task import Task
 
 
 def spawn_run(write_fd: int, control_read: int, log: IO[bytes]) -> subprocess.Popen[bytes]:
     """A fresh interpreter running the run's side, its task to come on the control pipe."""
     return subprocess.Popen(
-        [sys.executable, "-m", "puzzlebench.harness.run.child", str(write_fd)],
-        stdin=control_read, stdout=log, stderr=log, pass_fds=(write_fd,),
+        [*python_command("puzzlebench.harness.run.child"), str(write_fd)],
+        stdin=control_read, stdout=log, stderr=log, pass_fds=(write_fd,), env=python_env(),
         start_new_session=True,
     )
 
