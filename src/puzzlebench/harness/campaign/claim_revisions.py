@@ -30,7 +30,7 @@ class ClaimRevision:
     before revisions were kept)."""
 
     revision: int
-    claims: tuple[dict[str, str], ...]
+    claims: tuple[dict[str, Any], ...]
     sha256: str
     stated_at: str
     runs_before: int | None
@@ -115,7 +115,7 @@ def labelled_claims(history: Sequence[ClaimRevision]) -> tuple[list[Claim], list
     claims were revised, or not stated before the runs, each claim's sentence is followed by
     when it was first stated (and withdrawn, if a later revision dropped it) and the opening
     sentence lists the revisions; one set stated before the runs is said as written."""
-    seen: dict[str, tuple[ClaimRevision, dict[str, str]]] = {}
+    seen: dict[str, tuple[ClaimRevision, dict[str, Any]]] = {}
     for rev in history:
         for claim in rev.claims:
             seen.setdefault(json.dumps(claim, sort_keys=True), (rev, claim))
