@@ -23,7 +23,7 @@ def report_command(
     from the runs (ranking, tied groups, best per problem, virtual best solver) and the tests
     of the claims the study file states."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.claims import Claim
+    from puzzlebench.claims import claim_from_dict
     from puzzlebench.harness.campaign.store import load, load_traces, studies, study_definition
     from puzzlebench.report import write_report
     held = studies(db)
@@ -36,7 +36,7 @@ def report_command(
         raise CliInputError(f"no runs stored in {db}" + (f" for study {study!r}" if study else ""))
     name = study or (held[0] if held else None)
     kept = study_definition(db, name) if name else {}
-    claims = [Claim(**c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
+    claims = [claim_from_dict(c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
     title = title or (f"Study '{name}'" if name else "puzzlebench report")
     paths = write_report(frame, out, title=title, traces=load_traces(db, study), claims=claims,
                          description=str(kept.get("description", "")))

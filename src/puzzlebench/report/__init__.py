@@ -31,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlebench.claims import Claim
+from puzzlebench.claims import AnyClaim, Claim
 from puzzlebench.problems.catalogue import PROBLEM_ID
 from puzzlebench.problems.errors import PuzzlebenchError
 from puzzlebench.record import NOISE_FLOOR_S
@@ -43,6 +43,7 @@ from puzzlebench.report.claim_tests import ClaimVerdict, claim_verdicts, claims_
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table, p_text
 from puzzlebench.report.render import render, table_rows
+from puzzlebench.report.scaling import ScalingVerdict
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
 from puzzlebench.report.summary import (
@@ -152,11 +153,12 @@ def _setup_rows(frame: pd.DataFrame) -> list[tuple[str, str]]:
     return rows
 
 
-def _claims_shown(verdicts: list[ClaimVerdict]) -> pd.DataFrame:
+def _claims_shown(verdicts: list[ClaimVerdict | ScalingVerdict]) -> pd.DataFrame:
     """The claims table of the answer box: each claim, its verdict, its effect with the 95 %
     interval and its adjusted p (``tables/claims.csv`` has every column)."""
     rows = [{"claim": v.claim.says, "verdict": v.verdict,
-             "effect [95% CI]": (effect_text(v.claim, v.comparison)
+             "effect [95% CI]": (v.effect_text() if isinstance(v, ScalingVerdict) else
+                                 effect_text(v.claim, v.comparison)
                                  if v.comparison is not None and v.comparison.instances else "-"),
              "adjusted p": "-" if v.p_adjusted is None else p_text(v.p_adjusted),
              "why": v.why or "-"} for v in verdicts]
@@ -169,7 +171,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                  traces: pd.DataFrame | None = None,
                  shared_assets: str | Path | None = None,
                  findings: list[Finding] | None = None, lead: int = LEAD_SENTENCES,
-                 claims: list[Claim] | None = None) -> dict[str, Path]:
+                 claims: list[AnyClaim] | None = None) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
     (``load_traces`` rows) an anytime section for the traced runs of ``frame``.
 
@@ -184,6 +186,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     # that only reads this package's tables or findings (``puzzlebench studies``) never needs
     from puzzlebench.report.plotly_render import chart_html, plotly_js, write_shared_bundle
     from puzzlebench.report.png_render import write_pngs
+    from puzzlebench.report.scaling_figure import scaling_section, scaling_styles
 
     out = Path(out_dir)
     figures_dir, tables_dir = out / FIGURES, out / TABLES
@@ -262,7 +265,12 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         plotly_src = Path(os.path.relpath(bundle.resolve(), out.resolve())).as_posix()
     # the study's own claims: one verdict each, Holm over them alone; a built-in study's
     # findings (the source studies' sentences) are a family of their own
-    verdicts = claim_verdicts(frame, claims or [])
+    # scaling (report.scaling): models fitted to the smaller sizes, checked on the largest;
+    # the scaling claims' verdicts join the claims (no Holm: they rest on no p-value)
+    scaling, scaling_claims, scaling_charts = scaling_section(frame, claims or [], csv,
+                                                              chart_html)
+    verdicts: list[ClaimVerdict | ScalingVerdict] = [
+        *claim_verdicts(frame, [c for c in claims or [] if isinstance(c, Claim)]), *scaling_claims]
     claim_table = claims_table(verdicts)
     claims_csv = csv(claim_table, "claims") if verdicts else ""
     tested = list(findings or [])
@@ -294,9 +302,10 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "legend": table_rows(legend), "plotly_js": "" if plotly_src else plotly_js(),
                "plotly_src": plotly_src,
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
-               "anytime": anytime,
+               "anytime": anytime, "scaling": scaling,
                "borda_overall": table_rows(borda_all) if len(problems) > 1 else None}
     write_pngs(charts, styles, figures_dir)
+    write_pngs(scaling_charts, scaling_styles(), figures_dir)
     md, html = out / "report.md", out / "report.html"
     md.write_text(render("report.md.j2", context), encoding="utf-8")
     html.write_text(render("report.html.j2", context), encoding="utf-8")

@@ -104,10 +104,12 @@ def _traces(s: Series, styles: SeriesStyles, chart: Chart, show_legend: bool) ->
                                  fill="tonexty", fillcolor=_rgba(colour, 0.15),
                                  legendgroup=group, showlegend=False, hoverinfo="skip"))
     traces.append(go.Scatter(
-        x=x, y=y, mode="lines+markers" if len(x) <= 60 else "lines", name=html.escape(s.label),
+        x=x, y=y, mode="markers" if s.markers_only else "lines+markers" if len(x) <= 60
+        else "lines", name=html.escape(s.label),
         legendgroup=group, showlegend=show_legend,
         line={"color": colour, "dash": dash, "shape": "hv" if s.step else "linear", "width": 2},
-        marker={"symbol": PLOTLY_MARKER[st.marker], "size": 7, "color": colour},
+        marker={"symbol": PLOTLY_MARKER[st.marker], "size": 10 if s.markers_only else 7,
+                "color": colour},
         text=_hover_texts(s, styles, s.hover, len(x), chart, x, y),
         hovertemplate="%{text}<extra></extra>"))
     return traces
@@ -135,7 +137,8 @@ def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
     fig.update_xaxes(type=axis_type[chart.xscale],
                      autorange="reversed" if chart.invert_x else True)
     fig.update_xaxes(title_text=chart.xlabel, row=rows, col=1)
-    fig.update_yaxes(type=axis_type[chart.yscale], title_text=chart.ylabel, matches="y")
+    fig.update_yaxes(type=axis_type[chart.yscale], title_text=chart.ylabel,
+                     matches="y" if chart.share_y else None)
     if chart.ylim is not None:
         fig.update_yaxes(range=list(chart.ylim))
     fig.update_layout(height=140 + 380 * rows, template="plotly_white",

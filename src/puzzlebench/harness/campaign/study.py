@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from puzzlebench.claims import Claim
+from puzzlebench.claims import AnyClaim
 from puzzlebench.contract import Budget
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import default_hard_limit
@@ -121,7 +121,7 @@ class Study:
     #: Seconds a run may take to start and warm up (None: ``harness.run.measure.STARTUP_LIMIT``).
     startup_limit: float | None = None
     #: Hypotheses stated before the runs (``[[claims]]``); the report tests each one.
-    claims: list[Claim] = field(default_factory=list)
+    claims: list[AnyClaim] = field(default_factory=list)
 
     @property
     def kill_after(self) -> float:

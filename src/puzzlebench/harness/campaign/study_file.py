@@ -45,7 +45,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.claims import Claim, ClaimError, parse_claim
+from puzzlebench.claims import (
+    SCALING_MIN_SIZES,
+    AnyClaim,
+    Claim,
+    ClaimError,
+    ScalingClaim,
+    parse_claim,
+)
 from puzzlebench.contract import SolverConfigError
 from puzzlebench.harness.campaign.study import Study, StudyError, expand_grid
 from puzzlebench.harness.resolve import resolve_solver
@@ -198,7 +205,10 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         if any(k in entry for k in BUDGET_KEYS):
             item["budget"] = _entry_budget(entry, w, time_limit, hard_limit)
         solvers.append(item)
-    claims = _claims(data.get("claims", []), source, solvers, specs, study_problems)
+    sizes: dict[str, set[int]] = {}
+    for p in problems:
+        sizes.setdefault(p["problem"], set()).update(p["sizes"])
+    claims = _claims(data.get("claims", []), source, solvers, specs, sizes)
     study = Study(name=name.strip(), problems=problems, solvers=solvers, claims=claims,
                   master_seed=master_seed, repeats=repeats, time_limit=time_limit,
                   hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
@@ -212,24 +222,30 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
 
 
 def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[SolverSpec],
-            problems: set[str]) -> list[Claim]:
+            sizes: dict[str, set[int]]) -> list[AnyClaim]:
     """The study's ``[[claims]]``, each checked against the study before any run: both solvers
     among its solvers (by the name written in ``[[solvers]]`` or the solver's own name; stored
     as the latter, the name its records carry), the problem among its problems and handled by
-    both, and ``evaluations`` only between solvers that count them."""
+    both, and ``evaluations`` only between solvers that count them. A scaling claim is
+    checked by :func:`_scaling_claim`."""
+    problems = set(sizes)
     if not isinstance(raw, list):
         raise StudyError(f"{source}: claims must be [[claims]] tables")
     by_name: dict[str, tuple[SolverSpec, set[str]]] = {}
     for entry, spec in zip(solvers, specs, strict=True):
         for name in (entry["name"], spec.name):
             by_name[name] = (spec, set(entry["problems"]))
-    out = []
+    out: list[AnyClaim] = []
     for i, table in enumerate(raw):
         where = f"{source} [[claims]][{i}]"
         try:
-            claim = parse_claim(table, where)
+            parsed = parse_claim(table, where)
         except ClaimError as exc:
             raise StudyError(str(exc)) from None
+        if isinstance(parsed, ScalingClaim):
+            out.append(_scaling_claim(parsed, where, solvers, by_name, sizes))
+            continue
+        claim = parsed
         named = []
         for key in ("better", "than"):
             name = getattr(claim, key)
@@ -254,6 +270,40 @@ def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[So
         out.append(Claim(claim.says, named[0][0].name, named[1][0].name, claim.on,
                          claim.problem, claim.margin))
     return out
+
+
+def _scaling_claim(claim: ScalingClaim, where: str, solvers: list[dict[str, Any]],
+                   by_name: dict[str, tuple[SolverSpec, set[str]]],
+                   sizes: dict[str, set[int]]) -> ScalingClaim:
+    """A scaling claim checked against the study: the solver among its solvers, a measure the
+    solver counts (time always; evaluations only where it counts them; another counter is
+    taken on trust, its runs will say), and at least ``SCALING_MIN_SIZES`` sizes of each problem the
+    claim covers within the solver's size range (the fit needs three, the held-out check
+    two)."""
+    if claim.solver not in by_name:
+        raise StudyError(f"{where}.solver: {claim.solver!r} is not one of the study's solvers "
+                         f"({', '.join(sorted(e['name'] for e in solvers))})")
+    spec, handled = by_name[claim.solver]
+    if claim.measure == "evaluations" and not (spec.evaluation or spec.traces):
+        raise StudyError(f"{where}.measure: {spec.name} does not count evaluations "
+                         "(puzzlebench solvers --json: effort_unit)")
+    if claim.problem and claim.problem not in sizes:
+        raise StudyError(f"{where}.problem: {claim.problem!r} is not one of the study's "
+                         f"problems ({', '.join(sorted(sizes))})")
+    if claim.problem and claim.problem not in handled:
+        raise StudyError(f"{where}.problem: {claim.solver} does not run {claim.problem}")
+    entries = [e for e in solvers if by_name.get(e["name"], (None,))[0] is spec]
+    for problem in [claim.problem] if claim.problem else sorted(handled):
+        run = {n for e in entries if problem in e["problems"] for n in sizes[problem]
+               if e["min_size"] <= n <= e["max_size"]}
+        if len(run) < SCALING_MIN_SIZES:
+            key = "problem" if claim.problem else "solver"
+            raise StudyError(f"{where}.{key}: {claim.solver} runs {len(run)} size"
+                             f"{'s' if len(run) != 1 else ''} of {problem}; a scaling claim "
+                             f"needs at least {SCALING_MIN_SIZES} (fit on the smaller, check on the "
+                             "two largest)")
+    return ScalingClaim(claim.says, spec.name, claim.measure, claim.model, claim.problem,
+                        claim.at_most)
 
 
 def _entry_budget(entry: Mapping[str, Any], where: str, time_limit: float,
