@@ -215,3 +215,39 @@ def test_a_scaling_claim_is_checked_when_the_study_file_is_read() -> None:
     # a counter other than evaluations is taken on trust (the runs will say)
     study_from_dict(study("8..12", {"on": "scaling", "solver": "bitboard", "measure": "nodes",
                                     "model": "exponential", "at_most": 3}))
+
+
+def test_the_report_command_loads_both_kinds_of_claim_and_writes_the_scaling_section(
+        tmp_path: Path) -> None:
+    """A store keeps a two-solver claim (its old dict form) and a scaling claim; ``report``
+    judges both in one claims table, writes tables/scaling.csv, the section and its figures,
+    and keeps the scaling sentences out of the answer box."""
+    from puzzlebench.cli import main
+    from puzzlebench.harness.campaign.store import Store
+    from tests.report.test_verdict import store_of
+    records = poly_runs(np.random.default_rng(11)) + exp_runs(np.random.default_rng(3))
+    db = store_of(tmp_path, records)
+    pair = Claim("expo beats poly on time", "expo", "poly")
+    grows = ScalingClaim("poly's evaluations grow at most as n^2", "poly", "evaluations",
+                         "polynomial", "nqueens", 2.0)
+    with Store(db) as store:
+        store.save_study("golden", {"description": "", "claims": [pair.to_dict(),
+                                                                  grows.to_dict()]})
+    out = tmp_path / "r"
+    assert main(["report", "--db", str(db), "--out", str(out)]) == 0
+    claims = pd.read_csv(out / "tables" / "claims.csv")
+    assert list(claims["says"]) == [pair.says, grows.says]
+    # the two solvers ran different sizes: no shared instance, so no rank test
+    assert list(claims["verdict"]) == ["inconclusive", "confirmed"]
+    assert claims.loc[0, "why"].startswith("no instance where both")
+    scaling = pd.read_csv(out / "tables" / "scaling.csv")
+    assert set(scaling["solver"]) == {"poly", "expo"} and set(scaling["model"]) == {
+        "polynomial", "exponential", "root-exponential"}
+    md = (out / "report.md").read_text()
+    answer_box, details = md.split("## Details")
+    assert "poly's evaluations grow at most as n^2: confirmed (exponent 1." in answer_box
+    assert "## Scaling" in details and "nqueens, poly: evaluations" in details
+    assert "nqueens, poly: evaluations" not in answer_box
+    for name in ("nqueens_scaling_time.png", "nqueens_scaling_effort.png"):
+        assert (out / "figures" / name).stat().st_size > 0
+    assert 'id="scaling"' in (out / "report.html").read_text()
