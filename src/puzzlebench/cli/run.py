@@ -57,7 +57,13 @@ def skipped_pairs(study: Study) -> list[str]:
         spec = resolve_solver(entry["name"])
         reasons = []
         for problem in sorted({p["problem"] for p in study.problems} - set(entry["problems"])):
+            counting = any(p["problem"] == problem and p.get("task") == "count"
+                           for p in study.problems)
             why = ("it does not handle it" if problem not in spec.problems
+                   else "it does not count its solutions" if counting and not spec.counts
+                   else "it does not count unique solutions" if counting and not
+                   spec.counts_unique and any(p["problem"] == problem and p.get("unique")
+                                              for p in study.problems)
                    else "its entry's problems leave it out")
             reasons.append(f"{problem} ({why})")
         sizes = sorted({n for p in study.problems if p["problem"] in entry["problems"]

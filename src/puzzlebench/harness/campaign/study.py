@@ -150,24 +150,29 @@ class Study:
         """(problem, size, options, instance) for every instance of the grid, in file order:
         the problem's own grid over its options, then ``generate`` random instances per size
         drawn from a generator seeded by the master seed, the problem and the size."""
-        out = []
+        return [(problem, size, opts, inst) for _, problem, size, opts, inst in self._grid()]
+
+    def _grid(self) -> list[tuple[Mapping[str, Any], str, int, dict[str, Any], Instance]]:
+        """:meth:`instances`, each with its [[problems]] entry (which says the task)."""
+        out: list[tuple[Mapping[str, Any], str, int, dict[str, Any], Instance]] = []
         for entry in self.problems:
             problem = entry["problem"]
             prob = get_problem(problem)
             for size in entry["sizes"]:
                 for opts in prob.grid(size, entry):
-                    out.append((problem, size, opts, prob.make(size, **opts)))
+                    out.append((entry, problem, size, opts, prob.make(size, **opts)))
                 if entry.get("generate"):
                     rng = np.random.default_rng(
                         derive_seed(self.master_seed, "generate", problem, size))
                     for inst in prob.generate(size, int(entry["generate"]), rng):
-                        out.append((problem, size, prob.options_of(inst), inst))
+                        out.append((entry, problem, size, prob.options_of(inst), inst))
         return out
 
     def runs(self) -> list[RunSpec]:
         """Every run of the study, in a fixed order."""
         specs = []
-        for problem, size, options, instance in self.instances():
+        for entry, problem, size, options, instance in self._grid():
+            kind, unique = entry.get("task", "solve"), bool(entry.get("unique", False))
             for solver in self.solvers:
                 if problem not in solver["problems"] or not (
                         solver["min_size"] <= size <= solver["max_size"]):
@@ -188,6 +193,7 @@ class Study:
                             memory_limit_mb=self.memory_limit_mb, name=spec.name,
                             fingerprint=spec.fingerprint, min_time=self.min_time, pin=self.pin,
                             sandbox=self.sandbox, startup_limit=self.startup_limit,
+                            kind=kind, unique=unique,
                         ))
         return specs
 

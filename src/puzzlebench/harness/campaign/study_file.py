@@ -19,6 +19,8 @@ TOML format (see ``studies/example.toml``)::
     problem = "nqueens"         # a problem id (``puzzlebench problems`` lists them)
     sizes = "4..12"             # "4..12", "4,8,12" or a list of ints
     # generate = 10             # problems with a generator: 10 seeded random instances per size
+    # task = "count"            # count the solutions rather than find one (unique = true: the
+    #                           # unique count too); runs judged against the known counts
     # ...and the problem's own options, as it declares them (``problems.options``), e.g.
     # queens = [2, 4]           # queens-knights: A values (list → grid)
     # starts = ["125408367"]    # sliding: start states; goal = "123456780"; shape = "3x3"
@@ -29,6 +31,7 @@ TOML format (see ``studies/example.toml``)::
     # params = { population = [50, 100] }   # a list makes a grid over that parameter
     # problems = ["nqueens"]                # restrict to some of the study's problems
     # min_size = 4, max_size = 64           # restrict to a range of sizes
+    #                                       # (a counting table takes only counting solvers)
     # max_evaluations = 20000               # this entry's own budget: any of time_limit,
     #                                       # max_nodes, max_iterations, max_evaluations here
     #                                       # replaces the study's caps for its runs (the
@@ -66,7 +69,9 @@ STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "mem
               "max_nodes", "max_iterations", "max_evaluations", "db", "description",
               "min_time", "pin", "sandbox", "startup_limit"}
 #: Keys every [[problems]] table takes; each problem adds its own options' keys.
-PROBLEM_KEYS = {"problem", "sizes", "generate"}
+PROBLEM_KEYS = {"problem", "sizes", "generate", "task", "unique"}
+#: What a [[problems]] table asks of its solvers: one solution (default) or the count.
+TASKS = ("solve", "count")
 BUDGET_KEYS = ("time_limit", "max_nodes", "max_iterations", "max_evaluations")
 SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", *BUDGET_KEYS}
 TOP_KEYS = {"study", "problems", "solvers", "claims"}
@@ -160,11 +165,21 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
             item.update(prob.study_entry(entry, w, require="generate" not in entry))
         except PuzzlebenchError as exc:
             raise StudyError(str(exc)) from None
+        item.update(_task(entry, w))
         problems.append(item)
+    tasks: dict[str, set[str]] = {}
+    for item in problems:
+        tasks.setdefault(item["problem"], set()).add(item.get("task", "solve"))
+    mixed = sorted(k for k, v in tasks.items() if len(v) > 1)
+    if mixed:  # one problem's runs are one table in the report: never solves and counts mixed
+        raise StudyError(f"{source} [[problems]]: {mixed[0]} is both solved and counted; a "
+                         "study does one or the other per problem")
     solvers_raw = data.get("solvers")
     if not isinstance(solvers_raw, list) or not solvers_raw:
         raise StudyError(f"{source}: at least one [[solvers]] table is required")
     study_problems = {p["problem"] for p in problems}
+    #: counted problem → whether the unique count is asked too
+    counted = {p["problem"]: p["unique"] for p in problems if p.get("task") == "count"}
     solvers = []
     specs: list[SolverSpec] = []
     for i, entry in enumerate(solvers_raw):
@@ -195,7 +210,9 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         wanted = entry.get("problems", sorted(study_problems))
         if not isinstance(wanted, list):
             raise StudyError(f"{w}.problems: must be a list of problem ids")
-        handled = sorted(set(wanted) & study_problems & spec.problems)
+        handled = sorted(p for p in set(wanted) & study_problems & spec.problems
+                         if p not in counted or (spec.counts and (
+                             spec.counts_unique or not counted[p])))
         if not handled:
             raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
         min_size = _number(entry, "min_size", int, w, minimum=1, default=1)
@@ -270,6 +287,20 @@ def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[So
         out.append(Claim(claim.says, named[0][0].name, named[1][0].name, claim.on,
                          claim.problem, claim.margin))
     return out
+
+
+def _task(entry: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A [[problems]] table's task: nothing for ``solve`` (the stored form of a solving study
+    is unchanged), ``task`` and ``unique`` for ``count``."""
+    task = entry.get("task", "solve")
+    if task not in TASKS:
+        raise StudyError(f"{where}.task: one of {', '.join(TASKS)}, got {task!r}")
+    unique = entry.get("unique", False)
+    if not isinstance(unique, bool):
+        raise StudyError(f"{where}.unique: must be true or false, got {unique!r}")
+    if unique and task != "count":
+        raise StudyError(f"{where}.unique: only a counting table (task = \"count\") takes it")
+    return {"task": "count", "unique": unique} if task == "count" else {}
 
 
 def _scaling_claim(claim: ScalingClaim, where: str, solvers: list[dict[str, Any]],
