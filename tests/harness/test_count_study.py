@@ -52,15 +52,30 @@ def test_bad_counting_tables_are_refused_naming_the_key(problem: dict, message: 
         study_from_dict(counting(**problem))
 
 
-def test_a_problem_is_either_solved_or_counted_in_one_study() -> None:
+def test_a_problem_can_be_solved_by_some_and_counted_by_others() -> None:
     data = counting()
     data["problems"].append({"problem": "nqueens", "sizes": [9]})
-    with pytest.raises(StudyError, match="nqueens is both solved and counted"):
-        study_from_dict(data)
+    data["solvers"].append({"name": "min-conflicts"})
+    runs = study_from_dict(data).runs()
+    assert {(r.name, r.kind) for r in runs} == {("bitboard", "count"), ("constellations", "count"),
+                                                ("bitboard", "solve"), ("constellations", "solve"),
+                                                ("min-conflicts", "solve")}
+    assert not any(r.kind == "count" and r.size == 9 for r in runs)
     only_solvers = counting(unique=True)
     only_solvers["solvers"] = [{"name": "cpsat"}]  # counts, but not unique solutions
     with pytest.raises(StudyError, match="'cpsat' handles none of the study's problems"):
         study_from_dict(only_solvers)
+
+
+def test_the_report_keeps_count_runs_apart_from_solve_runs_of_the_same_problem() -> None:
+    import pandas as pd
+
+    from puzzlebench.report.count_runs import separate_counts
+    frame = pd.DataFrame({"problem": ["nqueens", "nqueens", "torus-queens"],
+                          "task": ["solve", "count", "count"]})
+    assert list(separate_counts(frame)["problem"]) == ["nqueens", "nqueens-count",
+                                                       "torus-queens"]
+    assert separate_counts(frame.iloc[1:]).equals(frame.iloc[1:])
 
 
 def test_count_runs_are_stored_judged_against_known_counts_and_resumed(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.borda import borda_overall, borda_table
 from puzzlebench.report.chart import Chart
 from puzzlebench.report.claim_tests import ClaimVerdict, claim_verdicts, claims_table, effect_text
+from puzzlebench.report.count_runs import separate_counts
 from puzzlebench.report.figures import problem_charts
 from puzzlebench.report.findings import Finding, findings_detail, findings_table, p_text
 from puzzlebench.report.render import render, table_rows
@@ -200,6 +201,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         written.append(f"{TABLES}/{name}.csv")
         return written[-1]
 
+    frame = separate_counts(frame)  # count runs beside solve runs: a problem of their own
     frame = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
                                "repeat", "seed"], kind="stable").reset_index(drop=True)
     styles = SeriesStyles.from_frame(frame)

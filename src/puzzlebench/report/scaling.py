@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from puzzlebench.claims import ScalingClaim
+from puzzlebench.report.count_runs import SUFFIX as COUNT_SUFFIX
 from puzzlebench.report.scaling_models import (
     FORMULA,
     LEVEL,
@@ -246,7 +247,8 @@ def scaling_verdicts(fits: Sequence[ScalingFit],
     out = []
     for claim in claims:
         mine = tuple(f for f in fits if f.solver == claim.solver and f.measure == claim.measure
-                     and (not claim.problem or f.problem == claim.problem))
+                     and (not claim.problem or f.problem in (claim.problem,
+                                                              claim.problem + COUNT_SUFFIX)))
         if not mine:
             where = f" on {claim.problem}" if claim.problem else ""
             out.append(ScalingVerdict(claim, "inconclusive", (), f"no runs of {claim.solver} "

@@ -177,9 +177,11 @@ class Study:
                 if problem not in solver["problems"] or not (
                         solver["min_size"] <= size <= solver["max_size"]):
                     continue
+                spec = resolve_solver(solver["name"])
+                if kind == "count" and not (spec.counts and (spec.counts_unique or not unique)):
+                    continue  # a counting table runs only the solvers that can count
                 own = self.budget(solver)
                 budget, kill_after = own.to_dict(), self.kill_after_for(own)
-                spec = resolve_solver(solver["name"])
                 for params in expand_grid(solver["params"]):
                     full = spec.check_params(params)
                     for rep in range(self.repeats):

@@ -167,19 +167,16 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
             raise StudyError(str(exc)) from None
         item.update(_task(entry, w))
         problems.append(item)
-    tasks: dict[str, set[str]] = {}
-    for item in problems:
-        tasks.setdefault(item["problem"], set()).add(item.get("task", "solve"))
-    mixed = sorted(k for k, v in tasks.items() if len(v) > 1)
-    if mixed:  # one problem's runs are one table in the report: never solves and counts mixed
-        raise StudyError(f"{source} [[problems]]: {mixed[0]} is both solved and counted; a "
-                         "study does one or the other per problem")
+
     solvers_raw = data.get("solvers")
     if not isinstance(solvers_raw, list) or not solvers_raw:
         raise StudyError(f"{source}: at least one [[solvers]] table is required")
     study_problems = {p["problem"] for p in problems}
-    #: counted problem → whether the unique count is asked too
-    counted = {p["problem"]: p["unique"] for p in problems if p.get("task") == "count"}
+    #: problem → the tasks its tables ask: "solve", "count", "unique" (a unique count)
+    tasks: dict[str, set[str]] = {}
+    for p in problems:
+        tasks.setdefault(p["problem"], set()).add(
+            "solve" if p.get("task") != "count" else "unique" if p["unique"] else "count")
     solvers = []
     specs: list[SolverSpec] = []
     for i, entry in enumerate(solvers_raw):
@@ -211,8 +208,8 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         if not isinstance(wanted, list):
             raise StudyError(f"{w}.problems: must be a list of problem ids")
         handled = sorted(p for p in set(wanted) & study_problems & spec.problems
-                         if p not in counted or (spec.counts and (
-                             spec.counts_unique or not counted[p])))
+                         if "solve" in tasks[p] or ("count" in tasks[p] and spec.counts)
+                         or (spec.counts and spec.counts_unique))
         if not handled:
             raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
         min_size = _number(entry, "min_size", int, w, minimum=1, default=1)
