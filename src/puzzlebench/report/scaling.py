@@ -39,12 +39,19 @@ SCALING_COLUMNS = ["problem", "solver", "measure", "model", "formula", "a", "a_l
 MIN_TIME_S = 1e-9
 
 
-def measures(runs: pd.DataFrame) -> list[str]:
-    """The measures a configuration's runs record: ``time`` and every native counter some
-    solved run reports."""
+#: The native counters of effort the report fits (others — a frontier's size, a start's
+#: heuristic value, a move count — are not costs; a scaling claim may still name one).
+EFFORT = ("evaluations", "nodes", "nodes_generated", "nodes_expanded", "iterations",
+          "repairs", "backtracks")
+
+
+def measures(runs: pd.DataFrame, also: Iterable[str] = ()) -> list[str]:
+    """The measures fitted for a configuration's runs: ``time``, every effort counter some
+    solved run reports, and the counters named in ``also`` (a claim's) that it reports."""
     solved = runs[runs["success"].astype(bool)]
+    wanted = set(EFFORT) | set(also)
     return ["time"] + [c.removeprefix("counter.") for c in counter_columns(solved)
-                       if solved[c].notna().any()]
+                       if c.removeprefix("counter.") in wanted and solved[c].notna().any()]
 
 
 def values_by_size(runs: pd.DataFrame, measure: str) -> dict[int, np.ndarray]:
@@ -62,9 +69,14 @@ def values_by_size(runs: pd.DataFrame, measure: str) -> dict[int, np.ndarray]:
     return out
 
 
-def scaling_fits(frame: pd.DataFrame, *, quantile: float = 0.5) -> list[ScalingFit]:
+def scaling_fits(frame: pd.DataFrame, *, quantile: float = 0.5,
+                 claims: Iterable[ScalingClaim] = ()) -> list[ScalingFit]:
     """Every (problem, configuration, measure) fit of ``frame`` (records with a ``label``
-    column) where the configuration ran at least five sizes of the problem."""
+    column) where the configuration ran at least five sizes of the problem; ``claims`` add
+    the counters they name to their solver's measures."""
+    named: dict[str, set[str]] = {}
+    for c in claims:
+        named.setdefault(c.solver, set()).add(c.measure)
     from puzzlebench.claims import SCALING_MIN_SIZES
     out = []
     labelled = frame if "label" in frame else frame.assign(label=frame["solver"])
@@ -72,7 +84,7 @@ def scaling_fits(frame: pd.DataFrame, *, quantile: float = 0.5) -> list[ScalingF
         if runs["size"].nunique() < SCALING_MIN_SIZES:
             continue
         solver = str(runs["solver"].iloc[0])
-        for measure in measures(runs):
+        for measure in measures(runs, named.get(solver, ())):
             out.append(fit_scaling(values_by_size(runs, measure), quantile=quantile,
                                    problem=str(problem), label=str(label), solver=solver,
                                    measure=measure))

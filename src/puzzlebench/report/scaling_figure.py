@@ -111,8 +111,9 @@ def scaling_section(frame: pd.DataFrame, claims: Sequence[object],
     """The report's scaling section (sentences, table, figures with their HTML), the verdicts
     of the study's scaling claims among ``claims``, and the charts to draw as PNG with
     :func:`scaling_styles`."""
-    fits = scaling_fits(frame)
-    verdicts = scaling_verdicts(fits, [c for c in claims if isinstance(c, ScalingClaim)])
+    mine = [c for c in claims if isinstance(c, ScalingClaim)]
+    fits = scaling_fits(frame, claims=mine)
+    verdicts = scaling_verdicts(fits, mine)
     charts = [c for p in sorted(frame["problem"].unique()) for c in scaling_charts(fits, p)]
     styles = scaling_styles()
     table = scaling_table(fits)
