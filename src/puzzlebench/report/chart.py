@@ -69,8 +69,8 @@ class Chart:
     ylim: tuple[float, float] | None = None
     invert_x: bool = False
     value_name: str = "value"
-    #: Panels share the y axis (False when each panel plots its own measure).
-    share_y: bool = True
+    #: Panels share their axes (False when each panel plots its own measure and range).
+    share_axes: bool = True
 
 
 def axis_scale(values: np.ndarray | list[float], *, symlog_zero: bool = False) -> str:

@@ -123,7 +123,7 @@ def _rgba(hex_colour: str, alpha: float) -> str:
 def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
     """The plotly figure of ``chart``: one row per panel, shared axes, one legend."""
     rows = len(chart.panels)
-    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True,
+    fig = make_subplots(rows=rows, cols=1, shared_xaxes=chart.share_axes,
                         vertical_spacing=0.08 if rows > 1 else 0.0,
                         subplot_titles=[html.escape(p.title) for p in chart.panels]
                         if rows > 1 else None)
@@ -138,7 +138,7 @@ def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
                      autorange="reversed" if chart.invert_x else True)
     fig.update_xaxes(title_text=chart.xlabel, row=rows, col=1)
     fig.update_yaxes(type=axis_type[chart.yscale], title_text=chart.ylabel,
-                     matches="y" if chart.share_y else None)
+                     matches="y" if chart.share_axes else None)
     if chart.ylim is not None:
         fig.update_yaxes(range=list(chart.ylim))
     fig.update_layout(height=140 + 380 * rows, template="plotly_white",

@@ -63,7 +63,8 @@ def _set_scale(ax: plt.Axes, which: str, scale: str) -> None:
 def draw(chart: Chart, styles: SeriesStyles) -> Figure:
     """The matplotlib figure of ``chart`` (call :func:`save` or close it)."""
     with plt.rc_context(RC):  # type: ignore[arg-type]
-        fig, axes = plt.subplots(len(chart.panels), 1, squeeze=False, sharex=True, sharey=chart.share_y,
+        fig, axes = plt.subplots(len(chart.panels), 1, squeeze=False, sharex=chart.share_axes,
+                                 sharey=chart.share_axes,
                                  figsize=(WIDTH_IN, PANEL_HEIGHT_IN * len(chart.panels) + 0.6),
                                  dpi=DPI, layout="constrained")
         for ax, panel in zip(axes[:, 0], chart.panels, strict=True):

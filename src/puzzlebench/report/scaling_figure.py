@@ -100,7 +100,7 @@ def scaling_charts(fits: list[ScalingFit], problem: str) -> list[Chart]:
             "machine-independent counter against size, the scaling models fitted to the "
             "smaller sizes with their 95 % bootstrap bands, the held-out sizes marked apart",
             "size n", "median count", tuple(_panel(f) for f in effort), xscale="log",
-            yscale="log", value_name="count", share_y=False))
+            yscale="log", value_name="count", share_axes=False))
     return charts
 
 
