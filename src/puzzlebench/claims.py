@@ -1,5 +1,6 @@
 """Claims a study states before it is run (pre-registration): "my solver beats that one on this
-measure". A study file lists them as ``[[claims]]``; the study file's reader checks each
+measure" (:class:`Claim`), or "this solver's cost grows as this model" (:class:`ScalingClaim`,
+``on = "scaling"``). A study file lists them as ``[[claims]]``; the study file's reader checks each
 against the study (its solvers, problems and measures) before any run, the store keeps them
 with the study, and the report tests each one on the runs beside the built-in findings.
 
@@ -10,6 +11,7 @@ without importing each other.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -23,6 +25,12 @@ MEASURES = {"time": "time_s", "success": "success", "par2": "time_s",
             "evaluations": "counter.evaluations"}
 HIGHER_IS_BETTER = frozenset({"success"})
 CLAIM_KEYS = {"says", "better", "than", "on", "problem", "margin"}
+#: Keys of a scaling claim (``on = "scaling"``).
+SCALING_KEYS = {"says", "on", "solver", "measure", "model", "problem", "at_most"}
+#: The model families a scaling claim can name (``report.scaling_models``).
+SCALING_MODELS = ("polynomial", "exponential", "root-exponential")
+#: Sizes a scaling fit needs: three to fit two parameters with a residual, two held out.
+SCALING_MIN_SIZES = 5
 COUNTER = re.compile(r"counter:([A-Za-z_][A-Za-z0-9_]{0,63})")
 
 
@@ -61,10 +69,48 @@ class Claim:
         return out
 
 
-def parse_claim(table: Mapping[str, Any], where: str) -> Claim:
+@dataclass(frozen=True)
+class ScalingClaim:
+    """One hypothesis on growth: ``solver``'s ``measure`` (``time``, ``evaluations`` or a
+    native counter's name) grows as ``model`` with size on ``problem`` (on every problem it
+    runs when empty); ``at_most`` bounds the model's growth parameter (the exponent of a
+    polynomial, the base of the others). Stored beside the two-solver claims with
+    ``kind = "scaling"``."""
+
+    says: str
+    solver: str
+    measure: str = "time"
+    model: str = "polynomial"
+    problem: str = ""
+    at_most: float | None = None
+
+    @property
+    def column(self) -> str:
+        """The records' column the measure reads."""
+        return "time_s" if self.measure == "time" else f"counter.{self.measure}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "scaling", **asdict(self)}
+
+
+AnyClaim = Claim | ScalingClaim
+
+
+def claim_from_dict(data: Mapping[str, Any]) -> AnyClaim:
+    """A claim from its stored form (``to_dict``): a scaling claim carries ``kind``; the
+    two-solver claims of every store, old or new, carry none."""
+    fields = dict(data)
+    if fields.pop("kind", None) == "scaling":
+        return ScalingClaim(**fields)
+    return Claim(**fields)
+
+
+def parse_claim(table: Mapping[str, Any], where: str) -> AnyClaim:
     """A claim from its TOML table; ClaimError naming ``where`` and the key at fault."""
     if not isinstance(table, Mapping):
         raise ClaimError(f"{where}: a claim is a table with says, better, than, on, problem")
+    if table.get("on") == "scaling":
+        return _scaling_claim(table, where)
     unknown = sorted(set(table) - CLAIM_KEYS)
     if unknown:
         raise ClaimError(f"{where}: unknown key {unknown[0]!r} (a claim takes "
@@ -103,3 +149,44 @@ def _margin(value: Any, on: str, where: str) -> float | None:
         raise ClaimError(f"{where}.margin: on {on} a ratio above 1, for example 1.2; "
                          f"got {margin:g}")
     return margin
+
+
+def _scaling_claim(table: Mapping[str, Any], where: str) -> ScalingClaim:
+    """A scaling claim from its TOML table (``on = "scaling"``)."""
+    unknown = sorted(set(table) - SCALING_KEYS)
+    if unknown:
+        raise ClaimError(f"{where}: unknown key {unknown[0]!r} (a scaling claim takes "
+                         f"{', '.join(sorted(SCALING_KEYS))})")
+    values: dict[str, str] = {}
+    for key, default in (("says", ""), ("solver", None), ("measure", "time"),
+                         ("model", None), ("problem", "")):
+        value = table.get(key, default)
+        if not isinstance(value, str) or (default is None and not value.strip()):
+            raise ClaimError(f"{where}.{key}: a non-empty string is required, got {value!r}")
+        values[key] = value.strip()
+    measure = values["measure"].removeprefix("counter:")
+    if measure != "time" and not COUNTER.fullmatch(f"counter:{measure}"):
+        raise ClaimError(f"{where}.measure: time, evaluations or a native counter's name "
+                         f"(nodes, iterations...), got {values['measure']!r}")
+    values["measure"] = measure
+    if values["model"] not in SCALING_MODELS:
+        raise ClaimError(f"{where}.model: one of {', '.join(SCALING_MODELS)}, "
+                         f"got {values['model']!r}")
+    at_most = table.get("at_most")
+    if at_most is not None:
+        if isinstance(at_most, bool) or not isinstance(at_most, int | float) \
+                or not math.isfinite(at_most) or at_most <= 0:
+            raise ClaimError(f"{where}.at_most: a positive number is required, got {at_most!r}")
+        if values["model"] != "polynomial" and at_most < 1:
+            raise ClaimError(f"{where}.at_most: bounds the base of a {values['model']} model, "
+                             f"which is at least 1 for a growing cost; got {at_most:g}")
+        at_most = float(at_most)
+    if not values["says"]:
+        bound = ""
+        if at_most is not None:
+            bound = (f" with exponent at most {at_most:g}" if values["model"] == "polynomial"
+                     else f" with base at most {at_most:g}")
+        where_text = f" on {values['problem']}" if values["problem"] else ""
+        values["says"] = (f"{values['solver']}'s {measure} grows {values['model']}ly"
+                          f"{bound}{where_text}")
+    return ScalingClaim(**values, at_most=at_most)

@@ -27,7 +27,7 @@ def report_command(
     of the claims the study file states. OUT must be new, empty or a folder puzzlebench
     wrote (it leaves a .puzzlebench-report file there); system and home folders are refused."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.claims import Claim
+    from puzzlebench.claims import claim_from_dict
     from puzzlebench.harness.campaign.claim_revisions import labelled_claims, stated_claims
     from puzzlebench.harness.campaign.store import load, load_traces, studies, study_definition
     from puzzlebench.report import write_report
@@ -46,7 +46,7 @@ def report_command(
     if history:  # every revision, each claim labelled with when it was stated
         claims, said = labelled_claims(history)
     else:  # a store made before revisions were kept
-        claims = [Claim(**c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
+        claims = [claim_from_dict(c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
         said = []
     title = title or (f"Study '{name}'" if name else "puzzlebench report")
     paths = write_report(frame, out, title=title, traces=load_traces(db, study), claims=claims,

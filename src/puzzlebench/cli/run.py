@@ -60,7 +60,13 @@ def skipped_pairs(study: Study) -> list[str]:
         spec = resolve_solver(entry["name"])
         reasons = []
         for problem in sorted({p["problem"] for p in study.problems} - set(entry["problems"])):
+            counting = any(p["problem"] == problem and p.get("task") == "count"
+                           for p in study.problems)
             why = ("it does not handle it" if problem not in spec.problems
+                   else "it does not count its solutions" if counting and not spec.counts
+                   else "it does not count unique solutions" if counting and not
+                   spec.counts_unique and any(p["problem"] == problem and p.get("unique")
+                                              for p in study.problems)
                    else "its entry's problems leave it out")
             reasons.append(f"{problem} ({why})")
         sizes = sorted({n for p in study.problems if p["problem"] in entry["problems"]
@@ -76,7 +82,10 @@ def skipped_pairs(study: Study) -> list[str]:
 def claim_reach(study: Study) -> list[str]:
     """One line per claim the study's design cannot confirm, whatever its runs show
     (``report.claim_power``)."""
-    if not study.claims:
+    from puzzlebench.claims import Claim
+    # a scaling claim's verdict rests on the held-out sizes, not on a rank test's p
+    pair_claims = [c for c in study.claims if isinstance(c, Claim)]
+    if not pair_claims:
         return []
     # imported on use: only a study with claims needs the statistics
     from puzzlebench.harness.resolve import resolve_solver
@@ -84,7 +93,7 @@ def claim_reach(study: Study) -> list[str]:
     specs = study.runs()
     stochastic = {s.name: resolve_solver(s.solver).stochastic for s in specs}
     designs = []
-    for claim in study.claims:
+    for claim in pair_claims:
         counts: dict[str, list[int]] = {}
         for s in specs:
             if claim.problem and s.problem != claim.problem:

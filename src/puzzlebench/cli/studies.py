@@ -84,7 +84,7 @@ def study_command(
         title=f"Study '{name}'" + (f" ({builtin.origin})" if builtin.origin else "")
         + (" — quick" if quick else ""),
         description=builtin.description, narrative=[*builtin.narrative(frame), run_span(frame)],
-        findings=builtin.findings(frame), extras=builtin.extras(frame),
+        findings=builtin.findings(frame), extras=builtin.extras(frame), claims=study.claims,
         traces=load_traces(store, study.name),
         shared_assets=None if self_contained else folder.parent / "assets", force=force)
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")

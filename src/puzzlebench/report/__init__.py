@@ -35,7 +35,7 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlebench.claims import Claim
+from puzzlebench.claims import AnyClaim, Claim
 from puzzlebench.problems.catalogue import PROBLEM_ID
 from puzzlebench.problems.errors import PuzzlebenchError
 from puzzlebench.record import NOISE_FLOOR_S, inert_table
@@ -44,6 +44,7 @@ from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.borda import borda_overall, borda_table
 from puzzlebench.report.chart import Chart
 from puzzlebench.report.claim_tests import ClaimVerdict, claim_verdicts, claims_table, effect_text
+from puzzlebench.report.count_runs import separate_counts
 from puzzlebench.report.distorted import RULE, distorted_table, split_distorted
 from puzzlebench.report.ert_size import ert_by_size, ert_figure
 from puzzlebench.report.figures import problem_charts
@@ -52,6 +53,7 @@ from puzzlebench.report.out_folder import prepare_report_folder, subfolder, writ
 from puzzlebench.report.per_instance import per_instance_table
 from puzzlebench.report.quality import quality_table
 from puzzlebench.report.render import render, table_rows
+from puzzlebench.report.scaling import ScalingVerdict
 from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
 from puzzlebench.report.summary import (
@@ -165,11 +167,12 @@ def _setup_rows(frame: pd.DataFrame) -> list[tuple[str, str]]:
     return rows
 
 
-def _claims_shown(verdicts: list[ClaimVerdict]) -> pd.DataFrame:
+def _claims_shown(verdicts: list[ClaimVerdict | ScalingVerdict]) -> pd.DataFrame:
     """The claims table of the answer box: each claim, its verdict, its effect with the 95 %
     interval and its adjusted p (``tables/claims.csv`` has every column)."""
     rows = [{"claim": v.claim.says, "verdict": v.verdict,
-             "effect [95% CI]": (effect_text(v.claim, v.comparison)
+             "effect [95% CI]": (v.effect_text() if isinstance(v, ScalingVerdict) else
+                                 effect_text(v.claim, v.comparison)
                                  if v.comparison is not None and v.comparison.instances else "-"),
              "adjusted p": "-" if v.p_adjusted is None else p_text(v.p_adjusted),
              "why": v.why or "-"} for v in verdicts]
@@ -182,7 +185,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                  traces: pd.DataFrame | None = None,
                  shared_assets: str | Path | None = None,
                  findings: list[Finding] | None = None, lead: int = LEAD_SENTENCES,
-                 claims: list[Claim] | None = None, force: bool = False) -> dict[str, Path]:
+                 claims: list[AnyClaim] | None = None, force: bool = False) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
     (``load_traces`` rows) an anytime section for the traced runs of ``frame``.
 
@@ -204,7 +207,8 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         plotly_js_packed,
         write_shared_bundle,
     )
-    from puzzlebench.report.png_render import PngWriter
+    from puzzlebench.report.png_render import PngWriter, write_pngs
+    from puzzlebench.report.scaling_figure import scaling_section, scaling_styles
 
     # rows of the store refused (edited, or a success the judge rejects) or unsealed: said first
     store_check = frame.attrs.get("store_check") if hasattr(frame, "attrs") else None
@@ -220,6 +224,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         written.append(f"{TABLES}/{name}.csv")
         return written[-1]
 
+    frame = separate_counts(frame)  # count runs beside solve runs: a problem of their own
     everything = frame.sort_values(["problem", "size", "instance_id", "solver", "params_key",
                                     "repeat", "seed"], kind="stable").reset_index(drop=True)
     styles = SeriesStyles.from_frame(everything)
@@ -297,7 +302,12 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
         plotly_src = Path(os.path.relpath(bundle.resolve(), out.resolve())).as_posix()
     # the study's own claims: one verdict each, Holm over them alone; a built-in study's
     # findings (the source studies' sentences) are a family of their own
-    verdicts = claim_verdicts(frame, claims or [])
+    # scaling (report.scaling): models fitted to the smaller sizes, checked on the largest;
+    # the scaling claims' verdicts join the claims (no Holm: they rest on no p-value)
+    scaling, scaling_claims, scaling_charts = scaling_section(frame, claims or [], csv,
+                                                              chart_html)
+    verdicts: list[ClaimVerdict | ScalingVerdict] = [
+        *claim_verdicts(frame, [c for c in claims or [] if isinstance(c, Claim)]), *scaling_claims]
     claim_table = claims_table(verdicts)
     claims_csv = csv(claim_table, "claims") if verdicts else ""
     tested = list(findings or [])
@@ -331,12 +341,13 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "plotly_js": "" if plotly_src else plotly_js_packed(),
                "plotly_src": plotly_src,
                "problems": problems, "manifest": table_rows(man), "extras": extra_tables,
-               "anytime": anytime, "anytime_figures": anytime_figures,
+               "anytime": anytime, "anytime_figures": anytime_figures, "scaling": scaling,
                "per_instance": table_rows(per_instance), "per_instance_csv": per_instance_csv,
                "quality": table_rows(quality), "quality_csv": quality_csv,
                "ert_figures": ert_figures, "ert_csv": ert_csv,
                "borda_overall": table_rows(borda_all) if len(problems) > 1 else None}
     pngs.finish()
+    write_pngs(scaling_charts, scaling_styles(), figures_dir)
     write_file(out, "report.md", render("report.md.j2", context).encode())
     write_file(out, "report.html", render("report.html.j2", context).encode())
     return {"markdown": Path(out_dir) / "report.md", "html": Path(out_dir) / "report.html"}

@@ -41,6 +41,8 @@ class Series:
     points: tuple[np.ndarray, np.ndarray, tuple[dict[str, str], ...]] | None = None
     note: str = ""
     reference: bool = False
+    #: Points only, no line between them (held-out observations, for example).
+    markers_only: bool = False
 
     @property
     def empty(self) -> bool:
@@ -73,6 +75,8 @@ class Chart:
     invert_x: bool = False
     value_name: str = "value"
     share_y: bool = True
+    #: Panels share their axes (False when each panel plots its own measure and range).
+    share_axes: bool = True
 
 
 def axis_scale(values: np.ndarray | list[float], *, symlog_zero: bool = False) -> str:

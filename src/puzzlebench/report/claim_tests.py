@@ -25,7 +25,7 @@ exactly one verdict from one test that uses every run: **confirmed**, **contradi
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +34,7 @@ import pandas as pd
 from puzzlebench.claims import Claim
 from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.findings import ALPHA, p_text
+from puzzlebench.report.scaling import ScalingVerdict, scaling_claim_row
 from puzzlebench.report.scores import holm, time_limit_of
 from puzzlebench.report.stratified import Comparison, Effect, compare_strata
 from puzzlebench.report.summary import below_floor
@@ -183,10 +184,14 @@ def claim_verdicts(frame: pd.DataFrame, claims: Iterable[Claim]) -> list[ClaimVe
     return out
 
 
-def claims_table(verdicts: list[ClaimVerdict]) -> pd.DataFrame:
-    """``tables/claims.csv``: one row per claim (``CLAIM_COLUMNS``)."""
+def claims_table(verdicts: Sequence[ClaimVerdict | ScalingVerdict]) -> pd.DataFrame:
+    """``tables/claims.csv``: one row per claim (``CLAIM_COLUMNS``), a scaling claim's from
+    ``report.scaling``."""
     rows = []
     for v in verdicts:
+        if isinstance(v, ScalingVerdict):
+            rows.append(scaling_claim_row(v))
+            continue
         c = v.comparison
         row: dict[str, object] = {"says": v.claim.says, "problem": v.claim.problem or "all shared",
                                   "measure": v.claim.on, "verdict": v.verdict, "why": v.why,

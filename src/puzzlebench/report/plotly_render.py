@@ -158,10 +158,12 @@ def _traces(s: Series, styles: SeriesStyles, chart: Chart, show_legend: bool) ->
                                  fill="tonexty", fillcolor=_rgba(colour, 0.15),
                                  legendgroup=group, showlegend=False, hoverinfo="skip"))
     traces.append(go.Scatter(
-        x=x, y=y, mode="lines+markers" if len(x) <= 60 else "lines", name=html.escape(s.label),
+        x=x, y=y, mode="markers" if s.markers_only else "lines+markers" if len(x) <= 60
+        else "lines", name=html.escape(s.label),
         legendgroup=group, showlegend=show_legend,
         line={"color": colour, "dash": dash, "shape": "hv" if s.step else "linear", "width": 2},
-        marker={"symbol": PLOTLY_MARKER[st.marker], "size": 7, "color": colour},
+        marker={"symbol": PLOTLY_MARKER[st.marker], "size": 10 if s.markers_only else 7,
+                "color": colour},
         text=_hover_texts(s, styles, s.hover, len(x), chart, x, y),
         hovertemplate="%{text}<extra></extra>"))
     return traces
@@ -175,7 +177,7 @@ def _rgba(hex_colour: str, alpha: float) -> str:
 def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
     """The plotly figure of ``chart``: one row per panel, shared axes, one legend."""
     rows = len(chart.panels)
-    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True,
+    fig = make_subplots(rows=rows, cols=1, shared_xaxes=chart.share_axes,
                         vertical_spacing=0.08 if rows > 1 else 0.0,
                         subplot_titles=[html.escape(p.title) for p in chart.panels]
                         if rows > 1 else None)
@@ -189,7 +191,7 @@ def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
     fig.update_xaxes(type=axis_type[chart.xscale],
                      autorange="reversed" if chart.invert_x else True)
     fig.update_xaxes(title_text=chart.xlabel, row=rows, col=1)
-    if chart.share_y:
+    if chart.share_y and chart.share_axes:
         fig.update_yaxes(type=axis_type[chart.yscale], title_text=chart.ylabel, matches="y")
     else:
         for row, panel in enumerate(chart.panels, start=1):

@@ -43,7 +43,10 @@ def _draw_series(ax: plt.Axes, s: Series, styles: SeriesStyles) -> None:
         return
     if len(x) > 20:
         marker["markevery"] = max(1, len(x) // 10)
-    if s.step:
+    if s.markers_only:
+        ax.plot(x, y, label=s.label, **{**kw, "linestyle": "none"},
+                **{**marker, "marker": st.marker or "o", "markersize": 8})
+    elif s.step:
         ax.step(x, y, where="post", label=s.label, **kw, **marker)
     else:
         ax.plot(x, y, label=s.label, **kw, **marker)
@@ -62,8 +65,8 @@ def _set_scale(ax: plt.Axes, which: str, scale: str) -> None:
 def draw(chart: Chart, styles: SeriesStyles) -> Figure:
     """The matplotlib figure of ``chart`` (call :func:`save` or close it)."""
     with plt.rc_context(RC):  # type: ignore[arg-type]
-        fig, axes = plt.subplots(len(chart.panels), 1, squeeze=False, sharex=True,
-                                 sharey=chart.share_y,
+        fig, axes = plt.subplots(len(chart.panels), 1, squeeze=False, sharex=chart.share_axes,
+                                 sharey=chart.share_y and chart.share_axes,
                                  figsize=(WIDTH_IN, PANEL_HEIGHT_IN * len(chart.panels) + 0.6),
                                  dpi=DPI, layout="constrained")
         for ax, panel in zip(axes[:, 0], chart.panels, strict=True):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.claims import Claim
+from puzzlebench.claims import AnyClaim, claim_from_dict
 from puzzlebench.harness.campaign.store import Store
 
 
@@ -110,7 +110,7 @@ def stated_claims(db: str | Path, study: str) -> list[ClaimRevision]:
         return claim_history(store.conn, study)
 
 
-def labelled_claims(history: Sequence[ClaimRevision]) -> tuple[list[Claim], list[str]]:
+def labelled_claims(history: Sequence[ClaimRevision]) -> tuple[list[AnyClaim], list[str]]:
     """Every claim any revision stated, once; and the sentences a report opens with. When the
     claims were revised, or not stated before the runs, each claim's sentence is followed by
     when it was first stated (and withdrawn, if a later revision dropped it) and the opening
@@ -124,12 +124,12 @@ def labelled_claims(history: Sequence[ClaimRevision]) -> tuple[list[Claim], list
     claims = []
     for key, (rev, claim) in seen.items():
         if not revised:  # one set, stated before the runs: pre-registered, said as written
-            claims.append(Claim(**claim))
+            claims.append(claim_from_dict(claim))
             continue
         label = rev.when
         if key not in latest:
             label += f"; withdrawn in revision {history[-1].revision}"
-        claims.append(Claim(**{**claim, "says": f"{claim.get('says', '')} ({label})"}))
+        claims.append(claim_from_dict({**claim, "says": f"{claim.get('says', '')} ({label})"}))
     sentences = []
     if revised:
         parts = [f"revision {r.revision} ({len(r.claims)} claims, sha256 {r.sha256[:12]}, "

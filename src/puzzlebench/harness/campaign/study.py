@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from puzzlebench.claims import Claim
+from puzzlebench.claims import AnyClaim
 from puzzlebench.contract import Budget
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import default_hard_limit
@@ -137,7 +137,7 @@ class Study:
     #: Seconds a run may take to start and warm up (None: ``harness.run.measure.STARTUP_LIMIT``).
     startup_limit: float | None = None
     #: Hypotheses stated before the runs (``[[claims]]``); the report tests each one.
-    claims: list[Claim] = field(default_factory=list)
+    claims: list[AnyClaim] = field(default_factory=list)
 
     @property
     def kill_after(self) -> float:
@@ -166,18 +166,22 @@ class Study:
         """(problem, size, options, instance) for every instance of the grid, in file order:
         the problem's own grid over its options, then ``generate`` random instances per size
         drawn from a generator seeded by the master seed, the problem and the size."""
-        out = []
+        return [(problem, size, opts, inst) for _, problem, size, opts, inst in self._grid()]
+
+    def _grid(self) -> list[tuple[Mapping[str, Any], str, int, dict[str, Any], Instance]]:
+        """:meth:`instances`, each with its [[problems]] entry (which says the task)."""
+        out: list[tuple[Mapping[str, Any], str, int, dict[str, Any], Instance]] = []
         for entry in self.problems:
             problem = entry["problem"]
             prob = get_problem(problem)
             for size in entry["sizes"]:
                 for opts in prob.grid(size, entry):
-                    out.append((problem, size, opts, prob.make(size, **opts)))
+                    out.append((entry, problem, size, opts, prob.make(size, **opts)))
                 if entry.get("generate"):
                     rng = np.random.default_rng(
                         derive_seed(self.master_seed, "generate", problem, size))
                     for inst in prob.generate(size, int(entry["generate"]), rng):
-                        out.append((problem, size, prob.options_of(inst), inst))
+                        out.append((entry, problem, size, prob.options_of(inst), inst))
         return out
 
     def most_runs(self) -> int:
@@ -193,14 +197,17 @@ class Study:
     def runs(self) -> list[RunSpec]:
         """Every run of the study, in a fixed order."""
         specs = []
-        for problem, size, options, instance in self.instances():
+        for entry, problem, size, options, instance in self._grid():
+            kind, unique = entry.get("task", "solve"), bool(entry.get("unique", False))
             for solver in self.solvers:
                 if problem not in solver["problems"] or not (
                         solver["min_size"] <= size <= solver["max_size"]):
                     continue
+                spec = resolve_solver(solver["name"])
+                if kind == "count" and not (spec.counts and (spec.counts_unique or not unique)):
+                    continue  # a counting table runs only the solvers that can count
                 own = self.budget(solver)
                 budget, kill_after = own.to_dict(), self.kill_after_for(own)
-                spec = resolve_solver(solver["name"])
                 for params in expand_grid(solver["params"]):
                     full = spec.check_params(params)
                     for rep in range(self.repeats):
@@ -214,6 +221,7 @@ class Study:
                             memory_limit_mb=self.memory_limit_mb, name=spec.name,
                             fingerprint=spec.fingerprint, min_time=self.min_time, pin=self.pin,
                             sandbox=self.sandbox, startup_limit=self.startup_limit,
+                            kind=kind, unique=unique,
                         ))
         return specs
 

@@ -19,6 +19,8 @@ TOML format (see ``studies/example.toml``)::
     problem = "nqueens"         # a problem id (``puzzlebench problems`` lists them)
     sizes = "4..12"             # "4..12", "4,8,12" or a list of ints
     # generate = 10             # problems with a generator: 10 seeded random instances per size
+    # task = "count"            # count the solutions rather than find one (unique = true: the
+    #                           # unique count too); runs judged against the known counts
     # ...and the problem's own options, as it declares them (``problems.options``), e.g.
     # queens = [2, 4]           # queens-knights: A values (list → grid)
     # starts = ["125408367"]    # sliding: start states; goal = "123456780"; shape = "3x3"
@@ -29,6 +31,7 @@ TOML format (see ``studies/example.toml``)::
     # params = { population = [50, 100] }   # a list makes a grid over that parameter
     # problems = ["nqueens"]                # restrict to some of the study's problems
     # min_size = 4, max_size = 64           # restrict to a range of sizes
+    #                                       # (a counting table takes only counting solvers)
     # max_evaluations = 20000               # this entry's own budget: any of time_limit,
     #                                       # max_nodes, max_iterations, max_evaluations here
     #                                       # replaces the study's caps for its runs (the
@@ -44,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.claims import Claim, ClaimError, parse_claim
+from puzzlebench.claims import AnyClaim
 from puzzlebench.contract import SolverConfigError
 from puzzlebench.harness.campaign.study import (
     MAX_GENERATE,
@@ -56,6 +59,7 @@ from puzzlebench.harness.campaign.study import (
     expand_grid,
     grid_size,
 )
+from puzzlebench.harness.campaign.study_claims import study_claims
 from puzzlebench.harness.campaign.study_mistakes import (
     Mistakes,
     check_keys,
@@ -74,7 +78,9 @@ STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "mem
               "max_nodes", "max_iterations", "max_evaluations", "db", "description",
               "min_time", "pin", "sandbox", "startup_limit"}
 #: Keys every [[problems]] table takes; each problem adds its own options' keys.
-PROBLEM_KEYS = {"problem", "sizes", "generate"}
+PROBLEM_KEYS = {"problem", "sizes", "generate", "task", "unique"}
+#: What a [[problems]] table asks of its solvers: one solution (default) or the count.
+TASKS = ("solve", "count")
 BUDGET_KEYS = ("time_limit", "max_nodes", "max_iterations", "max_evaluations")
 SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", *BUDGET_KEYS}
 TOP_KEYS = {"study", "problems", "solvers", "claims"}
@@ -118,19 +124,29 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
     mistakes.lines.extend(unknown)
     solvers: list[dict[str, Any]] = []
     specs: list[SolverSpec] = []
-    claims: list[Claim] = []
+    claims: list[AnyClaim] = []
     if not unknown:
         # every problem the file names, its own mistakes aside: one mistake is said once
         study_problems = {p["problem"] for p in problems} | _named_problems(data.get("problems"))
+        #: problem → the tasks its tables ask: "solve", "count", "unique" (a unique count)
+        tasks: dict[str, set[str]] = {p: set() for p in study_problems}
+        for table in problems:
+            tasks[table["problem"]].add("solve" if table.get("task") != "count"
+                                        else "unique" if table["unique"] else "count")
+        for named in study_problems:  # a table with mistakes of its own: taken as solve
+            tasks[named] = tasks[named] or {"solve"}
         for i, entry in enumerate(solvers_raw):
             with mistakes.check():
                 item, spec = _solver(entry, f"{source} [[solvers]] #{i + 1}", specs,
-                                     study_problems, settings)
+                                     tasks, settings)
                 solvers.append(item)
                 specs.append(spec)
         if len(solvers) == len(solvers_raw):
             with mistakes.check():
-                claims = _claims(data.get("claims", []), source, solvers, specs, study_problems)
+                sizes: dict[str, set[int]] = {named: set() for named in study_problems}
+                for table in problems:
+                    sizes[table["problem"]].update(table["sizes"])
+                claims = study_claims(data.get("claims", []), source, solvers, specs, sizes)
     mistakes.raise_any()
     assert isinstance(name, str)
     study = Study(name=name.strip(), problems=problems, solvers=solvers, claims=claims,
@@ -244,7 +260,22 @@ def _problem(entry: Any, w: str, mistakes: Mistakes) -> dict[str, Any]:
         item.update(prob.study_entry(entry, w, require="generate" not in entry))
     except PuzzlebenchError as exc:
         raise StudyError(str(exc)) from None
+    item.update(_task(entry, w))
     return item
+
+
+def _task(entry: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A [[problems]] table's task: nothing for ``solve`` (the stored form of a solving study
+    is unchanged), ``task`` and ``unique`` for ``count``."""
+    task = entry.get("task", "solve")
+    if task not in TASKS:
+        raise StudyError(f"{where}.task: one of {', '.join(TASKS)}, got {task!r}")
+    unique = entry.get("unique", False)
+    if not isinstance(unique, bool):
+        raise StudyError(f"{where}.unique: must be true or false, got {unique!r}")
+    if unique and task != "count":
+        raise StudyError(f"{where}.unique: only a counting table (task = \"count\") takes it")
+    return {"task": "count", "unique": unique} if task == "count" else {}
 
 
 def _named_problems(raw: Any) -> set[str]:
@@ -271,7 +302,7 @@ def _unknown_names(entries: list[Any], source: str) -> list[str]:
     return out
 
 
-def _solver(entry: Any, w: str, specs: list[SolverSpec], study_problems: set[str],
+def _solver(entry: Any, w: str, specs: list[SolverSpec], tasks: dict[str, set[str]],
             settings: _Settings) -> tuple[dict[str, Any], SolverSpec]:
     """One [[solvers]] table, checked against the study (its first mistake raised)."""
     if not isinstance(entry, dict):
@@ -299,10 +330,13 @@ def _solver(entry: Any, w: str, specs: list[SolverSpec], study_problems: set[str
             spec.check_params(combo)
         except SolverConfigError as exc:
             raise StudyError(f"{w}.params: {exc}") from None
+    study_problems = set(tasks)
     wanted = entry.get("problems", sorted(study_problems))
     if not isinstance(wanted, list):
         raise StudyError(f"{w}.problems: must be a list of problem ids")
-    handled = sorted(set(wanted) & study_problems & spec.problems)
+    handled = sorted(p for p in set(wanted) & study_problems & spec.problems
+                     if "solve" in tasks[p] or ("count" in tasks[p] and spec.counts)
+                     or (spec.counts and spec.counts_unique))
     if not handled:
         raise StudyError(f"{w}: solver {spec.name!r} handles none of the study's problems")
     min_size = number(entry, "min_size", int, w, minimum=1, default=1)
@@ -312,52 +346,6 @@ def _solver(entry: Any, w: str, specs: list[SolverSpec], study_problems: set[str
     if any(k in entry for k in BUDGET_KEYS):
         item["budget"] = _entry_budget(entry, w, settings.time_limit, settings.hard_limit)
     return item, spec
-
-
-def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[SolverSpec],
-            problems: set[str]) -> list[Claim]:
-    """The study's ``[[claims]]``, each checked against the study before any run: both solvers
-    among its solvers (by the name written in ``[[solvers]]`` or the solver's own name; stored
-    as the latter, the name its records carry), the problem among its problems and handled by
-    both, and ``evaluations`` only between solvers that count them."""
-    if not isinstance(raw, list):
-        raise StudyError(f"{source}: claims must be [[claims]] tables")
-    by_name: dict[str, tuple[SolverSpec, set[str]]] = {}
-    for entry, spec in zip(solvers, specs, strict=True):
-        for name in (entry["name"], spec.name):
-            by_name[name] = (spec, set(entry["problems"]))
-    out = []
-    for i, table in enumerate(raw):
-        where = f"{source} [[claims]] #{i + 1}"
-        try:
-            claim = parse_claim(table, where)
-        except ClaimError as exc:
-            raise StudyError(str(exc)) from None
-        named = []
-        for key in ("better", "than"):
-            name = getattr(claim, key)
-            if name not in by_name:
-                raise StudyError(f"{where}.{key}: {name!r} is not one of the study's solvers"
-                                 f"{did_you_mean(name, by_name)} "
-                                 f"({', '.join(sorted(e['name'] for e in solvers))})")
-            named.append(by_name[name])
-        if claim.problem and claim.problem not in problems:
-            raise StudyError(f"{where}.problem: {claim.problem!r} is not one of the study's "
-                             f"problems ({', '.join(sorted(problems))})")
-        shared = named[0][1] & named[1][1]
-        if claim.problem and claim.problem not in shared:
-            raise StudyError(f"{where}.problem: {claim.better} and {claim.than} do not both "
-                             f"run {claim.problem}")
-        if not shared:
-            raise StudyError(f"{where}: {claim.better} and {claim.than} share no problem")
-        if claim.on == "evaluations":
-            silent = [spec.name for spec, _ in named if not (spec.evaluation or spec.traces)]
-            if silent:
-                raise StudyError(f"{where}.on: {silent[0]} does not count evaluations "
-                                 "(puzzlebench solvers --json: effort_unit)")
-        out.append(Claim(claim.says, named[0][0].name, named[1][0].name, claim.on,
-                         claim.problem, claim.margin))
-    return out
 
 
 def _entry_budget(entry: Mapping[str, Any], where: str, time_limit: float,
