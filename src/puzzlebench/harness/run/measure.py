@@ -12,7 +12,11 @@ every record (``span_s``), so the difference between the two is visible.
 What this trusts: a solver that tampers with its own process (it shares it with the stamping
 code) could at most report itself faster *inside* the window the harness saw, and never below
 ``cpu_s / cores`` when its CPU time is read from the kernel (cgroups): a run that claims 1 ms
-while its group used 4 s of CPU is refused.
+while its group used 4 s of CPU is refused. Nor below its solves' CPU time on one core: stamps
+shorter than the kernel's CPU time of go → stopped (beyond ``CPU_SLACK_S``, the clock's noise)
+give way to the harness's span of the solves (go → stopped), noted — so a forged end stamp
+inside the ``cores`` bound gains nothing, and a run on several cores is timed by its wall
+span, as the harness saw it.
 
 Short runs are repeated in their process (``min_time``, as ``timeit`` and pyperf do), each
 repeat with the run's same seed, until the timed total reaches ``min_time``; the record's
@@ -180,14 +184,19 @@ class Timing:
 
 
 def check_stamps(stamps: object, window: tuple[int, int], *, cpu_s: float | None,
-                 cores: int, handover_s: float = 0.0, span_s: float | None = None) -> Timing:
+                 cores: int, handover_s: float = 0.0, span_s: float | None = None,
+                 solve_cpu_s: float | None = None) -> Timing:
     """Accept the run's stamps ``[[start_ns, end_ns], ...]`` (one pair per repeat) when they
     are well formed, ordered and inside ``window`` (the harness's go → stopped, in ns), when the
     run handed its result over promptly after its solves (``handover_s``, stopped → done, at
     most ``HANDOVER_S`` + twice the stamped time: the CPU time its processes used there where a
     cgroup measures the run, else the wall time the harness saw) and when ``cpu_s`` (the
     kernel's CPU time of the whole go → done) does not contradict them; otherwise the harness's
-    own span (``span_s``, go → done; default the window), with the reason."""
+    own span (``span_s``, go → done; default the window), with the reason. Stamps shorter
+    than ``solve_cpu_s`` (the kernel's CPU time of go → stopped) by more than the clock's noise
+    are not the run's time either (a one-core solve cannot use more CPU than its wall time: a
+    forged end stamp inside the ``cores`` bound is still refused): then the harness's span of
+    the solves (the window, go → stopped) per solve is, with a note."""
     lo, hi = window
     span = span_s if span_s is not None else max(0.0, (hi - lo) / 1e9)
     fallback = Timing(span, span, 1, "harness")
@@ -212,6 +221,14 @@ def check_stamps(stamps: object, window: tuple[int, int], *, cpu_s: float | None
     if cpu_s is not None and cpu_s > cores * (total_s + handover_s) + CPU_SLACK_S:
         return _note(fallback, f"the run's time stamps ({total_s:.6f} s) are contradicted by "
                                f"its CPU time ({cpu_s:.6f} s on {cores} cores)")
+    if solve_cpu_s is not None and solve_cpu_s > total_s + CPU_SLACK_S:
+        solves = max(0.0, (hi - lo) / 1e9)
+        each = solves / len(durations)
+        return Timing(each, each, len(durations), "harness",
+                      f"the run's time stamps ({total_s:.6f} s) are shorter than its CPU time "
+                      f"({solve_cpu_s:.6f} s) allows on one core: the harness's span of its "
+                      f"solves ({solves:.6f} s, go → stopped) is its time (a stamp cut short, or "
+                      "a run on more than one core)")
     seconds = [d / 1e9 for d in durations]
     if reused_first_solve(seconds):
         later = statistics.median(seconds[1:])

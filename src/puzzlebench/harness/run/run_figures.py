@@ -82,7 +82,8 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
             handover = max(0.0, run.cpu_done - run.cpu_stop)
         timing = check_stamps(meta.get("stamps"), (run.go_ns, run.stop_ns or run.done_ns),
                               cpu_s=window_cpu, handover_s=handover, span_s=span,
-                              cores=usable_cores() if run.core is None else 1)
+                              cores=usable_cores() if run.core is None else 1,
+                              solve_cpu_s=cpu if run.stop_ns else None)
         if timing.note:
             notes.append(timing.note)
     else:
