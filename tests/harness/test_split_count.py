@@ -23,6 +23,7 @@ from puzzlebench.harness.campaign.split_count import (
     study_name,
 )
 from puzzlebench.harness.campaign.store import Store, load_records, study_definition
+from puzzlebench.harness.campaign.study import derive_seed
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.count_splits import split_count
 from puzzlebench.record import Outcome
@@ -193,3 +194,21 @@ def test_a_solver_that_cannot_count_the_sub_problems_is_refused(tmp_path: Path) 
         count_split("bitboard", 8, "constellations:4", tmp_path / "x.sqlite", quiet=True)
     with pytest.raises(SplitCountError, match="unique counts do not sum"):
         count_split("bitboard", 8, "rows:1", tmp_path / "x.sqlite", unique=True, quiet=True)
+
+
+def test_before_go_a_run_cannot_tell_which_sub_problem_it_will_get(tmp_path: Path) -> None:
+    """Issue 53 §3: a plugin looks for its task in memory at import (before ``go``) and works
+    0.8 s there. What it finds is the same for every part (no seed, no instance: both come
+    with ``go``), each run's own seed still differs, and the pre-go work is noted."""
+    solver = f"{PLUGINS.with_name('counts_before_go.py')}:CountsBeforeGo"
+    result = count_split(solver, 8, "constellations:2", tmp_path / "g.sqlite", quiet=True,
+                         workers=1)
+    assert (result.total, result.status) == (92, "verified")
+    records = load_records(tmp_path / "g.sqlite")
+    assert len(records) == 2
+    study = study_name(8, "constellations:2", "counts-before-go")
+    seeds = {derive_seed(0, study, r.instance_id, 0) for r in records}
+    assert len(seeds) == 2 and 0 not in seeds  # the tasks' seeds name their parts …
+    assert {r.counters["seen_instances"] for r in records} == {0}
+    assert {r.counters["seen_seed"] for r in records} == {0}  # … and are sent with go only
+    assert all("the run worked before go" in r.notes for r in records), [r.notes for r in records]
