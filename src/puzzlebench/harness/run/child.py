@@ -328,11 +328,13 @@ def _seal(task: Task, setup: RunSetup) -> Sealed:
     plan = SandboxPlan(check_mode(setup.sandbox))
     if plan.mode == "off":
         return Sealed(NONE, "the sandbox is off")
-    if task.project_module:
-        # imported on use: only a project solver's run needs to know where the cache is
-        from puzzlebench.cache_dir import cache_dir
+    # imported on use: only a sealed run needs to know where the cache is, and what it sees
+    from puzzlebench.cache_dir import cache_dir
+    from puzzlebench.harness.run.sealed_view import plan_view
 
-        plan = SandboxPlan(plan.mode, (str(cache_dir() / "pdb"),))
+    view = plan_view(task.solver, project=bool(task.project_module), cache=str(cache_dir()))
+    plan = SandboxPlan(plan.mode, (str(cache_dir() / "pdb"),) if task.project_module else (),
+                       view)
     if task.jit:
         with contextlib.suppress(ImportError):
             import numba.core.caching  # noqa: F401 - patched by the sandbox, not compiled here
