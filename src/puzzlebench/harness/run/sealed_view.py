@@ -62,7 +62,8 @@ def plan_view(solver_ref: str, *, project: bool, cache: str | None) -> View:
     """The view of a run of ``solver_ref`` (see the module doc); ``cache`` the suite's cache
     folder, visible to a project solver, covered for a plugin. Computed before sealing."""
     hidden = tuple(sorted(str(p) for p in Path("/").iterdir()
-                          if p.name not in OS_DIRS and p.is_dir() and not p.is_symlink()))
+                          if p.name not in OS_DIRS and p.is_dir() and not p.is_symlink()
+                          and _has_entries(p)))
     wanted = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
               str(Path(os.path.realpath(sys.executable)).parent)}
     wanted |= {entry for entry in sys.path if entry and os.path.isdir(entry)}
@@ -80,6 +81,15 @@ def plan_view(solver_ref: str, *, project: bool, cache: str | None) -> View:
     if cache and not project:
         covered.add(os.path.realpath(cache))
     return View(hidden, tuple(visible), tuple(sorted(covered)))
+
+
+def _has_entries(folder: Path) -> bool:
+    """Whether ``folder`` shows anything (an empty or unreadable one needs no cover)."""
+    try:
+        with os.scandir(folder) as entries:
+            return any(True for _ in entries)
+    except OSError:
+        return False
 
 
 def _plugin_folders(ref: str) -> set[str]:
