@@ -161,16 +161,6 @@ EFFORT_UNIT = "evaluations"
 BUDGET_FIELDS: tuple[str, ...] = ("time_limit", "max_nodes", "max_evaluations", "max_iterations")
 
 
-@dataclass(frozen=True, slots=True)
-class Preparation:
-    """Something a solver needs built before its runs: what, the one command that builds it,
-    and about how long that takes (seconds, on this project's machine)."""
-
-    what: str
-    command: str
-    estimate_s: float
-
-
 class Solver(ABC):
     """The abstract base: declare capabilities as class data, implement ``solve``.
 
@@ -229,15 +219,6 @@ class Solver(ABC):
         runs)."""
         for name in cls.run_imports:
             importlib.import_module(name)
-
-    @classmethod
-    def unprepared(cls, params: Mapping[str, Any], instance: Any) -> Preparation | None:
-        """What this project solver needs built before it can run on ``instance`` with
-        ``params`` (tables, compiled kernels) and is not built yet; None: nothing. A study
-        builds it once before its first run, or refuses with its command
-        (``harness.campaign.preparation``): never inside a timed run. Must be cheap (a file's
-        existence), never build anything. Default: None."""
-        return None
 
     @abstractmethod
     def solve(self, instance: Any, budget: Budget, rng: np.random.Generator) -> Proposal:

@@ -66,24 +66,15 @@ import numba
 import numpy as np
 
 from puzzlebench.compiled_clock import now
-from puzzlebench.contract import Budget, Claim, Param, Preparation, Proposal, Solver
+from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.iterative import kernel_caps
 from puzzlebench.problems.sliding import SlidingInstance
-from puzzlebench.problems.sliding_board import default_goal
 from puzzlebench.registry import register
 from puzzlebench.search.blank_aware_kernel import idastar_blank_kernel
 from puzzlebench.search.compact_batch_kernel import idastar_batch_kernel
 from puzzlebench.search.compact_kernel import idastar_compact_kernel
-from puzzlebench.search.compact_lookup import compact_databases, compact_lookup, compact_partition
-from puzzlebench.search.pattern_database_files import blank_region, database_path
-from puzzlebench.search.pdb_lookup import (
-    MAX_CELLS,
-    databases,
-    estimate,
-    lookup,
-    partition,
-    slide,
-)
+from puzzlebench.search.compact_lookup import compact_databases, compact_lookup
+from puzzlebench.search.pdb_lookup import MAX_CELLS, databases, estimate, lookup, slide
 from puzzlebench.search.sliding_search import solvable
 from puzzlebench.search.sliding_symmetry import DC, DR, original_moves, relabel
 
@@ -209,39 +200,6 @@ class IDAStarPDB(Solver):
         except FileNotFoundError:
             return
         solver.solve(instance, PREPARE_BUDGET, np.random.default_rng(0))
-
-    @classmethod
-    def unprepared(cls, params: Mapping[str, Any], instance: Any) -> Preparation | None:
-        """The pattern databases these runs read that the cache does not hold (a file per
-        table), as the ``pdb build`` command that builds them: built once before a study's
-        first run (6-6-3, about 20 s) or the study refused with it (7-8: 518 s; beyond 16
-        cells, 6-6-6-6), never inside a run. Checks files only: nothing is loaded."""
-        solver = cls(**params)
-        if (not isinstance(instance, SlidingInstance) or solver.refusal(instance)
-                or instance.rows * instance.cols > MAX_BOARD_CELLS or not solvable(instance)):
-            return None
-        rel = relabel(instance)
-        if solver._compact(instance):
-            tables = [(c, "compact") for c in compact_partition(rel.rows, rel.cols, rel.blank_goal)]
-        else:
-            kind = "blank" if solver.config["blank_aware"] else "compressed"
-            tables = [(c, kind) for c in partition(rel.rows, rel.cols, rel.blank_goal)]
-        if all(database_path(c, rel.rows, rel.cols, k,
-                             blank_region(c, rel.rows, rel.cols, rel.blank_goal)).is_file()
-               for c, k in tables):
-            return None
-        large = instance.rows * instance.cols > MAX_CELLS
-        name = "6-6-6-6" if large else str(solver.config["partition"])
-        command = f"puzzlebench pdb build --shape {instance.rows}x{instance.cols}"
-        if not large:
-            command += f" --partition {name}"
-        goal = tuple(instance.goal) or default_goal(instance.rows, instance.cols)
-        if goal != default_goal(instance.rows, instance.cols):
-            command += f" --goal {','.join(map(str, goal))}"
-        estimate = 600.0 if solver._compact(instance) else (
-            20.0 if instance.rows * instance.cols > 12 else 2.0)
-        return Preparation(f"idastar-pdb's {name} pattern databases for "
-                           f"{instance.rows}x{instance.cols}", command, estimate)
 
     def refusal(self, instance: SlidingInstance | None = None) -> str | None:
         """Why this combination of options cannot run (None: it can); on ``instance``'s board

@@ -1,7 +1,11 @@
 """Preparation is never a verdict: what a study's solvers need built is built before its runs.
 
-Before a study's first run, each project solver is asked what it needs built for the runs
-still to make (``Solver.unprepared``: pattern databases not in the cache, …). What builds in
+Before a study's first run, each project solver that can say so (:data:`PREPARERS`) is asked
+what it needs built for the runs still to make: a function ``unprepared(params, instance)``
+returning ``(what, the one command that builds it, about how many seconds)`` or None — cheap
+(a file's existence), never building anything (``idastar-pdb``: its pattern databases not in
+the cache, ``search.pdb_preparation``). It lives beside the solver, not in its module, so the
+solver's code digest (its runs' keys) does not move for a question no run asks. What builds in
 about a minute or less is built once, here, before any run starts, by the command that builds
 it, with its time said; anything longer refuses the study with that one command
 (:class:`PreparationError`, one line and exit status 2 at the command line). Either way no run
@@ -10,20 +14,33 @@ pays for it in its timed phase, nor is stored as a timeout because of it.
 
 from __future__ import annotations
 
+import importlib
 import shlex
 import subprocess
 import sys
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from puzzlebench.contract import Preparation
 from puzzlebench.harness.campaign.study import RunSpec
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems.base import PuzzlebenchError
 
+#: Project solvers that may need something built first: solver name → ``module:function``.
+PREPARERS = {"idastar-pdb": "puzzlebench.search.pdb_preparation:unprepared"}
 #: Preparations estimated at most this long (seconds) are built before the first run; longer
 #: ones refuse the study with their command.
 AUTO_BUILD_S = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class Preparation:
+    """Something a solver needs built before its runs: what, the one command that builds it,
+    and about how long that takes (seconds, on this project's machine)."""
+
+    what: str
+    command: str
+    estimate_s: float
 
 
 class PreparationError(PuzzlebenchError, RuntimeError):
@@ -41,12 +58,14 @@ def needed(specs: Iterable[RunSpec]) -> list[Preparation]:
             continue
         asked.add(ask)
         solver = resolve_solver(spec.solver)
-        if solver.factory is None or solver.origin not in ("handwritten", "baseline"):
+        where = PREPARERS.get(solver.name)
+        if where is None or solver.origin not in ("handwritten", "baseline"):
             continue  # a plugin's code runs only in its own runs
-        hook = getattr(solver.factory, "unprepared", None)
-        prep = hook(spec.params, spec.instance()) if hook is not None else None
-        if prep is not None:
-            found.setdefault(prep.command, prep)
+        module, _, function = where.partition(":")
+        said = getattr(importlib.import_module(module), function)(spec.params, spec.instance())
+        if said is not None:
+            what, command, estimate = said
+            found.setdefault(str(command), Preparation(str(what), str(command), float(estimate)))
     return list(found.values())
 
 
