@@ -151,8 +151,11 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
 def apply_view(view: View) -> None:
     """Make ``view`` in this process's (new, private) mount namespace: called by the sandbox
     after every mount is read-only and before the run's own mounts (``/dev``, scratch)."""
-    keep = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in view.visible
-            if _under(path, view.hidden) and os.path.isdir(path)]
+    keep: list[tuple[str, int]] = []
+    for path in view.visible:
+        if _under(path, view.hidden):
+            with contextlib.suppress(OSError):  # one the run could not open: nothing to show
+                keep.append((path, os.open(path, os.O_PATH | os.O_DIRECTORY)))
     cwd = os.getcwd()
     for top in view.hidden:
         mount("tmpfs", top, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=755")
