@@ -68,7 +68,9 @@ def plan_view(solver_ref: str, *, project: bool, cache: str | None) -> View:
               str(Path(os.path.realpath(sys.executable)).parent)}
     wanted |= {entry for entry in sys.path if entry and os.path.isdir(entry)}
     wanted |= _plugin_folders(solver_ref)
-    if project and cache:
+    if project and cache:  # made now, while it can be: the solver fills it (pattern databases)
+        with contextlib.suppress(OSError):
+            os.makedirs(cache, exist_ok=True)
         wanted.add(cache)
     visible = _outermost({os.path.realpath(p) for p in wanted if os.path.isdir(p)})
     covered: set[str] = set()
