@@ -92,9 +92,11 @@ def direct(count: int) -> None:
     import statistics
 
     import puzzlebench.harness.run.child  # noqa: F401 - what a run's process holds, as forked
+    from puzzlebench.cache_dir import cache_dir
     from puzzlebench.compiled_clock import prepare_jit
     from puzzlebench.harness.run.pid_namespace import enter_pid_namespace, leave_pid_namespace
     from puzzlebench.harness.run.sandbox import SandboxPlan, seal
+    from puzzlebench.harness.run.sealed_view import plan_view
 
     prepare_jit()
     modes = ("off", "keeper", "server") if os.geteuid() == 0 else ("off", "keeper")
@@ -108,7 +110,9 @@ def direct(count: int) -> None:
         if pid == 0:
             try:
                 os.close(read)
-                seal(SandboxPlan("off" if mode == "off" else "required"),
+                view = None if mode == "off" else plan_view(  # what a run computes, then sees
+                    "mod12", project=True, cache=str(cache_dir()))
+                seal(SandboxPlan("off" if mode == "off" else "required", view=view),
                      in_pid_namespace=mode == "server")
                 os.write(write, b"r")
             finally:

@@ -65,7 +65,8 @@ VOLATILE_FIELDS: frozenset[str] = frozenset(
 #: a start-up that used its whole share of the time limit): volatile as the timings are.
 TIMING_NOTES: tuple[str, ...] = ("warm-up cut short", "the time limit counts from the run's start",
                                 "the first solve took", "the run used more than one core",
-                                "killed before it said whether it was sealed")
+                                "killed before it said whether it was sealed",
+                                "the run worked before go")
 
 #: The ladder of verification, strongest first (``RunRecord.verified_by``): the validator
 #: checked a solution; a rule or a published fact decided it (solvability rules, known counts,

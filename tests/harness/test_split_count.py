@@ -23,11 +23,13 @@ from puzzlebench.harness.campaign.split_count import (
     study_name,
 )
 from puzzlebench.harness.campaign.store import Store, load_records, study_definition
+from puzzlebench.harness.campaign.study import derive_seed
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.count_splits import split_count
 from puzzlebench.record import Outcome
 from puzzlebench_baselines.bitboard import BitboardCounter
 from puzzlebench_baselines.constellation_counter import ConstellationCounter
+from tests.plugins.split_counters import FABRICATED
 
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins" / "split_counters.py"
 SPLITS = ("constellations:1", "constellations:2", "constellations:7", "constellations:64",
@@ -135,14 +137,56 @@ def test_beyond_oeis_another_stored_split_checks_the_total(tmp_path: Path) -> No
     assert check_total(28, "constellations:64", "constellations", 5, None, db)[0] == "unverified"
     with Store(db) as store:
         store.save_study(study_name(28, "rows:2", "bitboard"), {"split_count": {
-            "split": "rows:2", "solver": "bitboard", "total": 5}})
+            "split": "rows:2", "solver": "bitboard", "total": 5, "code": "b1"}})
         store.save_study(study_name(28, "constellations:8", "bitboard"), {"split_count": {
-            "split": "constellations:8", "solver": "bitboard", "total": None}})  # incomplete
-    status, by = check_total(28, "constellations:64", "constellations", 5, None, db)
+            "split": "constellations:8", "solver": "bitboard", "total": None,
+            "code": "b1"}})  # incomplete
+    status, by = check_total(28, "constellations:64", "constellations", 5, None, db, code="c1")
     assert (status, by) == ("verified", "split rows:2 by bitboard agrees")
-    assert check_total(28, "constellations:64", "constellations", 6, None, db)[0] == "wrong"
-    # the stored count itself is not its own check
-    assert check_total(28, "rows:2", "bitboard", 5, None, db)[0] == "unverified"
+    assert check_total(28, "constellations:64", "constellations", 6, None, db,
+                       code="c1")[0] == "wrong"
+    # the stored count itself is not its own check, nor is another split by the same code
+    assert check_total(28, "rows:2", "bitboard", 5, None, db, code="b1")[0] == "unverified"
+    assert check_total(28, "constellations:2", "bitboard", 5, None, db,
+                       code="b1")[0] == "unverified"
+    # a stored count that names no code checks nothing
+    with Store(db) as store:
+        store.save_study(study_name(28, "rows:1", "other"), {"split_count": {
+            "split": "rows:1", "solver": "other", "total": 5}})
+    assert check_total(28, "constellations:2", "bitboard", 5, None, db,
+                       code="b1")[0] == "unverified"
+
+
+def test_two_splits_by_one_fabricating_solver_agreeing_verify_nothing(tmp_path: Path) -> None:
+    """Issue 53 §2: a plugin that makes n = 28's total up makes two of its splits agree; the
+    second is still unverified (splits by the same code check nothing), and checking it with
+    its own code is refused."""
+    db = tmp_path / "made-up.sqlite"
+    solver = f"{PLUGINS}:FabricatingCounter"
+    first = count_split(solver, 28, "constellations:1", db, quiet=True, workers=1)
+    second = count_split(solver, 28, "rows:1", db, quiet=True, workers=1)
+    assert first.total == second.total == FABRICATED  # the two splits agree …
+    assert (first.status, second.status) == ("unverified", "unverified")  # … and check nothing
+    assert "same solver" in second.checked_by and "--check-with" in second.checked_by
+    with pytest.raises(SplitCountError, match="own code"):
+        count_split(solver, 28, "rows:1", db, quiet=True, check_with=solver)
+
+
+def test_check_with_another_solver_verifies_a_total_beyond_the_known_values(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond the judge's table (here: n = 9 with the table hidden from check_total),
+    ``check_with`` runs another solver's split of the board: its agreeing total verifies."""
+    nqueens = get_problem("nqueens")
+    monkeypatch.setattr(nqueens, "known_count", lambda board, unique=False: None)
+    db = tmp_path / "nine.sqlite"
+    alone = count_split("constellations", 9, "constellations:2", db, quiet=True, workers=1)
+    assert (alone.total, alone.status) == (352, "unverified")
+    checked = count_split("constellations", 9, "constellations:2", db, quiet=True, workers=1,
+                          check_with="bitboard")
+    assert (checked.total, checked.status) == (352, "verified")
+    assert checked.checked_by == "split rows:2 by bitboard agrees"
+    kept = study_definition(db, study_name(9, "constellations:2", "constellations"))
+    assert kept["split_count"]["status"] == "verified"  # type: ignore[index]
 
 
 def test_a_solver_that_cannot_count_the_sub_problems_is_refused(tmp_path: Path) -> None:
@@ -150,3 +194,21 @@ def test_a_solver_that_cannot_count_the_sub_problems_is_refused(tmp_path: Path) 
         count_split("bitboard", 8, "constellations:4", tmp_path / "x.sqlite", quiet=True)
     with pytest.raises(SplitCountError, match="unique counts do not sum"):
         count_split("bitboard", 8, "rows:1", tmp_path / "x.sqlite", unique=True, quiet=True)
+
+
+def test_before_go_a_run_cannot_tell_which_sub_problem_it_will_get(tmp_path: Path) -> None:
+    """Issue 53 §3: a plugin looks for its task in memory at import (before ``go``) and works
+    0.8 s there. What it finds is the same for every part (no seed, no instance: both come
+    with ``go``), each run's own seed still differs, and the pre-go work is noted."""
+    solver = f"{PLUGINS.with_name('counts_before_go.py')}:CountsBeforeGo"
+    result = count_split(solver, 8, "constellations:2", tmp_path / "g.sqlite", quiet=True,
+                         workers=1)
+    assert (result.total, result.status) == (92, "verified")
+    records = load_records(tmp_path / "g.sqlite")
+    assert len(records) == 2
+    study = study_name(8, "constellations:2", "counts-before-go")
+    seeds = {derive_seed(0, study, r.instance_id, 0) for r in records}
+    assert len(seeds) == 2 and 0 not in seeds  # the tasks' seeds name their parts …
+    assert {r.counters["seen_instances"] for r in records} == {0}
+    assert {r.counters["seen_seed"] for r in records} == {0}  # … and are sent with go only
+    assert all("the run worked before go" in r.notes for r in records), [r.notes for r in records]

@@ -153,6 +153,30 @@ def test_a_run_cannot_claim_less_time_than_its_cpu_time() -> None:
     assert record.time_s >= 0.25
 
 
+def test_stamps_shorter_than_one_cores_cpu_time_give_way_to_the_harnesss_span() -> None:
+    """Issue 53 §4: 0.030 s stamped, 0.057 s of CPU on two cores (inside the ``cores``
+    bound), 0.43 s go → stopped: the harness's span is the time, and the record says why."""
+    window = (0, 430_000_000)
+    stamps = [[1_000_000, 31_000_000]]
+    forged = check_stamps(stamps, window, cpu_s=0.057, cores=2, solve_cpu_s=0.057)
+    assert forged.timed_by == "harness" and forged.time_s == pytest.approx(0.43)
+    assert "shorter than its CPU time" in forged.note
+    # within the clock's noise of its CPU time, a run's own stamps stand
+    honest = check_stamps(stamps, window, cpu_s=0.031, cores=2, solve_cpu_s=0.031)
+    assert honest.timed_by == "run" and honest.time_s == pytest.approx(0.03)
+
+
+@needs_cgroups
+def test_a_forged_end_stamp_inside_the_cpu_bound_is_not_the_runs_time() -> None:
+    """A plugin burns 0.3 s of CPU and stamps its end 0.15 s early (half its time): its
+    record's time is the harness's span, not the forged half, and a note says so."""
+    record = solve("ForgesHalfItsTime")
+    assert record.outcome is Outcome.SOLVED and record.measured_by.startswith("cgroup")
+    assert record.timed_by == "harness", record.notes
+    assert "shorter than its CPU time" in record.notes
+    assert record.time_s >= record.cpu_s >= 0.29
+
+
 # -- CPU time and memory from the kernel ----------------------------------------------------
 
 @needs_cgroups

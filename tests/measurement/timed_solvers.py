@@ -202,3 +202,26 @@ class ReportsNumbaCompiled(ReportsNumba):
 
     name = "reports-numba-compiled"
     compiled = True
+
+
+class ForgesHalfItsTime(_Q):
+    """Burns 0.3 s of CPU on one thread but stamps its end 0.15 s early: half its time, inside
+    the ``cpu_s / cores`` bound on two cores (the fourth hostile sweep's 2× lie)."""
+
+    name = "forges-half-its-time"
+
+    def __init__(self) -> None:
+        import puzzlebench.harness.run.child as child
+
+        real = time.clock_gettime_ns
+
+        def fake() -> int:  # installed after the start stamp: the end stamp comes 0.15 s early
+            return real(time.CLOCK_MONOTONIC) - 150_000_000
+
+        child.stamp_ns = fake  # type: ignore[assignment]
+
+    def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        end = time.thread_time() + 0.3
+        while time.thread_time() < end:
+            pass
+        return Proposal(answer=_answer(instance.n), claim=Claim.SOLVED)

@@ -241,6 +241,32 @@ def test_a_poisoned_bfs_table_changes_no_verdict(mode: str, monkeypatch, tmp_pat
         sliding_distances.table.cache_clear()
 
 
+@pytest.mark.parametrize("mode", MODES, indirect=True)
+def test_a_sealed_run_finds_the_judges_answers_nowhere(mode: str, monkeypatch,
+                                                      tmp_path: Path) -> None:
+    """Issue 53 §1: the package's data folder, the checkout's git history (``git show``),
+    other copies of the package on the import path or beside the checkout, the suite's cache:
+    sealed, a counting plugin reads none of them and its "count" is not verified; unsealed,
+    the package's own table is there to read (what sealing hides, shown by its absence)."""
+    from puzzlebench.harness.execute import make_task, resolve, run_judged
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "eight_puzzle_bfs_v2_blank8.npz").write_bytes(b"a table")
+    monkeypatch.setenv("PUZZLEBENCH_CACHE", str(cache))
+    spec = resolve(str(Path(__file__).with_name("reads_the_judge.py")) + ":LooksEverywhere")
+    task = make_task(spec, get_problem("nqueens").make(12), "count")
+    rec = run_judged(spec, task)
+    c = rec.counters
+    if mode == "off":
+        assert c["read_package"] == 1 and c["read_cache"] == 1
+        assert rec.outcome is Outcome.SOLVED and rec.count == 14200
+        return
+    assert rec.sandbox == "namespaces"
+    assert (c["read_package"], c["read_git"], c["read_copies"], c["read_cache"]) == (0, 0, 0, 0)
+    assert rec.outcome is not Outcome.SOLVED and rec.count is None
+
+
 def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
     """Without the sandbox, the run's cgroup is what ends its setsid daemons (v1: frozen,
     killed, thawed; v2: cgroup.kill)."""

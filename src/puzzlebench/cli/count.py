@@ -45,6 +45,9 @@ def count_command(
     scheduler: Annotated[str | None, typer.Option(
         help="With --split: a Dask scheduler, tcp://HOST:PORT.")] = None,
     quiet: Annotated[bool, typer.Option(help="With --split: no progress output.")] = False,
+    check_with: Annotated[str | None, typer.Option(
+        help="With --split: another solver whose split count of the board (the same split, "
+             "or rows:2) is run too; beyond OEIS only its agreement verifies the total.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
     problem_opts: dict[str, str] | None = None,
 ) -> int:
@@ -55,8 +58,9 @@ def count_command(
     if split is not None:
         return _split_count(instance, split, unique=unique, solver=solver, time_limit=time_limit,
                             param=param, db=db, workers=workers, scheduler=scheduler,
-                            quiet=quiet, as_json=as_json)
-    for flag, given in (("--db", db), ("--workers", workers), ("--scheduler", scheduler)):
+                            quiet=quiet, as_json=as_json, check_with=check_with)
+    for flag, given in (("--db", db), ("--workers", workers), ("--scheduler", scheduler),
+                        ("--check-with", check_with)):
         if given is not None:
             raise CliInputError(f"{flag} goes with --split (a direct count is one run)")
     # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
@@ -96,7 +100,8 @@ def count_command(
 
 def _split_count(instance: Any, how: str, *, unique: bool, solver: str | None,
                  time_limit: float | None, param: list[str] | None, db: str | None,
-                 workers: int | None, scheduler: str | None, quiet: bool, as_json: bool) -> int:
+                 workers: int | None, scheduler: str | None, quiet: bool, as_json: bool,
+                 check_with: str | None = None) -> int:
     """``count --split``: the sub-problems as stored runs (``harness.campaign.split_count``)."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.cli.run import check_scheduler, check_workers
@@ -114,7 +119,8 @@ def _split_count(instance: Any, how: str, *, unique: bool, solver: str | None,
     try:
         result = count_split(name, n, how, target, unique=unique,
                              params=parse_params(param), time_limit=budget.time_limit,
-                             workers=workers, scheduler=scheduler, quiet=quiet or as_json)
+                             workers=workers, scheduler=scheduler, quiet=quiet or as_json,
+                             check_with=check_with)
     except KeyboardInterrupt:  # every finished sub-problem is stored: the same command resumes
         raise CommandInterruptedError(f"puzzlebench: interrupted — the finished sub-problems are "
                                  f"stored in {target}; run the same command to resume") from None

@@ -39,7 +39,7 @@ from puzzlebench.harness.run.numba_kernels import uses_numba
 from puzzlebench.harness.run.payload import MalformedProposalError, from_payload
 from puzzlebench.harness.run.warmup import Warmup
 from puzzlebench.harness.scheduler import Job
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.task import Go, Task
 from puzzlebench.problems.base import Instance
 from puzzlebench.record import RunRecord
 from puzzlebench.registry import RegistryError, SolverSpec
@@ -121,9 +121,9 @@ def run_here(task: Task) -> ChildReport:
     """The in-process form of a run (no isolation, no hard limit): for debugging only."""
     marks: dict[str, float] = {}
 
-    def go(warmup: Warmup) -> Instance | None:
+    def go(warmup: Warmup) -> Go:
         marks.update(warmup=warmup.seconds, go=stamp_ns(), cpu=time.process_time())
-        return task.instance
+        return task.go()
 
     done: Performed | None = None
     try:

@@ -7,11 +7,19 @@ Every front door (``execute``, the scheduler, a study's runner) makes tasks; the
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from puzzlebench.contract import Budget
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
+
+
+class Go(NamedTuple):
+    """What the harness sends a run with ``go``, and only then: its instance and its seed
+    (a per-run seed derives from the run's instance, so before ``go`` it would identify it)."""
+
+    instance: Instance | None
+    seed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +65,16 @@ class Task:
             object.__setattr__(self, k, v)
 
     def sealed(self) -> Task:
-        """The task as a run's process gets it: everything but the instance, which the
-        harness sends only with ``go``."""
+        """The task as a run's process gets it: everything but the instance and the seed,
+        which the harness sends only with ``go`` (:meth:`go`): nothing a run can read before
+        ``go`` identifies its instance (a split's per-run seeds derive from the sub-problem)."""
         if self.instance is None:
-            return self
+            return replace(self, seed=0)
         warm = self.warmup_instance
         if warm is None:
             warm = problem_of(self.instance).warmup_like(self.instance)
-        return replace(self, instance=None, warmup_instance=warm)
+        return replace(self, instance=None, seed=0, warmup_instance=warm)
+
+    def go(self) -> Go:
+        """The ``go`` message of this task's run."""
+        return Go(self.instance, self.seed)

@@ -12,8 +12,9 @@ A split is named ``KIND:K``:
   with as many completions, so only the smaller of each pair is run, with weight 2 (weight 1
   for the middle column of an odd board, its own image). Unique counts do not sum here.
 
-Two different splits of one board share no sub-problem, so their totals agreeing checks a
-counting solver where no published count does (``harness.campaign.split_count``).
+Two different splits of one board share no sub-problem; their totals agreeing checks a
+counting solver where no published count does only when other code made the other total
+(``harness.campaign.split_count``).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from typing import Any
 from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.campaign.claim_revisions import state_claims
+from puzzlebench.harness.campaign.preparation import prepare
 from puzzlebench.harness.campaign.progress import StudyProgress
 from puzzlebench.harness.campaign.store import Store
 from puzzlebench.harness.campaign.study import RunSpec, Study
@@ -95,6 +96,12 @@ def run_specs(
     db = Path(db)
     new: list[RunRecord] = []
     todo: list[RunSpec] = []
+    if db.exists():
+        with Store(db) as store:
+            kept = store.keys(name)
+        prepare([s for s in specs if s.key not in kept], quiet=quiet)
+    else:
+        prepare(specs, quiet=quiet)  # tables, kernels: built before the first run, or refused
 
     @contextlib.contextmanager
     def storing() -> Iterator[Callable[[Job, RunRecord], None]]:

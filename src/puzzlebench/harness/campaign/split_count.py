@@ -22,9 +22,12 @@ What counts toward the total, decided here, never by the solver:
   solver's mind.
 
 Checking the total: against OEIS A000170 (and A002562 for unique counts) where the judge's
-table has n; otherwise against every other complete split of the same board stored in the
-same file (two splits share no sub-problem, so agreeing totals check each other); with
-neither, the total is ``unverified``. The outcome is kept in the store beside the runs (the
+table has n; otherwise against the complete split counts of the same board stored in the
+same file by *other code* — another solver name and another code fingerprint. Two splits by
+one solver agreeing check nothing (a solver that makes its totals up makes them agree), so
+beyond the known values a total is ``unverified`` until a different solver's count agrees:
+``check_with`` (CLI ``count --check-with SOLVER``) runs that solver's split count of the same
+board into the same store and compares. The outcome is kept in the store beside the runs (the
 study's definition) and returned as a :class:`SplitCount`.
 """
 
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +50,7 @@ from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.problems.count_splits import Split, SubProblem, split_count
 from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.solver_spec import SolverSpec
 
 #: A split's sub-problem runs get this time limit each unless one is given (seconds).
 PART_TIME_LIMIT = 3600.0
@@ -84,6 +88,8 @@ class SplitCount:
     solver_time_s: float = 0.0  #: the summed time of the runs that counted
     wall_s: float = 0.0  #: this call's wall time
     db: str = ""
+    #: the counting solver's code fingerprint: only a count by other code checks this one
+    code: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -108,12 +114,16 @@ def count_split(
     retries: int = RETRIES,
     quiet: bool = False,
     on_record: Callable[[RunRecord], None] | None = None,
+    check_with: str | None = None,
 ) -> SplitCount:
     """Count the n-queens solutions of board n by the split ``how``, each sub-problem a
-    stored run of ``solver`` in ``db``; resumes what ``db`` holds (see the module doc)."""
+    stored run of ``solver`` in ``db``; resumes what ``db`` holds (see the module doc).
+    ``check_with`` names another solver whose split count of the board (the same split when
+    it counts its parts, else ``rows:2``) is run too and compared."""
     started = time.perf_counter()
     split = split_count(n, how)
     spec = resolve_solver(solver)
+    checker = _checker(spec, n, split, check_with)
     kinds = {p.instance.problem for p in split.parts} or {"nqueens-split"}
     if not spec.counts or not kinds <= spec.problems:
         raise SplitCountError(f"solver {spec.name!r} cannot count the sub-problems of the "
@@ -156,12 +166,47 @@ def count_split(
                                  quiet=True, on_record=finish).new)
     finally:
         progress.close()
-    decided = _total(split, spec.name, done, wrong, unique, db)
+    decided = _total(split, spec.name, spec.fingerprint, done, wrong, unique, db)
     outcome = SplitCount(**{**decided, "stored": stored, "ran": ran,
-                            "wall_s": time.perf_counter() - started, "db": str(db)})
-    with Store(db) as store:
-        store.save_study(name, {"description": describe(outcome), "split_count": outcome.to_dict()})
+                            "wall_s": time.perf_counter() - started, "db": str(db),
+                            "code": spec.fingerprint})
+    _keep(name, outcome)
+    if checker is not None and outcome.total is not None:
+        checker_spec, checker_split = checker
+        count_split(checker_spec.reference or checker_spec.name, n, checker_split, db,
+                    params=None, time_limit=time_limit, workers=workers, scheduler=scheduler,
+                    retries=retries, quiet=quiet)
+        status, checked_by = check_total(n, split.how, spec.name, outcome.total, outcome.unique,
+                                         db, code=spec.fingerprint)
+        outcome = replace(outcome, status=status, checked_by=checked_by,
+                          wall_s=time.perf_counter() - started)
+        _keep(name, outcome)
     return outcome
+
+
+def _keep(name: str, outcome: SplitCount) -> None:
+    """Store a split count's outcome as its study's definition."""
+    with Store(outcome.db) as store:
+        store.save_study(name, {"description": describe(outcome),
+                                "split_count": outcome.to_dict()})
+
+
+def _checker(spec: SolverSpec, n: int, split: Split, check_with: str | None
+             ) -> tuple[SolverSpec, str] | None:
+    """(the checking solver, the split it counts) for ``check_with``; refuses a checker that
+    is the counting solver's own code or that counts no split of the board."""
+    if check_with is None:
+        return None
+    other = resolve_solver(check_with)
+    if other.name == spec.name or (other.fingerprint and other.fingerprint == spec.fingerprint):
+        raise SplitCountError(f"--check-with {other.name!r} is the counting solver's own code: "
+                              "a count checks another only when other code makes it")
+    for how in (split.how, "rows:2"):
+        kinds = {p.instance.problem for p in split_count(n, how).parts} or {"nqueens-split"}
+        if other.counts and kinds <= other.problems:
+            return other, how
+    raise SplitCountError(f"solver {other.name!r} cannot count the sub-problems of the "
+                          f"{split.how} split nor of rows:2")
 
 
 def describe(outcome: SplitCount) -> str:
@@ -222,8 +267,8 @@ def _stored(db: str | Path, study: str, parts: dict[str, SubProblem], unique: bo
     return done, attempts, wrong
 
 
-def _total(split: Split, solver: str, done: dict[str, RunRecord], wrong: dict[str, RunRecord],
-           unique: bool, db: str | Path) -> dict[str, Any]:
+def _total(split: Split, solver: str, code: str, done: dict[str, RunRecord],
+           wrong: dict[str, RunRecord], unique: bool, db: str | Path) -> dict[str, Any]:
     """The split's total and its check (the fields of SplitCount this call decides)."""
     base: dict[str, Any] = {"n": split.n, "split": split.how, "solver": solver,
                             "parts": len(split.parts), "total": None, "unique": None,
@@ -242,15 +287,17 @@ def _total(split: Split, solver: str, done: dict[str, RunRecord], wrong: dict[st
     total = sum(weights[i] * int(r.count or 0) for i, r in done.items())
     classes = sum(int(r.unique or 0) for r in done.values()) if unique else None
     base.update(total=total, unique=classes)
-    status, checked_by = check_total(split.n, split.how, solver, total, classes, db)
+    status, checked_by = check_total(split.n, split.how, solver, total, classes, db, code=code)
     return {**base, "status": status, "checked_by": checked_by}
 
 
 def check_total(n: int, how: str, solver: str, total: int, unique: int | None,
-                db: str | Path) -> tuple[str, str]:
+                db: str | Path, *, code: str = "") -> tuple[str, str]:
     """(status, what checked it) of a split's total: the judge's OEIS tables where they
-    reach n, else the other complete split counts of the same board stored in ``db`` (another
-    split, or the same split by another solver)."""
+    reach n, else the complete split counts of the same board stored in ``db`` by other code
+    (another solver name and another code fingerprint than ``solver``'s ``code``; a stored
+    count that names no fingerprint is nobody's check). Splits by the same code agreeing
+    check nothing."""
     board = get_problem("nqueens").make(n)
     known = get_problem("nqueens").known_count(board)
     if known is not None:
@@ -259,11 +306,15 @@ def check_total(n: int, how: str, solver: str, total: int, unique: int | None,
             return "wrong", f"OEIS A000170 gives {known}" + (
                 f" and A002562 {known_unique}" if unique is not None else "")
         return "verified", "OEIS A000170" + (" and A002562" if unique is not None else "")
-    others = [(f"split {d['split']} by {d['solver']}", d["total"]) for d in other_splits(db, n)
+    stored = [d for d in other_splits(db, n)
               if (d["split"], d["solver"]) != (how, solver) and d["total"] is not None]
+    others = [(f"split {d['split']} by {d['solver']}", d["total"]) for d in stored
+              if d["solver"] != solver and d.get("code") and d.get("code") != code]
     if not others:
-        return "unverified", (f"OEIS lists no count for n = {n}; no other split count of this "
-                              "board is stored to compare with")
+        same = " (the splits by the same solver stored check nothing)" if stored else ""
+        return "unverified", (f"OEIS lists no count for n = {n}; no split count of this board "
+                              f"by another solver is stored to compare with{same}: "
+                              "count --check-with SOLVER runs one")
     disagree = [f"{s} ({t})" for s, t in others if t != total]
     if disagree:
         return "wrong", f"{disagree[0]} disagrees"

@@ -54,7 +54,7 @@ from puzzlebench.harness.run.payload import MalformedProposalError, answer_data,
 from puzzlebench.harness.run.sandbox import NONE, SandboxPlan, Sealed, check_mode, seal
 from puzzlebench.harness.run.solver_call import call_solver, trace_type
 from puzzlebench.harness.run.warmup import Warmup, warm_up
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.task import Go, Task
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.solver_references import load_solver
@@ -112,16 +112,16 @@ class Performed:
         return all(_digest(*_as_data(self.task, self.problem, r)) == first for r in self.later)
 
 
-def perform(task: Task, wait_for_go: Callable[[Warmup], Instance | None],
+def perform(task: Task, wait_for_go: Callable[[Warmup], Go | None],
             on_stop: Callable[[], None] | None = None,
             started: float | None = None) -> Performed:
     """Load and (if ``task.warmup``) warm the solver, then run the task: the proposal as data.
 
     ``on_stop()`` is called right after the last solve, before its result becomes data (so
     the harness can read the run's counters there). ``wait_for_go(warmup)`` is called once
-    the solver is warm; it returns the instance to
-    solve (the harness sends it only then). The timed phase — stamped around each repeat —
-    includes the solver's construction. ``started`` is when the run began
+    the solver is warm; it returns the instance to solve and the run's seed (the harness
+    sends them only then). The timed phase — stamped around each repeat — includes the
+    solver's construction. ``started`` is when the run began
     (``time.monotonic``; the harness's clock where it says): the time limit counts from
     there, so start-up and warm-up are bounded by their share of it and what they used of it
     is taken from the solver's limit (``harness.run.measure.pre_go_allowance``). Raises whatever
@@ -138,9 +138,11 @@ def perform(task: Task, wait_for_go: Callable[[Warmup], Instance | None],
     warmup = Warmup(0.0, True)
     if task.warmup:
         warmup = warm_up(spec, task, None if allowance is None else started + allowance)
-    instance = wait_for_go(warmup)
-    if instance is None:
+    go_message = wait_for_go(warmup)
+    if go_message is None or not isinstance(go_message.instance, Instance):
         raise RuntimeError("the harness sent no instance")
+    instance = go_message.instance
+    task = replace(task, seed=int(go_message.seed))
     budget, limit, capped = task.budget, task.budget.time_limit, False
     if limit is not None:
         charge = pre_go_charge(limit, time.monotonic() - started)
@@ -257,7 +259,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
     cpu: list[float] = []
     held: list[tuple[Any, str]] = []  # the instance and its identity when it arrived
 
-    def ready(warmup: Warmup) -> Instance | None:
+    def ready(warmup: Warmup) -> Go | None:
         try:
             with open("/proc/self/clear_refs", "w", encoding="ascii") as fh:
                 fh.write("5")  # reset VmHWM: the peak is this run's own
@@ -267,7 +269,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
                          "warmup_complete": warmup.complete,
                          "rss_base_mb": _memory_now()[1], "sandbox": sealed.status,
                          "sandbox_why": sealed.why, "own_processes": own_processes})
-        instance = read_message(control_fd)  # the harness's go: the timed phase starts
+        message = read_message(control_fd)  # the harness's go: the timed phase starts
         if task.memory_limit_mb is not None and not setup.cgroup_procs:
             # without a cgroup, a per-process address-space limit is all there is; in one, the
             # harness limits the group's memory, and an address-space limit sized by this
@@ -276,9 +278,10 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
             size, _ = _memory_now()
             limit = size + task.memory_limit_mb * 2**20
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        instance = message.instance if isinstance(message, Go) else None
         held.append((instance, _identity(instance)))
         cpu.append(rusage_cpu_s())
-        return instance if isinstance(instance, Instance) else None
+        return message if isinstance(message, Go) and isinstance(instance, Instance) else None
 
     def stopped() -> None:
         """The timed phase is over: the harness reads the run's counters before the result
@@ -325,11 +328,13 @@ def _seal(task: Task, setup: RunSetup) -> Sealed:
     plan = SandboxPlan(check_mode(setup.sandbox))
     if plan.mode == "off":
         return Sealed(NONE, "the sandbox is off")
-    if task.project_module:
-        # imported on use: only a project solver's run needs to know where the cache is
-        from puzzlebench.cache_dir import cache_dir
+    # imported on use: only a sealed run needs to know where the cache is, and what it sees
+    from puzzlebench.cache_dir import cache_dir
+    from puzzlebench.harness.run.sealed_view import plan_view
 
-        plan = SandboxPlan(plan.mode, (str(cache_dir() / "pdb"),))
+    view = plan_view(task.solver, project=bool(task.project_module), cache=str(cache_dir()))
+    plan = SandboxPlan(plan.mode, (str(cache_dir() / "pdb"),) if task.project_module else (),
+                       view)
     if task.jit:
         with contextlib.suppress(ImportError):
             import numba.core.caching  # noqa: F401 - patched by the sandbox, not compiled here

@@ -12,11 +12,17 @@ every record (``span_s``), so the difference between the two is visible.
 What this trusts: a solver that tampers with its own process (it shares it with the stamping
 code) could at most report itself faster *inside* the window the harness saw, and never below
 ``cpu_s / cores`` when its CPU time is read from the kernel (cgroups): a run that claims 1 ms
-while its group used 4 s of CPU is refused.
+while its group used 4 s of CPU is refused. Nor below its solves' CPU time on one core: stamps
+shorter than the kernel's CPU time of go → stopped (beyond ``CPU_SLACK_S``, the clock's noise)
+give way to the harness's span of the solves (go → stopped), noted — so a forged end stamp
+inside the ``cores`` bound gains nothing, and a run on several cores is timed by its wall
+span, as the harness saw it.
 
 Short runs are repeated in their process (``min_time``, as ``timeit`` and pyperf do), each
 repeat with the run's same seed, until the timed total reaches ``min_time``; the record's
-``time_s`` is the median repeat, ``time_min_s`` the fastest, ``repeats`` how many.
+``time_s`` is the median repeat, ``time_min_s`` the fastest, ``repeats`` how many — unless the
+repeats were measurably cheaper than the first solve (beyond the clock's noise and their own
+spread, whatever the ratio): then ``time_s`` is the first solve's, with a note.
 """
 
 from __future__ import annotations
@@ -187,14 +193,19 @@ class Timing:
 
 
 def check_stamps(stamps: object, window: tuple[int, int], *, cpu_s: float | None,
-                 cores: int, handover_s: float = 0.0, span_s: float | None = None) -> Timing:
+                 cores: int, handover_s: float = 0.0, span_s: float | None = None,
+                 solve_cpu_s: float | None = None) -> Timing:
     """Accept the run's stamps ``[[start_ns, end_ns], ...]`` (one pair per repeat) when they
     are well formed, ordered and inside ``window`` (the harness's go → stopped, in ns), when the
     run handed its result over promptly after its solves (``handover_s``, stopped → done, at
     most ``HANDOVER_S`` + twice the stamped time: the CPU time its processes used there where a
     cgroup measures the run, else the wall time the harness saw) and when ``cpu_s`` (the
     kernel's CPU time of the whole go → done) does not contradict them; otherwise the harness's
-    own span (``span_s``, go → done; default the window), with the reason."""
+    own span (``span_s``, go → done; default the window), with the reason. Stamps shorter
+    than ``solve_cpu_s`` (the kernel's CPU time of go → stopped) by more than the clock's noise
+    are not the run's time either (a one-core solve cannot use more CPU than its wall time: a
+    forged end stamp inside the ``cores`` bound is still refused): then the harness's span of
+    the solves (the window, go → stopped) per solve is, with a note."""
     lo, hi = window
     span = span_s if span_s is not None else max(0.0, (hi - lo) / 1e9)
     fallback = Timing(span, span, 1, "harness")
@@ -219,30 +230,53 @@ def check_stamps(stamps: object, window: tuple[int, int], *, cpu_s: float | None
     if cpu_s is not None and cpu_s > cores * (total_s + handover_s) + CPU_SLACK_S:
         return _note(fallback, f"the run's time stamps ({total_s:.6f} s) are contradicted by "
                                f"its CPU time ({cpu_s:.6f} s on {cores} cores)")
+    # the noise: the slack, and the loop's own work between repeats (outside the stamps)
+    if solve_cpu_s is not None and solve_cpu_s > total_s + CPU_SLACK_S + len(durations) * \
+            CLOCK_NOISE_S:
+        solves = max(0.0, (hi - lo) / 1e9)
+        each = solves / len(durations)
+        return Timing(each, each, len(durations), "harness",
+                      f"the run's time stamps ({total_s:.6f} s) are shorter than its CPU time "
+                      f"({solve_cpu_s:.6f} s) allows on one core: the harness's span of its "
+                      f"solves ({solves:.6f} s, go → stopped) is its time (a stamp cut short, or "
+                      "a run on more than one core)")
     seconds = [d / 1e9 for d in durations]
     if reused_first_solve(seconds):
         later = statistics.median(seconds[1:])
-        return Timing(seconds[0], seconds[0], len(seconds), "run",
+        return Timing(seconds[0], min(seconds), len(seconds), "run",
                       f"the first solve took {seconds[0]:.3g} s and the {len(seconds) - 1} "
-                      f"repeats after it a median of {later:.3g} s: repeats in one process "
-                      "reused the first solve's work, so the first solve's time is the run's")
+                      f"repeats after it a median of {later:.3g} s, measurably less: repeats "
+                      "in one process may have reused the first solve's work (or found its "
+                      "caches warm), so the first solve's time is the run's")
     return Timing(statistics.median(seconds), min(seconds), len(seconds), "run")
 
 
-#: A first solve this many times slower than the median of the repeats after it, and at least
-#: FIRST_SOLVE_MIN_S long, was not repeated but remembered (``--min-time`` repeats share one
-#: process: a solver may cache its answer at module level). After the warm-up, a genuine
-#: repeat of a solve of 10 ms or more is not ten times faster than the first.
-FIRST_SOLVE_FACTOR = 10.0
-FIRST_SOLVE_MIN_S = 0.01
+#: The stamps' own noise: two clock reads and the loop around a solve, plus the jitter of a
+#: timer tick (seconds). Below it, a first solve and its repeats cannot be told apart.
+CLOCK_NOISE_S = 2e-6
+#: Robust spreads of the repeats (1.4826 × their median absolute deviation: a standard
+#: deviation for normal noise) a first solve may lie above their median, as noise.
+SPREAD_FACTOR = 3.0
+
+
+def first_solve_excess(seconds: list[float]) -> float:
+    """How much longer the first solve took than the repeats after it beyond their noise
+    (the clock's, or the repeats' own robust spread, whichever is larger); 0 when it did not."""
+    if len(seconds) < 2:
+        return 0.0
+    later = seconds[1:]
+    middle = statistics.median(later)
+    spread = 1.4826 * statistics.median(abs(x - middle) for x in later)
+    noise = max(CLOCK_NOISE_S, clock_resolution_s(), SPREAD_FACTOR * spread)
+    return max(0.0, seconds[0] - middle - noise)
 
 
 def reused_first_solve(seconds: list[float]) -> bool:
-    """Whether ``seconds`` (one per solve, in order) show later repeats reusing the first's
-    work rather than doing it again."""
-    if len(seconds) < 2 or seconds[0] < FIRST_SOLVE_MIN_S:
-        return False
-    return seconds[0] > FIRST_SOLVE_FACTOR * statistics.median(seconds[1:])
+    """Whether ``seconds`` (one per solve, in order) show the repeats measurably cheaper than
+    the first — by any ratio, however short the first: ``--min-time`` repeats share one
+    process, so a cheaper repeat may be a remembered answer, and the harness cannot tell it
+    from a warm cache. The first solve's time is then the run's (see ``check_stamps``)."""
+    return first_solve_excess(seconds) > 0.0
 
 
 def _note(timing: Timing, why: str) -> Timing:

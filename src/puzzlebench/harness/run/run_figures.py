@@ -82,7 +82,8 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
             handover = max(0.0, run.cpu_done - run.cpu_stop)
         timing = check_stamps(meta.get("stamps"), (run.go_ns, run.stop_ns or run.done_ns),
                               cpu_s=window_cpu, handover_s=handover, span_s=span,
-                              cores=usable_cores() if run.core is None else 1)
+                              cores=usable_cores() if run.core is None else 1,
+                              solve_cpu_s=cpu if run.stop_ns else None)
         if timing.note:
             notes.append(timing.note)
     else:
@@ -123,12 +124,25 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
     }
 
 
+#: CPU seconds a run's processes may use before ``go`` beyond its warm-up (loading its
+#: solver's code) without a note: above it, the solver's own start-up did work.
+PRE_GO_NOTE_S = 0.5
+
+
 def pre_go_notes(run: RunWindow) -> list[str]:
     """What start-up and warm-up did to the run's time limit, in words, when it matters: a
     warm-up cut short, and a start-up and warm-up that used their whole share of the limit
     (the solver then had the rest). Never figures: the notes of two runs of one seed must not
-    differ by timings (``warmup_s`` and ``startup_s`` hold them)."""
+    differ by timings (``warmup_s`` and ``startup_s`` hold them) — save the one on work done
+    before ``go`` (a timing note, ``record.TIMING_NOTES``): the run's cgroup CPU time before
+    ``go`` beyond its warm-up, when over ``PRE_GO_NOTE_S``."""
     notes = []
+    warmup = float(number(run.ready.get("warmup_s")) or 0.0)
+    if run.cpu_go is not None and run.cpu_go - warmup > PRE_GO_NOTE_S:
+        notes.append(f"the run worked before go: {run.cpu_go:.2f} s of CPU before it had its "
+                     f"instance, {run.cpu_go - warmup:.2f} s beyond its warm-up (its solver's "
+                     "loading and module-level code; not in its time, and it could not know "
+                     "its instance or seed)")
     if run.ready.get("warmup_complete") is False:
         notes.append("warm-up cut short: start-up and warm-up may use max(1 s, 25 % of the time "
                      "limit), so first-call costs may fall in the timed phase")

@@ -234,7 +234,8 @@ class RunProcess:
             fh.write(str(nice))
 
     def _go(self) -> None:
-        """Send the instance: the timed phase starts now, its CPU and memory counted from here."""
+        """Send the instance and the seed: the timed phase starts now, its CPU and memory
+        counted from here."""
         if self.cgroup is not None:
             try:
                 if self.pid not in self.cgroup.pids():
@@ -253,7 +254,7 @@ class RunProcess:
                 self.cgroup, self.w.measured_by, self.w.cpu_go = None, "rusage", None
         self.w.go_ns = stamp_ns()
         with contextlib.suppress(OSError):  # the run died meanwhile: its end says why
-            write_message(self.control, self.task.instance)
+            write_message(self.control, self.task.go())
 
     def _read_counters(self) -> None:
         """CPU and peak memory at ``stopped`` (the figures recorded) and again at ``done`` (the

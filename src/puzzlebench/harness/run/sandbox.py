@@ -16,8 +16,10 @@ run's own process, right after it joined its cgroup and before the solver is imp
   the namespace, whatever sessions it made; the cgroup kill covers them too;
 * every mount read-only (``mount_setattr`` recursively; on older kernels one remount per mount
   point), so the store, the cache (judge tables, BFS distances, pattern databases), ``/tmp``
-  and the rest of the file system cannot be written (they stay readable: a plugin file may
-  live anywhere); a private, writable temporary directory (``/dev/shm``, ``TMPDIR``), freed
+  and the rest of the file system cannot be written; and only the OS, the run's Python, its
+  own code and (for a project solver) the cache stay visible: home folders, ``/tmp``,
+  checkouts and their ``.git``, other environments, the judge's data folders are covered
+  (``harness.run.sealed_view``); a private, writable temporary directory (``/dev/shm``, ``TMPDIR``), freed
   with the run; ``/run`` (daemons' sockets) hidden; the judge's own data (published counts,
   ``problems.known_counts``) an empty directory; a ``/dev`` with only ``null``, ``zero``,
   ``full``, ``random`` and ``urandom``; a ``/proc`` of the run's own namespace (``/proc/sys``
@@ -80,6 +82,7 @@ from puzzlebench.harness.run.linux_calls import (
 )
 from puzzlebench.harness.run.numba_kernels import read_only_caches
 from puzzlebench.harness.run.pid_namespace import keep, start_init
+from puzzlebench.harness.run.sealed_view import View, apply_view
 from puzzlebench.problems.known_counts import JUDGE_DATA
 
 #: ``--sandbox`` values: seal where possible, refuse to run unsealed, never seal.
@@ -100,6 +103,9 @@ class SandboxPlan:
 
     mode: str = "auto"
     writable: tuple[str, ...] = ()
+    #: What of the file system the run sees (``harness.run.sealed_view``); None: all of it,
+    #: read-only, the judge's data hidden.
+    view: View | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +233,8 @@ def _seal_mounts(plan: SandboxPlan) -> None:
     writable = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in plan.writable
                 if os.path.isdir(path)]
     set_read_only("/", recursive=True)
+    if plan.view is not None:  # home folders, /tmp, checkouts, caches, the judge's data
+        apply_view(plan.view)
     # a /dev of a few harmless nodes (no disk, no terminal), and a private /dev/shm
     mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=755")
     for name, fd in nodes:
