@@ -38,7 +38,8 @@ def report_command(
     kept = study_definition(db, name) if name else {}
     claims = [Claim(**c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
     title = title or (f"Study '{name}'" if name else "puzzlebench report")
+    tuned = list(kept.get("tuned", []))  # type: ignore[call-overload]
     paths = write_report(frame, out, title=title, traces=load_traces(db, study), claims=claims,
-                         description=str(kept.get("description", "")))
+                         description=str(kept.get("description", "")), tuned=tuned)
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

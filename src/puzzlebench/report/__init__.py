@@ -61,8 +61,9 @@ FIGURES, TABLES = "figures", "tables"
 LEAD_SENTENCES = 3
 
 
-def manifest(frame: pd.DataFrame) -> pd.DataFrame:
-    """Versions, machines, seeds and limits found in the records."""
+def manifest(frame: pd.DataFrame, tuned: list[dict[str, Any]] | None = None) -> pd.DataFrame:
+    """Versions, machines, seeds and limits found in the records, and how each tuned
+    configuration of the study was found (``puzzlebench tune``'s record)."""
     rows: list[dict[str, Any]] = []
 
     def add(key: str, values: Any) -> None:
@@ -87,7 +88,23 @@ def manifest(frame: pd.DataFrame) -> pd.DataFrame:
         add("max_nodes", "counts nodes generated (children created), in every search it caps")
     for key, value in measurement_rows(frame):
         add(key, value)
+    for entry in tuned or []:
+        add("tuned configuration", tuned_text(entry))
     return pd.DataFrame(rows)
+
+
+def tuned_text(entry: dict[str, Any]) -> str:
+    """One tuned configuration and how it was found, in a line."""
+    params = ", ".join(f"{k}={v}" for k, v in sorted(dict(entry.get("params", {})).items()))
+    sizes = ", ".join(map(str, entry.get("train", [])))
+    held = ", ".join(map(str, entry.get("test", [])))
+    text = (f"{entry.get('solver', '?')} {{{params}}}: {entry.get('tuner', 'tuner not said')}, "
+            f"{entry.get('objective', '?')} on {entry.get('problem', '?')} sizes {sizes}, "
+            f"budget {entry.get('budget', '?')} {entry.get('budget_unit', '')}, "
+            f"seed {entry.get('seed', '?')}")
+    if held:
+        text += f"; held out {held}: {entry.get('verdict', 'no verdict')}"
+    return text
 
 
 def _counted(values: pd.Series) -> str:
@@ -169,7 +186,8 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                  traces: pd.DataFrame | None = None,
                  shared_assets: str | Path | None = None,
                  findings: list[Finding] | None = None, lead: int = LEAD_SENTENCES,
-                 claims: list[Claim] | None = None) -> dict[str, Path]:
+                 claims: list[Claim] | None = None,
+                 tuned: list[dict[str, Any]] | None = None) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
     (``load_traces`` rows) an anytime section for the traced runs of ``frame``.
 
@@ -234,7 +252,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     answer_figures = [figure(r.chart) for r in rankings if r.chart is not None]
     ranking_table = pd.concat([r.table for r in rankings if len(r.table)] or [pd.DataFrame()])
     ranking_csv = csv(ranking_table, "ranking") if len(ranking_table) else ""
-    man = manifest(frame)
+    man = manifest(frame, tuned)
     manifest_csv = csv(man, "manifest")
     extra_tables = []
     for i, (extra_title, table) in enumerate(extras or []):

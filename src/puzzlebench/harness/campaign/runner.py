@@ -60,10 +60,16 @@ def run_study(
     on_record: Callable[[RunRecord], None] | None = None,
 ) -> StudyResult:
     """Run every not-yet-stored run of a study; each finished run is committed at once. The
-    study's description and claims are kept in the store for its report."""
+    study's description, claims and tuned configurations (how ``tune`` found them) are kept
+    in the store for its report."""
+    definition: dict[str, object] = {"description": study.description,
+                                     "claims": [c.to_dict() for c in study.claims]}
+    tuned = [{"solver": e["name"], "params": e["params"], **e["tuned"]}
+             for e in study.solvers if e.get("tuned")]
+    if tuned:  # only then: a store's definition of an untuned study stays as it was
+        definition["tuned"] = tuned
     with Store(db) as store:
-        store.save_study(study.name, {"description": study.description,
-                                      "claims": [c.to_dict() for c in study.claims]})
+        store.save_study(study.name, definition)
     return run_specs(study.name, study.runs(), db, workers=workers, scheduler=scheduler,
                      quiet=quiet, on_record=on_record)
 

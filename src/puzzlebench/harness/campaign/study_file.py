@@ -34,6 +34,8 @@ TOML format (see ``studies/example.toml``)::
     #                                       # replaces the study's caps for its runs (the
     #                                       # time limit defaults to the study's), so one study
     #                                       # can hold blocks budgeted in different currencies
+    # tuned = { tuner = "...", budget = 40, ... } # how ``puzzlebench tune`` found params (its
+    #                                       # fragment writes it): kept for the report's manifest
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "mem
 #: Keys every [[problems]] table takes; each problem adds its own options' keys.
 PROBLEM_KEYS = {"problem", "sizes", "generate"}
 BUDGET_KEYS = ("time_limit", "max_nodes", "max_iterations", "max_evaluations")
-SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", *BUDGET_KEYS}
+SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", "tuned", *BUDGET_KEYS}
 TOP_KEYS = {"study", "problems", "solvers", "claims"}
 
 
@@ -197,6 +199,10 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
                 "min_size": min_size, "max_size": max_size}
         if any(k in entry for k in BUDGET_KEYS):
             item["budget"] = _entry_budget(entry, w, time_limit, hard_limit)
+        if "tuned" in entry:
+            if not isinstance(entry["tuned"], dict):
+                raise StudyError(f"{w}.tuned: must be a table (as puzzlebench tune writes it)")
+            item["tuned"] = dict(entry["tuned"])
         solvers.append(item)
     claims = _claims(data.get("claims", []), source, solvers, specs, study_problems)
     study = Study(name=name.strip(), problems=problems, solvers=solvers, claims=claims,
