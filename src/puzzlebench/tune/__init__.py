@@ -89,7 +89,8 @@ def _record(s: TuneSettings, runs: int, cpu_s: float, trials: int,
 
     record: dict[str, Any] = {
         "tuner": f"optuna {optuna.__version__} TPE, racing", "objective": s.objective,
-        "budget": s.budget, "budget_unit": s.budget_unit, "spent_runs": runs,
+        "budget": int(s.budget) if s.budget.is_integer() else s.budget,
+        "budget_unit": s.budget_unit, "spent_runs": runs,
         "spent_cpu_s": round(cpu_s, 3), "trials": trials, "seed": s.seed,
         "problem": s.problem, "train": list(s.train), "test": list(s.test),
         "repeats": s.repeats, "time_limit": s.time_limit}
