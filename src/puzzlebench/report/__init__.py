@@ -102,8 +102,10 @@ def tuned_text(entry: dict[str, Any]) -> str:
             f"{entry.get('objective', '?')} on {entry.get('problem', '?')} sizes {sizes}, "
             f"budget {entry.get('budget', '?')} {entry.get('budget_unit', '')}, "
             f"seed {entry.get('seed', '?')}")
-    if held:
-        text += f"; held out {held}: {entry.get('verdict', 'no verdict')}"
+    if held and "verdict" in entry:
+        text += f"; held out {held}: {entry['verdict']}"
+    elif held:
+        text += f"; compared with the defaults in this study, on sizes {held}"
     return text
 
 

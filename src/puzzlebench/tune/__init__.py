@@ -54,12 +54,13 @@ def tune(solver: str, problem: str, *, train: Sequence[int], test: Sequence[int]
          seed: int = 0, time_limit: float = 10.0, max_evaluations: int | None = None,
          options: Mapping[str, Any] | None = None, db: str | Path | None = None,
          workers: int | None = None, scheduler: str | None = None, out: str | Path | None = None,
-         stop_after: int | None = None,
+         stop_after: int | None = None, held_out_runs: bool = True,
          progress: Callable[[str], None] | None = None) -> TuneResult:
     """Tune ``solver`` on ``problem`` (raises TuneError or another PuzzlebenchError on bad
     input, before any run). The same call again resumes: stored runs are not made again and
     Optuna's storage keeps the trials. ``stop_after`` stops after that many trials, without
-    the held-out runs (an interrupted tuning, for tests)."""
+    the held-out runs (an interrupted tuning, for tests); ``held_out_runs=False`` leaves them
+    to the caller (a study that compares the tuned and default configurations itself)."""
     started = time.monotonic()
     s = TuneSettings(solver, problem, tuple(train), tuple(test), float(budget), budget_unit,
                      objective, int(repeats), int(seed), float(time_limit), max_evaluations,
@@ -70,12 +71,12 @@ def tune(solver: str, problem: str, *, train: Sequence[int], test: Sequence[int]
                    stop_after=stop_after, progress=progress)
     best, base = found.incumbent, found.defaults
     heldout = None
-    if found.finished:
+    if found.finished and held_out_runs:
         heldout = held_out(s, spec, best.params, base.params, (best.score, base.score), store,
                            workers=workers, scheduler=scheduler, progress=progress)
     record = _record(s, found.runs, found.cpu_s, len(found.trials), heldout)
     text = fragment_text(spec.name, best.params, record, _comment(s, heldout))
-    if out is not None and heldout is not None:
+    if out is not None and found.finished:
         write_fragment(out, text)
     return TuneResult(s, dict(best.params), dict(base.params), best.score, base.score,
                       found.trials, found.runs, found.cpu_s, heldout, record, text, store,

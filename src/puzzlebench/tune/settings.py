@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebench.harness.campaign.study import RunSpec, Study, StudyError
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.study_file import TUNE_OBJECTIVES, TUNE_UNITS, study_from_dict
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.solver_spec import SolverSpec
 
 #: Objectives (lower is better) → the claims measure the held-out verdict tests.
-OBJECTIVES = {"par2": "par2", "success": "success", "evaluations": "evaluations"}
-UNITS = ("runs", "cpu-seconds")
+OBJECTIVES = {name: name for name in TUNE_OBJECTIVES}
+UNITS = TUNE_UNITS
 
 
 class TuneError(PuzzlebenchError, ValueError):

@@ -36,6 +36,13 @@ TOML format (see ``studies/example.toml``)::
     #                                       # can hold blocks budgeted in different currencies
     # tuned = { tuner = "...", budget = 40, ... } # how ``puzzlebench tune`` found params (its
     #                                       # fragment writes it): kept for the report's manifest
+    # tune = true                           # tune this solver first (see [study] tune), or a
+    #                                       # table of its own (same keys as [study] tune)
+
+    # [study] tune = { budget = 40, train = "8..12" }  # every solver that declares a
+    # param_space is tuned first on the training sizes (disjoint from the study's), with
+    # the same budget, and runs tuned beside its defaults (budget_unit, objective, repeats,
+    # seed: as ``puzzlebench tune`` takes them)
 """
 
 from __future__ import annotations
@@ -59,11 +66,16 @@ from puzzlebench.solver_spec import SolverSpec, check_distinct
 
 STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
               "max_nodes", "max_iterations", "max_evaluations", "db", "description",
-              "min_time", "pin", "sandbox", "startup_limit"}
+              "min_time", "pin", "sandbox", "startup_limit", "tune"}
 #: Keys every [[problems]] table takes; each problem adds its own options' keys.
 PROBLEM_KEYS = {"problem", "sizes", "generate"}
 BUDGET_KEYS = ("time_limit", "max_nodes", "max_iterations", "max_evaluations")
-SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", "tuned", *BUDGET_KEYS}
+SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", "tuned", "tune",
+               *BUDGET_KEYS}
+#: ``tune = { ... }`` in [study] or [[solvers]]: what ``puzzlebench tune`` takes.
+TUNE_KEYS = {"budget", "train", "budget_unit", "objective", "repeats", "seed"}
+TUNE_OBJECTIVES = ("par2", "success", "evaluations")
+TUNE_UNITS = ("runs", "cpu-seconds")
 TOP_KEYS = {"study", "problems", "solvers", "claims"}
 
 
@@ -129,6 +141,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
         raise StudyError(f"{where}.startup_limit: must be positive, got {startup_limit}")
     caps = {k: _number(head, k, int, where) for k in ("max_nodes", "max_iterations",
                                                       "max_evaluations") if k in head}
+    study_tune = _tune_table(head["tune"], f"{where}.tune") if "tune" in head else None
     problems_raw = data.get("problems")
     if not isinstance(problems_raw, list) or not problems_raw:
         raise StudyError(f"{source}: at least one [[problems]] table is required")
@@ -199,12 +212,19 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
                 "min_size": min_size, "max_size": max_size}
         if any(k in entry for k in BUDGET_KEYS):
             item["budget"] = _entry_budget(entry, w, time_limit, hard_limit)
+        tune = _solver_tune(entry, w, study_tune, spec, study_sizes=[
+            n for p in problems if p["problem"] in handled for n in p["sizes"]])
+        if tune:
+            item["tune"] = tune
         if "tuned" in entry:
             if not isinstance(entry["tuned"], dict):
                 raise StudyError(f"{w}.tuned: must be a table (as puzzlebench tune writes it)")
             item["tuned"] = dict(entry["tuned"])
         solvers.append(item)
     claims = _claims(data.get("claims", []), source, solvers, specs, study_problems)
+    if study_tune and not any(s.get("tune") for s in solvers):
+        raise StudyError(f"{where}.tune: none of the study's solvers declares a param_space "
+                         "to tune")
     study = Study(name=name.strip(), problems=problems, solvers=solvers, claims=claims,
                   master_seed=master_seed, repeats=repeats, time_limit=time_limit,
                   hard_limit=hard_limit, memory_limit_mb=memory, caps=caps,
@@ -260,6 +280,59 @@ def _claims(raw: Any, source: str, solvers: list[dict[str, Any]], specs: list[So
         out.append(Claim(claim.says, named[0][0].name, named[1][0].name, claim.on,
                          claim.problem, claim.margin))
     return out
+
+
+def _tune_table(raw: Any, where: str) -> dict[str, Any]:
+    """A ``tune`` table: a budget, training sizes, and optionally the unit, objective, repeats
+    and seed."""
+    if not isinstance(raw, dict):
+        raise StudyError(f"{where}: must be a table {{ budget = N, train = SIZES }}")
+    _check_keys(raw, TUNE_KEYS, where)
+    for key in ("budget", "train"):
+        if key not in raw:
+            raise StudyError(f"{where}: {key} is required")
+    out: dict[str, Any] = {"budget": _number(raw, "budget", float, where),
+                           "train": parse_sizes(raw["train"], f"{where}.train")}
+    if out["budget"] <= 0:
+        raise StudyError(f"{where}.budget: must be positive")
+    for key, allowed in (("budget_unit", TUNE_UNITS), ("objective", TUNE_OBJECTIVES)):
+        if key in raw:
+            if raw[key] not in allowed:
+                raise StudyError(f"{where}.{key}: one of {', '.join(allowed)}, got {raw[key]!r}")
+            out[key] = raw[key]
+    if "repeats" in raw:
+        out["repeats"] = _number(raw, "repeats", int, where, minimum=1)
+    if "seed" in raw:
+        out["seed"] = _number(raw, "seed", int, where)
+    return out
+
+
+def _solver_tune(entry: Mapping[str, Any], where: str, study_tune: dict[str, Any] | None,
+                 spec: SolverSpec, study_sizes: list[int]) -> dict[str, Any] | None:
+    """What tuning a solver entry asks: its own ``tune`` table, ``tune = true`` (the study's),
+    or the study's for every solver that declares a param_space; None for none."""
+    raw = entry.get("tune", None if study_tune is None else bool(spec.param_space))
+    if raw is False or raw is None:
+        return None
+    if raw is True:
+        if study_tune is None:
+            raise StudyError(f"{where}.tune: true needs [study] tune = {{ budget = N, "
+                             "train = SIZES }} (or give this solver its own table)")
+        tune = dict(study_tune)
+    else:
+        if not isinstance(raw, dict):
+            raise StudyError(f"{where}.tune: true, false or a table")
+        tune = _tune_table({**(study_tune or {}), **raw}, f"{where}.tune")
+    if not spec.param_space:
+        raise StudyError(f"{where}.tune: solver {spec.name!r} declares no param_space")
+    if entry.get("params"):
+        raise StudyError(f"{where}.tune: a tuned solver's params come from the tuner; give "
+                         "them in another [[solvers]] entry")
+    shared = sorted(set(tune["train"]) & set(study_sizes))
+    if shared:
+        raise StudyError(f"{where}.tune.train: sizes {shared} are also the study's: a tuned "
+                         "configuration is compared on sizes it was not tuned on")
+    return tune
 
 
 def _entry_budget(entry: Mapping[str, Any], where: str, time_limit: float,
