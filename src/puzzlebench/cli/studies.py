@@ -75,6 +75,11 @@ def study_command(
         raise CliInputError(f"{str(folder)!r} holds a report made elsewhere (a committed one?); "
                             "pass --force to replace it, or choose another --out")
     folder.mkdir(parents=True, exist_ok=True)
+    if any(entry.get("tune") for entry in study.solvers):
+        # imported on use: Optuna loads only for a study that tunes its solvers
+        from puzzlebench.tune.study_tuning import tuned_study
+        study = tuned_study(study, store, workers=workers,
+                            progress=None if quiet else lambda line: typer.echo(line, err=True))
     run_study(study, store, workers=workers, quiet=quiet)
     keys = [s.key for s in study.runs()]
     frame = records_to_frame(load_records(store, keys=keys))
@@ -85,6 +90,8 @@ def study_command(
         description=builtin.description, narrative=[*builtin.narrative(frame), run_span(frame)],
         findings=builtin.findings(frame), extras=builtin.extras(frame),
         traces=load_traces(store, study.name),
+        tuned=[{"solver": e["name"], "params": e["params"], **e["tuned"]}
+               for e in study.solvers if e.get("tuned")],
         shared_assets=None if self_contained else folder.parent / "assets")
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

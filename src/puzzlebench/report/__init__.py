@@ -98,6 +98,8 @@ def tuned_text(entry: dict[str, Any]) -> str:
     params = ", ".join(f"{k}={v}" for k, v in sorted(dict(entry.get("params", {})).items()))
     sizes = ", ".join(map(str, entry.get("train", [])))
     held = ", ".join(map(str, entry.get("test", [])))
+    if entry.get("kept_defaults"):
+        params = "the defaults, which the tuner kept"
     text = (f"{entry.get('solver', '?')} {{{params}}}: {entry.get('tuner', 'tuner not said')}, "
             f"{entry.get('objective', '?')} on {entry.get('problem', '?')} sizes {sizes}, "
             f"budget {entry.get('budget', '?')} {entry.get('budget_unit', '')}, "
