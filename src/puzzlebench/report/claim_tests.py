@@ -35,7 +35,7 @@ from puzzlebench.claims import Claim
 from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.findings import ALPHA, p_text
 from puzzlebench.report.scores import holm, time_limit_of
-from puzzlebench.report.stratified import Comparison, compare_strata
+from puzzlebench.report.stratified import Comparison, Effect, compare_strata
 from puzzlebench.report.summary import below_floor
 
 VERDICTS = ("confirmed", "contradicted", "equivalent", "inconclusive")
@@ -131,7 +131,7 @@ def _one(frame: pd.DataFrame, claim: Claim) -> tuple[Comparison | None, str, str
     strata = _strata(mine, claim)
     if not strata:
         return None, f"no instance where both {claim.better} and {claim.than} have a value", ""
-    kind = "difference" if claim.on == "success" else "ratio"
+    kind: Effect = "difference" if claim.on == "success" else "ratio"
     return compare_strata(strata, effect=kind), "", _solved_text(mine, claim)
 
 

@@ -221,7 +221,8 @@ def _headline(scope: str, best: str, order: list[str],
     with the PAR-2 ratio and A (the chance one of its runs beats the other's on the same
     instance) with intervals, the others it beats by name with the largest adjusted p; whom
     this design does not separate it from, and the smallest p the design could reach."""
-    beaten, unseparated = [], []
+    beaten: list[str] = []
+    unseparated: list[str] = []
     for other in order[1:]:
         pair = frozenset((best, other))
         if pair in comparisons:
@@ -237,9 +238,10 @@ def _headline(scope: str, best: str, order: list[str],
             text += f" and {_names(beaten[1:])} (adjusted {bound})"
     if unseparated:
         reach = min((comparisons[frozenset((best, o))].p_min or 1.0) for o in unseparated)
-        near = comparisons[frozenset((best, unseparated[0]))]
+        closest = comparisons[frozenset((best, unseparated[0]))]
         text += (f"; not separated by this design from {_names(unseparated)} ("
-                 + (f"{unseparated[0]}: {_versus(near, True)}; " if len(unseparated) == 1 else "")
+                 + (f"{unseparated[0]}: {_versus(closest, True)}; " if len(unseparated) == 1
+                    else "")
                  + f"the smallest p it could reach is {reach:.2g})")
     return text + "."
 

@@ -19,8 +19,9 @@ from puzzlebench.report.findings import Finding, adjust, trend
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
 
-SWEEPS = {"mutation_rate": [0.1, 0.3, 0.5, 0.8, 1.0], "crossover_rate": [0.0, 0.3, 0.6, 0.9],
-          "population_size": [20, 50, 100, 200]}
+SWEEPS: dict[str, list[float]] = {"mutation_rate": [0.1, 0.3, 0.5, 0.8, 1.0],
+                                  "crossover_rate": [0.0, 0.3, 0.6, 0.9],
+                                  "population_size": [20, 50, 100, 200]}
 
 
 def _grid(repeats: int, n: list[int], limit: float, train: list[int]) -> dict:
@@ -38,7 +39,7 @@ def _grid(repeats: int, n: list[int], limit: float, train: list[int]) -> dict:
     }
 
 
-DEFAULTS = {"mutation_rate": 0.8, "crossover_rate": 0.9, "population_size": 100}
+DEFAULTS: dict[str, float] = {"mutation_rate": 0.8, "crossover_rate": 0.9, "population_size": 100}
 #: The grid's configurations as (mutation, crossover, population, k).
 GRID = {(DEFAULTS["mutation_rate"] if k != "mutation_rate" else v,
          DEFAULTS["crossover_rate"] if k != "crossover_rate" else v,
