@@ -92,6 +92,14 @@ def test_racing_stops_clearly_worse_configurations_early(tmp_path: Path) -> None
     assert all(len(t.scores) < 3 and t.runs < 3 for t in raced)
 
 
+def test_a_cpu_seconds_budget_stops_the_search_once_spent(tmp_path: Path) -> None:
+    result = tune("first-choice-hc", "queens-knights", db=tmp_path / "c.sqlite",
+                  **{**SMALL, "budget": 0.03, "budget_unit": "cpu-seconds"})
+    assert result.heldout is not None and result.record["budget_unit"] == "cpu-seconds"
+    assert all(t.cpu_s > 0 for t in result.trials)  # each run's CPU time, as measured
+    assert sum(t.cpu_s for t in result.trials[:-1]) < 0.03  # no trial began after it was spent
+
+
 def test_a_lying_plugin_never_becomes_the_incumbent(tmp_path: Path) -> None:
     result = tune(LYING, "nqueens", train=[6, 8], test=[10], budget=12, seed=2,
                   time_limit=2.0, db=tmp_path / "l.sqlite", workers=2)
@@ -109,6 +117,7 @@ def test_a_lying_plugin_never_becomes_the_incumbent(tmp_path: Path) -> None:
     (["first-choice-hc", "--budget", "0"], "--budget must be positive"),
     (["first-choice-hc", "--objective", "evaluations"], "needs --max-evaluations"),
     (["first-choice-hc", "--budget-unit", "hours"], "--budget-unit"),
+    (["first-choice-hc", "--train", "8,10", "--budget", "1"], "does not cover one evaluation"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], says: str, tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,8 +13,10 @@ per trial from ``--seed`` and the number of trials finished (never one generator
 across the process's life), so a resumed tuning proposes what an uninterrupted one would
 have, and the runs it asks for again are found stored, not made again.
 
-Racing. The defaults are the first trial. A configuration is run on the training instances a
-block at a time (as many instances as workers can take), and stopped (Optuna's ``PRUNED``)
+Racing. The defaults are the first trial, always run on every training instance (a budget
+in runs too small for it is refused before any run; one in CPU seconds may be overrun by
+it). A configuration is run on the training instances a block at a time (as many instances
+as workers can take), and stopped (Optuna's ``PRUNED``)
 when, on the instances seen, (a) its summed score already exceeds the incumbent's total over
 every training instance (scores are never negative, so it cannot win), or (b) after at least
 two instances and before the last, its mean is more than :data:`CLEARLY_WORSE` times the
@@ -91,12 +93,14 @@ def search(s: TuneSettings, spec: SolverSpec, db: Path, *, workers: int | None =
     for stale in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         storage.set_trial_state_values(stale._trial_id, TrialState.FAIL)  # a killed trial
     defaults = {k: v for k, v in spec.check_params({}).items() if k in spec.param_space}
+    if s.budget_unit == "runs" and s.budget < len(grid(s, "train", defaults).runs()):
+        raise _nothing(s)  # before any run: the defaults' trial must fit
     block = max(1, math.ceil((workers or os.cpu_count() or 1) / s.repeats))
     started = time.monotonic()
     finished = True
     while True:
         done = _trials(study)
-        runs, cpu = sum(t.runs for t in done), sum(t.cpu_s for t in done)
+        runs, cpu = _spent(study)
         spent = runs if s.budget_unit == "runs" else cpu
         if stop_after is not None and len(done) >= stop_after:
             finished = False
@@ -127,8 +131,7 @@ def search(s: TuneSettings, spec: SolverSpec, db: Path, *, workers: int | None =
     best = _best(done)
     if best is None:
         raise _nothing(s)
-    return SearchOutcome(tuple(done), best, done[0], sum(t.runs for t in done),
-                         sum(t.cpu_s for t in done), finished)
+    return SearchOutcome(tuple(done), best, done[0], *_spent(study), finished)
 
 
 def _nothing(s: TuneSettings) -> TuneError:
@@ -155,9 +158,10 @@ def _race(s: TuneSettings, trial: Any, params: Mapping[str, Any], incumbent: Tri
     for start in range(0, len(groups), block):
         chunk = [spec for _, specs in groups[start:start + block] for spec in specs]
         used = runs if s.budget_unit == "runs" else cpu
-        if spent + used >= s.budget or (s.budget_unit == "runs"
-                                        and spent + used + len(chunk) > s.budget):
+        if incumbent is not None and (spent + used >= s.budget or (
+                s.budget_unit == "runs" and spent + used + len(chunk) > s.budget)):
             _keep(trial, scores, runs, cpu)
+            trial.set_user_attr("abandoned", True)  # its runs were made: they count as spent
             return "budget"
         run_specs(s.study_name, chunk, db, workers=workers, scheduler=scheduler, quiet=True)
         records = load_records(db, keys=[spec.key for spec in chunk])
@@ -190,6 +194,18 @@ def _keep(trial: Any, scores: Mapping[str, float], runs: int, cpu: float) -> Non
     trial.set_user_attr("score", mean_score(scores.values()))
     trial.set_user_attr("runs", runs)
     trial.set_user_attr("cpu_s", cpu)
+
+
+def _spent(study: Any) -> tuple[int, float]:
+    """Runs and CPU seconds of the finished trials and of a trial the budget stopped (not of
+    one a kill left running: it is asked again, and its runs found stored)."""
+    from optuna.trial import TrialState  # with Optuna itself (see ``search``)
+
+    trials = [t for t in study.get_trials(deepcopy=False)
+              if t.state in (TrialState.COMPLETE, TrialState.PRUNED)
+              or t.user_attrs.get("abandoned")]
+    return (sum(int(t.user_attrs.get("runs", 0)) for t in trials),
+            sum(float(t.user_attrs.get("cpu_s", 0.0)) for t in trials))
 
 
 def _trials(study: Any) -> list[Trial]:
