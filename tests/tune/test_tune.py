@@ -49,6 +49,9 @@ def test_the_command_tunes_tests_and_writes_a_fragment_a_study_reads(
     with Store(db) as store:
         records = list(store.records("tune-first-choice-hc-queens-knights"))
     assert records and all(r.verified is not None for r in records)
+    # report on the tuning's own store: its manifest says how the configuration was found
+    assert main(["report", "--db", str(db), "--out", str(tmp_path / "tuning")]) == 0
+    assert "tuned configuration" in (tmp_path / "tuning" / "tables" / "manifest.csv").read_text()
     # a study takes the fragment as it is, and its report's manifest says how it was found
     study = study_from_dict({"study": {"name": "uses-tuned", "time_limit": 5.0},
                              "problems": [{"problem": "queens-knights", "sizes": [8],

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from puzzlebench.harness.campaign.store import Store
 from puzzlebench.tune.fragment import fragment_text, write_fragment
 from puzzlebench.tune.heldout import HeldOut, held_out
 from puzzlebench.tune.search import Trial, search, storage_path
@@ -75,6 +76,8 @@ def tune(solver: str, problem: str, *, train: Sequence[int], test: Sequence[int]
         heldout = held_out(s, spec, best.params, base.params, (best.score, base.score), store,
                            workers=workers, scheduler=scheduler, progress=progress)
     record = _record(s, found.runs, found.cpu_s, len(found.trials), heldout)
+    if heldout is not None:  # ``report --db`` on the tuning's store: its manifest says how
+        _keep_definition(store, s, {"solver": spec.name, "params": dict(best.params), **record})
     text = fragment_text(spec.name, best.params, record, _comment(s, heldout))
     if out is not None and found.finished:
         write_fragment(out, text)
@@ -103,6 +106,16 @@ def _record(s: TuneSettings, runs: int, cpu_s: float, trials: int,
         record["verdict"] = heldout.verdict
         record["gap"] = heldout.gap
     return record
+
+
+def _keep_definition(db: Path, s: TuneSettings, tuned: dict[str, Any]) -> None:
+    """The tuning study's definition in its store, as ``run`` keeps a study's."""
+    description = (f"Tuning of {s.solver} on {s.problem} sizes {', '.join(map(str, s.train))} "
+                   f"(every configuration tried), and the tuned and default configurations on "
+                   f"the held-out sizes {', '.join(map(str, s.test))}.")
+    with Store(db) as store:
+        store.save_study(s.study_name, {"description": description, "claims": [],
+                                        "tuned": [tuned]})
 
 
 def _comment(s: TuneSettings, heldout: HeldOut | None) -> str:
