@@ -110,6 +110,9 @@ def test_a_lying_plugin_never_becomes_the_incumbent(tmp_path: Path) -> None:
     assert lies, "the seed must make the tuner try the lie"
     assert result.params["mode"] == "honest"
     assert all(t.score >= 2 * 2.0 for t in lies)  # judged failures: twice the time limit
+    with Store(tmp_path / "l.sqlite") as store:  # the study is named by the solver's name
+        wrong = [r for r in store.records("tune-lying-nqueens") if r.params["mode"] == "lie"]
+    assert wrong and all(r.outcome.value == "wrong" for r in wrong)
 
 
 @pytest.mark.parametrize(("args", "says"), [

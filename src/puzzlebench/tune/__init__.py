@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +67,7 @@ def tune(solver: str, problem: str, *, train: Sequence[int], test: Sequence[int]
                      objective, int(repeats), int(seed), float(time_limit), max_evaluations,
                      dict(options or {}))
     spec = check_settings(s)
+    s = replace(s, name=spec.name)
     store = Path(db) if db is not None else s.default_db()
     found = search(s, spec, store, workers=workers, scheduler=scheduler,
                    stop_after=stop_after, progress=progress)

@@ -42,11 +42,13 @@ class TuneSettings:
     time_limit: float = 10.0
     max_evaluations: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: The solver's registered name, where ``solver`` is a reference (a plugin's path).
+    name: str = ""
 
     @property
     def study_name(self) -> str:
         """The study name of every run a tuning makes (training and held-out)."""
-        return f"tune-{self.solver}-{self.problem}"
+        return f"tune-{self.name or self.solver}-{self.problem}"
 
     def default_db(self) -> Path:
         return Path(f"{self.study_name}.sqlite")
