@@ -12,7 +12,8 @@ library the closure imports counts by its installed distribution's name and vers
 (``importlib.metadata``), so upgrading OR-Tools or numba makes new runs, and so does
 installing or removing a library a solver imports optionally.
 
-The registration machinery (``registry``, ``solver_spec``, ``solver_index``, this module) is
+The registration machinery (``registry``, ``solver_spec``, ``solver_index``, this module, and
+``param_space``, the tuning ranges a solver declares for ``tune``) is
 imported by every solver for ``@register`` but decides nothing a run computes (the run key
 holds the full resolved parameters); it is left out of the closure, so editing it does not
 re-make every stored run.
@@ -44,7 +45,8 @@ __all__ = ["closure", "digest_of", "fingerprint", "forget", "library_versions", 
 PROJECT = "puzzlebench"
 #: Modules imported only to register solvers: outside every closure (see the module's doc).
 REGISTRATION = frozenset({"puzzlebench.registry", "puzzlebench.solver_spec",
-                          "puzzlebench.solver_index", "puzzlebench.code_fingerprint"})
+                          "puzzlebench.solver_index", "puzzlebench.code_fingerprint",
+                          "puzzlebench.param_space"})
 #: Digests are cut to this many hex digits (16: 64 bits).
 DIGITS = 16
 

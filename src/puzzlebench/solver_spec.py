@@ -13,6 +13,12 @@ from typing import Any
 
 from puzzlebench.code_fingerprint import fingerprint
 from puzzlebench.contract import BUDGET_FIELDS, EFFORT_UNIT, Param, Solver, resolve_params
+from puzzlebench.param_space import (
+    SpaceError,
+    check_space,
+    dimension_from_json,
+    dimension_to_json,
+)
 from puzzlebench.problems import PROBLEMS
 from puzzlebench.problems.base import PuzzlebenchError
 
@@ -69,6 +75,9 @@ class SolverSpec:
     traces: bool = False
     evaluation: str = ""
     evaluation_approximate: bool = False
+    #: The tuning ranges (``param_space``: name → IntRange, FloatRange or Choice); empty when
+    #: the solver declares none (``tune`` refuses it).
+    param_space: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def create(self, **params: Any) -> Solver:
         """A configured solver instance (raises SolverConfigError on bad parameters)."""
@@ -105,6 +114,7 @@ class SolverSpec:
             "effort_unit": EFFORT_UNIT if self.traces or self.evaluation else None,
             "evaluation": self.evaluation,
             "effort_approximate": self.evaluation_approximate,
+            "param_space": {k: dimension_to_json(v) for k, v in self.param_space.items()},
         }
 
 
@@ -159,7 +169,10 @@ def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec
             traces=bool(data.get("traces", False)),
             evaluation=str(data.get("evaluation", "")),
             evaluation_approximate=bool(data.get("effort_approximate", False)),
+            param_space=MappingProxyType({k: dimension_from_json(v) for k, v in
+                                          dict(data.get("param_space", {})).items()}),
         )
+        check_space(spec.name, spec.params, spec.param_space)
     except (KeyError, TypeError, ValueError) as exc:
         raise RegistryError(f"solver {reference!r} describes itself badly: {exc}") from None
     check_name(spec.name, f"solver {reference!r}")
@@ -191,6 +204,11 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
     if honours - set(BUDGET_FIELDS):
         raise RegistryError(f"solver {name!r} declares unknown budget fields "
                             f"{sorted(honours - set(BUDGET_FIELDS))} (known: {list(BUDGET_FIELDS)})")
+    space = MappingProxyType(dict(getattr(cls, "param_space", {})))
+    try:
+        check_space(name, cls.params, space)
+    except SpaceError as exc:
+        raise RegistryError(str(exc)) from None
     return SolverSpec(
         name=name,
         factory=cls,
@@ -214,4 +232,5 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
         traces=bool(getattr(cls, "traces", False)),
         evaluation=str(getattr(cls, "evaluation", "")),
         evaluation_approximate=bool(getattr(cls, "evaluation_approximate", False)),
+        param_space=space,
     )

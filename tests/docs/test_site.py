@@ -69,6 +69,8 @@ def test_the_api_pages_are_rendered_from_the_docstrings(site: Path) -> None:
         "store": ["puzzlebench.harness.campaign.store.load"],
         "runner": ["puzzlebench.harness.campaign.runner.run_study"],
         "report": ["puzzlebench.report.write_report"],
+        "tune": ["puzzlebench.tune.tune", "puzzlebench.tune.TuneResult",
+                 "puzzlebench.param_space.IntRange"],
         "registry": ["puzzlebench.registry.register"],
         "solver_references": ["puzzlebench.solver_references.load_solver"],
         "problems": ["puzzlebench.problems.Instance", "puzzlebench.problems.get_problem"],

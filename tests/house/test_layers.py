@@ -6,12 +6,13 @@ The layers, top first; a module may import its own layer and the layers below it
     the reference solvers (baselines/puzzlebench_baselines: a plugin package on top of the
         core, which never imports it; it uses the plugin API, nothing above the solvers)
     cli, the package's API (puzzlebench/__init__), __main__
-    studies
+    studies, tune
     harness | report          (siblings: neither imports the other)
     references                (solver references resolved above the registry)
     solvers: search, local, evolution, external_program
     registry, solver_spec, solver_index, code_fingerprint
-    contract and the solver-side helpers (trace, queens_keys, compiled_clock, iterative)
+    contract and the solver-side helpers (trace, queens_keys, compiled_clock, iterative,
+        param_space)
     problems
     record, plugin_loader, cache_dir, claims   (the bottom floor: import nothing of the project)
 """
@@ -28,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("puzzlebench_baselines",),
     ("puzzlebench", "puzzlebench.__main__", "puzzlebench.console", "puzzlebench.cli",
      "puzzlebench.testing"),
-    ("puzzlebench.studies", "puzzlebench.conformance"),
+    ("puzzlebench.studies", "puzzlebench.conformance", "puzzlebench.tune"),
     ("puzzlebench.harness", "puzzlebench.report"),
     ("puzzlebench.solver_references",),
     ("puzzlebench.search", "puzzlebench.local", "puzzlebench.evolution",
@@ -38,7 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("puzzlebench.contract", "puzzlebench.trace", "puzzlebench.trace_points",
      "puzzlebench.trace_kernels",
      "puzzlebench.queens_keys", "puzzlebench.queens_keys_jit",
-     "puzzlebench.compiled_clock", "puzzlebench.iterative"),
+     "puzzlebench.compiled_clock", "puzzlebench.iterative", "puzzlebench.param_space"),
     ("puzzlebench.problems",),
     ("puzzlebench.record", "puzzlebench.plugin_loader", "puzzlebench.cache_dir",
      "puzzlebench.terminal",

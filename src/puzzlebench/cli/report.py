@@ -49,8 +49,9 @@ def report_command(
         claims = [claim_from_dict(c) for c in kept.get("claims", [])]  # type: ignore[attr-defined]
         said = []
     title = title or (f"Study '{name}'" if name else "puzzlebench report")
+    tuned = list(kept.get("tuned", []))  # type: ignore[call-overload]
     paths = write_report(frame, out, title=title, traces=load_traces(db, study), claims=claims,
                          description=str(kept.get("description", "")), force=force,
-                         narrative=said, lead=len(said))
+                         narrative=said, lead=len(said), tuned=tuned)
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

@@ -141,6 +141,14 @@ def run_command(
     study = with_measurement(load_study(study_file), min_time, pin, sandbox,
                              startup_limit)
     target = db or study.db or f"{study.name}.sqlite"
+    if any(entry.get("tune") for entry in study.solvers):
+        # imported on use: Optuna loads only for a study that tunes its solvers
+        from puzzlebench.tune.study_tuning import planned, tuned_study
+        for line in planned(study):
+            typer.echo(f"puzzlebench: note: {line}", err=True)
+        if not check:
+            study = tuned_study(study, target, workers=workers, scheduler=scheduler,
+                                progress=None if quiet else lambda line: typer.echo(line, err=True))
     for line in skipped_pairs(study):
         typer.echo(f"puzzlebench: note: {line}", err=True)
     weak = claim_reach(study)

@@ -76,6 +76,12 @@ def study_command(
     if (folder / "report.md").exists() and not store.exists() and not force:
         raise CliInputError(f"{str(folder)!r} holds a report made elsewhere (a committed one?); "
                             "pass --force to replace it, or choose another --out")
+    folder.mkdir(parents=True, exist_ok=True)
+    if any(entry.get("tune") for entry in study.solvers):
+        # imported on use: Optuna loads only for a study that tunes its solvers
+        from puzzlebench.tune.study_tuning import tuned_study
+        study = tuned_study(study, store, workers=workers,
+                            progress=None if quiet else lambda line: typer.echo(line, err=True))
     run_study(study, store, workers=workers, quiet=quiet)
     keys = [s.key for s in study.runs()]
     frame = records_to_frame(load_records(store, keys=keys))
@@ -86,6 +92,8 @@ def study_command(
         description=builtin.description, narrative=[*builtin.narrative(frame), run_span(frame)],
         findings=builtin.findings(frame), extras=builtin.extras(frame), claims=study.claims,
         traces=load_traces(store, study.name),
+        tuned=[{"solver": e["name"], "params": e["params"], **e["tuned"]}
+               for e in study.solvers if e.get("tuned")],
         shared_assets=None if self_contained else folder.parent / "assets", force=force)
     typer.echo(f"wrote {paths['markdown']} and {paths['html']}")
     return 0

@@ -19,6 +19,7 @@ import numpy as np
 from puzzlebench.contract import Param
 from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.iterative import IterativeSolver, Run
+from puzzlebench.param_space import FloatRange, IntRange
 from puzzlebench.registry import register
 
 
@@ -78,6 +79,11 @@ class PermutationGA(IterativeSolver):
         "population_size": Param(100, 2, 10**6), "tournament": Param(3, 1, 10**4),
         "crossover_rate": Param(0.7, 0.0, 1.0), "mutation_rate": Param(0.9, 0.0, 1.0),
         "elite": Param(2, 0, 10**6), "max_generations": Param(1_000_000, 0, 10**12)}
+    #: What ``tune`` tries (the elite at most the smallest population's tenth).
+    param_space: ClassVar[dict[str, Any]] = {
+        "population_size": IntRange(10, 1000, log=True), "tournament": IntRange(1, 10),
+        "crossover_rate": FloatRange(0.0, 1.0), "mutation_rate": FloatRange(0.0, 1.0),
+        "elite": IntRange(0, 5)}
     iteration_counter: ClassVar[str] = "generations"
     param_caps: ClassVar[dict[str, str]] = {"max_generations": "generations"}
 

@@ -28,6 +28,7 @@ import numpy as np
 from puzzlebench.contract import Param
 from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.iterative import IterativeSolver, Run
+from puzzlebench.param_space import FloatRange, IntRange
 from puzzlebench.registry import register
 
 
@@ -61,6 +62,10 @@ class SeedGA(IterativeSolver):
         "population_size": Param(100, 2, 10**6), "k": Param(3, 1, 10**4),
         "crossover_rate": Param(0.9, 0.0, 1.0), "mutation_rate": Param(0.8, 0.0, 1.0),
         "time_cap": Param(20.0, 0.0, 10**6)}
+    #: What ``tune`` tries: seed 002's grid axes as ranges (its time cap is the budget's).
+    param_space: ClassVar[dict[str, Any]] = {
+        "population_size": IntRange(10, 1000, log=True), "k": IntRange(1, 10),
+        "crossover_rate": FloatRange(0.0, 1.0), "mutation_rate": FloatRange(0.0, 1.0)}
     iteration_counter: ClassVar[str] = "generations"
     time_param: ClassVar[str] = "time_cap"
 

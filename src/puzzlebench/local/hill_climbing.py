@@ -48,6 +48,7 @@ from puzzlebench.local.queens_knights_board import (
     recount,
     score_move,
 )
+from puzzlebench.param_space import Choice, IntRange
 from puzzlebench.problems.queens_knights import QueensKnightsInstance
 from puzzlebench.registry import register
 from puzzlebench.trace import Trace
@@ -229,6 +230,10 @@ class HillClimbing(IterativeSolver):
     params: ClassVar[dict[str, Any]] = {
         "max_iter": Param(180, 0, 10**12),
         "neighbourhood": Param("any", choices=tuple(NEIGHBOURHOODS))}
+    #: What ``tune`` tries: the climb length on a log scale, and every neighbourhood.
+    param_space: ClassVar[dict[str, Any]] = {
+        "max_iter": IntRange(10, 10_000, log=True),
+        "neighbourhood": Choice(tuple(NEIGHBOURHOODS))}
     param_caps: ClassVar[dict[str, str]] = {"max_iter": "iterations"}
     variant_stochastic: ClassVar[bool]
 

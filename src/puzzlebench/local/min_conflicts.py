@@ -30,6 +30,7 @@ import numpy as np
 from puzzlebench.contract import Param
 from puzzlebench.iterative import IterativeSolver, Run
 from puzzlebench.local.neighbourhoods import code
+from puzzlebench.param_space import Choice, IntRange
 from puzzlebench.queens_keys import anti_key, diag_key, diagonal_lines, shares_both_diagonals
 from puzzlebench.registry import register
 
@@ -122,6 +123,10 @@ class MinConflicts(IterativeSolver):
         "max_repairs": Param(100_000, 0, 10**12),
         "neighbourhood": Param("row", choices=("row", "step", "swap")),
         "restart_after": Param(2_000, 1, 10**12)}
+    #: What ``tune`` tries (the total repairs are the budget's, not tuned).
+    param_space: ClassVar[dict[str, Any]] = {
+        "neighbourhood": Choice(("row", "step", "swap")),
+        "restart_after": IntRange(20, 100_000, log=True)}
     param_caps: ClassVar[dict[str, str]] = {"max_repairs": "iterations"}
 
     def init(self, instance: Any, rng: np.random.Generator, run: Run) -> _State:

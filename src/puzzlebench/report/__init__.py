@@ -72,9 +72,11 @@ FIGURES, TABLES = "figures", "tables"
 LEAD_SENTENCES = 3
 
 
-def manifest(frame: pd.DataFrame, distorted: str = "") -> pd.DataFrame:
+def manifest(frame: pd.DataFrame, distorted: str = "",
+             tuned: list[dict[str, Any]] | None = None) -> pd.DataFrame:
     """Versions, machines, seeds and limits found in the records; ``distorted`` the sentence
-    on the runs left out of the statistics (``distorted.split_distorted``)."""
+    on the runs left out of the statistics (``distorted.split_distorted``); how each tuned
+    configuration of the study was found (``puzzlebench tune``'s record)."""
     rows: list[dict[str, Any]] = []
 
     def add(key: str, values: Any) -> None:
@@ -102,7 +104,27 @@ def manifest(frame: pd.DataFrame, distorted: str = "") -> pd.DataFrame:
     add("distorted runs", distorted or f"none ({RULE})")
     if distorted:
         add("rule", RULE)
+    for entry in tuned or []:
+        add("tuned configuration", tuned_text(entry))
     return pd.DataFrame(rows)
+
+
+def tuned_text(entry: dict[str, Any]) -> str:
+    """One tuned configuration and how it was found, in a line."""
+    params = ", ".join(f"{k}={v}" for k, v in sorted(dict(entry.get("params", {})).items()))
+    sizes = ", ".join(map(str, entry.get("train", [])))
+    held = ", ".join(map(str, entry.get("test", [])))
+    if entry.get("kept_defaults"):
+        params = "the defaults, which the tuner kept"
+    text = (f"{entry.get('solver', '?')} {{{params}}}: {entry.get('tuner', 'tuner not said')}, "
+            f"{entry.get('objective', '?')} on {entry.get('problem', '?')} sizes {sizes}, "
+            f"budget {entry.get('budget', '?')} {entry.get('budget_unit', '')}, "
+            f"seed {entry.get('seed', '?')}")
+    if held and "verdict" in entry:
+        text += f"; held out {held}: {entry['verdict']}"
+    elif held:
+        text += f"; compared with the defaults in this study, on sizes {held}"
+    return text
 
 
 def _counted(values: pd.Series) -> str:
@@ -185,7 +207,8 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                  traces: pd.DataFrame | None = None,
                  shared_assets: str | Path | None = None,
                  findings: list[Finding] | None = None, lead: int = LEAD_SENTENCES,
-                 claims: list[AnyClaim] | None = None, force: bool = False) -> dict[str, Path]:
+                 claims: list[AnyClaim] | None = None, force: bool = False,
+                 tuned: list[dict[str, Any]] | None = None) -> dict[str, Path]:
     """Write the report of ``frame`` (records_to_frame shape) into ``out_dir``; with ``traces``
     (``load_traces`` rows) an anytime section for the traced runs of ``frame``.
 
@@ -265,7 +288,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     answer_figures = [figure(r.chart) for r in rankings if r.chart is not None]
     ranking_table = pd.concat([r.table for r in rankings if len(r.table)] or [pd.DataFrame()])
     ranking_csv = csv(ranking_table, "ranking") if len(ranking_table) else ""
-    man = manifest(everything, distorted)
+    man = manifest(everything, distorted, tuned)
     manifest_csv = csv(man, "manifest")
     if len(excluded):
         csv(distorted_table(excluded), "distorted")

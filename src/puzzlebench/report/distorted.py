@@ -3,10 +3,11 @@
 The harness notes (``RunRecord.notes``) when a run's time or budget is not what it seems: its
 warm-up was cut short (first-call costs may fall in its timed phase: a 31.8 ms first run
 beside 1 ms ones), or it kept more than one core busy (its time is not a one-core time). A
-fired repeat rule (``--min-time`` repeats measurably cheaper than the first solve) is not among
-them either: the harness has already made the first solve's time the run's, an honest
-single-shot time that the report floors at the noise floor like any other. A start-up that used its whole share of the time limit is not among them: the solver
-had less budget, but what it measured is its own (the note stays on the run).
+fired repeat rule (``--min-time`` repeats measurably cheaper than the first solve) is not
+among them: the harness has already made the first solve's time the run's, an honest
+single-shot time that the report floors at the noise floor like any other. A start-up that
+used its whole share of the time limit is not among them either: the solver had less budget,
+but what it measured is its own (the note stays on the run).
 
 The rule every report states: such a run is left out of the statistics — tables, ranks,
 tests, figures — and counted and named in the manifest and ``tables/distorted.csv``; a run

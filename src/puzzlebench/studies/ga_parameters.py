@@ -1,28 +1,99 @@
-"""Source study 002: mutation rate, crossover rate and population size against generations and time."""
+"""Source study 002: mutation rate, crossover rate and population size against generations and time.
+
+Beside the seed's one-at-a-time grid, a tuned arm (issue 55): ``puzzlebench tune`` searches
+the four parameters together on training sizes the study never compares on (9, 10, 11; quick:
+9, 10) with as many runs as the grid makes, and its configuration runs beside the grid and the
+defaults on the study's sizes.
+"""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pandas as pd
 
+from puzzlebench.claims import Claim
+from puzzlebench.report.claim_tests import claim_verdicts, measure
 from puzzlebench.report.findings import Finding, adjust, trend
 from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
 
+SWEEPS: dict[str, list[float]] = {"mutation_rate": [0.1, 0.3, 0.5, 0.8, 1.0],
+                                  "crossover_rate": [0.0, 0.3, 0.6, 0.9],
+                                  "population_size": [20, 50, 100, 200]}
 
-def _grid(repeats: int, n: list[int], limit: float) -> dict:
+
+def _grid(repeats: int, n: list[int], limit: float, train: list[int]) -> dict:
+    grid_runs = sum(len(v) for v in SWEEPS.values()) * len(n) * repeats
     return {
         "study": {"name": "ga-parameters", "master_seed": 2, "repeats": repeats,
-                  "time_limit": limit},
+                  "time_limit": limit,
+                  # the tuned arm: as many runs as the grid makes, on other sizes
+                  "tune": {"budget": grid_runs, "train": train, "repeats": 2}},
         "problems": [{"problem": "nqueens", "sizes": n}],
         "solvers": [
-            {"name": "ga-seed002", "params": {"mutation_rate": [0.1, 0.3, 0.5, 0.8, 1.0]}},
-            {"name": "ga-seed002", "params": {"crossover_rate": [0.0, 0.3, 0.6, 0.9]}},
-            {"name": "ga-seed002", "params": {"population_size": [20, 50, 100, 200]}},
+            *({"name": "ga-seed002", "params": {k: v}, "tune": False} for k, v in SWEEPS.items()),
+            {"name": "ga-seed002", "tune": True},  # the defaults, and the tuner's beside them
         ],
     }
 
 
-DEFAULTS = {"mutation_rate": 0.8, "crossover_rate": 0.9, "population_size": 100}
+DEFAULTS: dict[str, float] = {"mutation_rate": 0.8, "crossover_rate": 0.9, "population_size": 100}
+#: The grid's configurations as (mutation, crossover, population, k).
+GRID = {(DEFAULTS["mutation_rate"] if k != "mutation_rate" else v,
+         DEFAULTS["crossover_rate"] if k != "crossover_rate" else v,
+         DEFAULTS["population_size"] if k != "population_size" else v, 3)
+        for k, values in SWEEPS.items() for v in values}
+
+
+def arm_of(params: dict[str, Any]) -> str:
+    """``defaults``, ``grid`` (one of the seed's one-at-a-time points) or ``tuned``."""
+    point = (params.get("mutation_rate"), params.get("crossover_rate"),
+             params.get("population_size"), params.get("k"))
+    if point == (*DEFAULTS.values(), 3):
+        return "defaults"
+    return "grid" if point in GRID else "tuned"
+
+
+def tuned_arm(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every configuration on the study's sizes, by PAR-2 (time when verified solved, twice
+    the limit otherwise): the seed's grid, the defaults and the tuner's configuration."""
+    if frame.empty or "params" not in frame:
+        return pd.DataFrame()
+    scored = frame.assign(score=measure(frame, Claim("", "a", "b", on="par2")),
+                          arm=[arm_of(dict(p)) for p in frame["params"]])
+    rows = []
+    for key, g in scored.groupby("params_key"):
+        params = json.loads(str(key))
+        rows.append({"arm": g["arm"].iloc[0],
+                     "configuration": ", ".join(f"{k}={params[k]:.3g}" if isinstance(
+                         params[k], float) else f"{k}={params[k]}" for k in (
+                         "population_size", "crossover_rate", "mutation_rate", "k")),
+                     "runs": len(g), "solved %": round(100 * float(g["success"].mean()), 1),
+                     "PAR-2 s": round(float(g["score"].mean()), 4)})
+    table = pd.DataFrame(rows).sort_values("PAR-2 s", kind="stable").reset_index(drop=True)
+    table.insert(0, "rank", range(1, len(table) + 1))
+    return table
+
+
+def tuned_sentence(frame: pd.DataFrame) -> list[str]:
+    """Where the tuner's configuration ranks, and its verdict against the defaults."""
+    table = tuned_arm(frame)
+    if table.empty:
+        return []
+    if "tuned" not in set(table["arm"]):
+        return ["Tuned arm: the tuner's best configuration on the training sizes was the "
+                "defaults (the manifest says how it was tuned)."]
+    row = table[table["arm"] == "tuned"].iloc[0]
+    arms = frame.assign(solver=[arm_of(dict(p)) for p in frame["params"]])
+    claim = Claim("the tuned configuration beats the defaults", "tuned", "defaults", on="par2")
+    verdict = claim_verdicts(arms[arms["solver"].isin(["tuned", "defaults"])], [claim])[0]
+    sizes = ", ".join(str(n) for n in sorted(frame["size"].unique()))
+    return [f"Tuned arm: the tuner's configuration ({row['configuration']}), found with as "
+            f"many runs as the grid makes on sizes the study does not compare on, ranks "
+            f"{row['rank']} of {len(table)} configurations by PAR-2 on n = {sizes}; "
+            f"{verdict.sentence()}"]
 
 
 def sweep_runs(frame: pd.DataFrame, param: str) -> pd.DataFrame:
@@ -107,16 +178,19 @@ def beside_source(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def narrative(frame: pd.DataFrame) -> list[str]:
-    """Nothing beyond the findings table: every statement of the source study is a test."""
-    return []
+    """The tuned arm's sentence; every statement of the source study is a test in the
+    findings table."""
+    return tuned_sentence(frame)
 
 
 STUDY = BuiltinStudy(
     name="ga-parameters", source="002",
     description="Source study 002: the effect of mutation rate, crossover rate and population size on "
                 "generations and time to solution (one parameter varied at a time).",
-    full=_grid(10, [8, 12], 20.0), quick=_grid(4, [8], 5.0), narrative=narrative, findings=findings,
-    extras=lambda f: [("Source study 002's statements beside our tests", beside_source(f))]
+    full=_grid(10, [8, 12], 20.0, [9, 10, 11]), quick=_grid(4, [8], 5.0, [9, 10]),
+    narrative=narrative, findings=findings,
+    extras=lambda f: [("Source study 002's statements beside our tests", beside_source(f)),
+                      ("The tuned arm beside the seed's grid and the defaults", tuned_arm(f))]
     + [(f"Effect of {p}", effect(f, p)) for p in ("mutation_rate", "crossover_rate",
                                                   "population_size")],
 )

@@ -62,12 +62,17 @@ def run_study(
     on_record: Callable[[RunRecord], None] | None = None,
 ) -> StudyResult:
     """Run every not-yet-stored run of a study; each finished run is committed at once. The
-    study's description and claims are kept in the store for its report; claims that differ
-    from those stored before are kept as a new revision (``claim_revisions``), never replacing
-    them."""
+    study's description, claims and tuned configurations (how ``tune`` found them) are kept
+    in the store for its report; claims that differ from those stored before are kept as a new
+    revision (``claim_revisions``), never replacing them."""
     claims = [c.to_dict() for c in study.claims]
+    definition: dict[str, object] = {"description": study.description, "claims": claims}
+    tuned = [{"solver": e["name"], "params": e["params"], **e["tuned"]}
+             for e in study.solvers if e.get("tuned")]
+    if tuned:  # only then: a store's definition of an untuned study stays as it was
+        definition["tuned"] = tuned
     with Store(db) as store:
-        store.save_study(study.name, {"description": study.description, "claims": claims})
+        store.save_study(study.name, definition)
         with store.reading():
             revision = state_claims(store.conn, study.name, claims)
     if revision is not None and revision.runs_before and not quiet:

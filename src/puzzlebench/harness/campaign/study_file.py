@@ -37,6 +37,15 @@ TOML format (see ``studies/example.toml``)::
     #                                       # replaces the study's caps for its runs (the
     #                                       # time limit defaults to the study's), so one study
     #                                       # can hold blocks budgeted in different currencies
+    # tuned = { tuner = "...", budget = 40, ... } # how ``puzzlebench tune`` found params (its
+    #                                       # fragment writes it): kept for the report's manifest
+    # tune = true                           # tune this solver first (see [study] tune), or a
+    #                                       # table of its own (same keys as [study] tune)
+
+    # [study] tune = { budget = 40, train = "8..12" }  # every solver that declares a
+    # param_space is tuned first on the training sizes (disjoint from the study's), with
+    # the same budget, and runs tuned beside its defaults (budget_unit, objective, repeats,
+    # seed: as ``puzzlebench tune`` takes them)
 """
 
 from __future__ import annotations
@@ -65,33 +74,26 @@ from puzzlebench.harness.campaign.study_mistakes import (
     check_keys,
     did_you_mean,
 )
-from puzzlebench.harness.campaign.study_values import limit, number
+from puzzlebench.harness.campaign.study_tune import solver_tune, tune_table
+from puzzlebench.harness.campaign.study_values import limit, number, parse_sizes
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
-from puzzlebench.problems.size_lists import SizeListError, parse_size_list
 from puzzlebench.registry import REGISTRY, RegistryError
 from puzzlebench.solver_references import kind_of
 from puzzlebench.solver_spec import SolverSpec, check_distinct
 
 STUDY_KEYS = {"name", "master_seed", "repeats", "time_limit", "hard_limit", "memory_limit_mb",
               "max_nodes", "max_iterations", "max_evaluations", "db", "description",
-              "min_time", "pin", "sandbox", "startup_limit"}
+              "min_time", "pin", "sandbox", "startup_limit", "tune"}
 #: Keys every [[problems]] table takes; each problem adds its own options' keys.
 PROBLEM_KEYS = {"problem", "sizes", "generate", "task", "unique"}
 #: What a [[problems]] table asks of its solvers: one solution (default) or the count.
 TASKS = ("solve", "count")
 BUDGET_KEYS = ("time_limit", "max_nodes", "max_iterations", "max_evaluations")
-SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", *BUDGET_KEYS}
+SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", "tuned", "tune",
+               *BUDGET_KEYS}
 TOP_KEYS = {"study", "problems", "solvers", "claims"}
-
-
-def parse_sizes(value: Any, where: str) -> list[int]:
-    """A size list from "4..12", "4,8" or a list of ints; errors name ``where``."""
-    try:
-        return parse_size_list(value)
-    except SizeListError as e:
-        raise StudyError(f"{where}: {e}") from None
 
 
 def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
@@ -135,18 +137,22 @@ def study_from_dict(data: Mapping[str, Any], source: str = "study") -> Study:
                                         else "unique" if table["unique"] else "count")
         for named in study_problems:  # a table with mistakes of its own: taken as solve
             tasks[named] = tasks[named] or {"solve"}
+        sizes: dict[str, set[int]] = {named: set() for named in study_problems}
+        for table in problems:
+            sizes[table["problem"]].update(table["sizes"])
         for i, entry in enumerate(solvers_raw):
             with mistakes.check():
                 item, spec = _solver(entry, f"{source} [[solvers]] #{i + 1}", specs,
-                                     tasks, settings)
+                                     tasks, sizes, settings)
                 solvers.append(item)
                 specs.append(spec)
         if len(solvers) == len(solvers_raw):
             with mistakes.check():
-                sizes: dict[str, set[int]] = {named: set() for named in study_problems}
-                for table in problems:
-                    sizes[table["problem"]].update(table["sizes"])
                 claims = study_claims(data.get("claims", []), source, solvers, specs, sizes)
+        if settings.tune and len(solvers) == len(solvers_raw) \
+                and not any(s.get("tune") for s in solvers):
+            mistakes.lines.append(f"{source} [study].tune: none of the study's solvers declares "
+                                  "a param_space to tune")
     mistakes.raise_any()
     assert isinstance(name, str)
     study = Study(name=name.strip(), problems=problems, solvers=solvers, claims=claims,
@@ -184,6 +190,7 @@ class _Settings:
     sandbox: str | None = None
     startup_limit: float | None = None
     caps: dict[str, Any] = field(default_factory=dict)
+    tune: dict[str, Any] | None = None
 
 
 def _head(head: Mapping[str, Any], where: str, mistakes: Mistakes) -> _Settings:
@@ -221,6 +228,9 @@ def _head(head: Mapping[str, Any], where: str, mistakes: Mistakes) -> _Settings:
         if k in head:
             with mistakes.check():
                 out.caps[k] = number(head, k, int, where)
+    if "tune" in head:
+        with mistakes.check():
+            out.tune = tune_table(head["tune"], f"{where}.tune")
     return out
 
 
@@ -303,7 +313,7 @@ def _unknown_names(entries: list[Any], source: str) -> list[str]:
 
 
 def _solver(entry: Any, w: str, specs: list[SolverSpec], tasks: dict[str, set[str]],
-            settings: _Settings) -> tuple[dict[str, Any], SolverSpec]:
+            sizes: dict[str, set[int]], settings: _Settings) -> tuple[dict[str, Any], SolverSpec]:
     """One [[solvers]] table, checked against the study (its first mistake raised)."""
     if not isinstance(entry, dict):
         raise StudyError(f"{w}: must be a table")
@@ -345,6 +355,14 @@ def _solver(entry: Any, w: str, specs: list[SolverSpec], tasks: dict[str, set[st
             "min_size": min_size, "max_size": max_size}
     if any(k in entry for k in BUDGET_KEYS):
         item["budget"] = _entry_budget(entry, w, settings.time_limit, settings.hard_limit)
+    tune = solver_tune(entry, w, settings.tune, spec,
+                       study_sizes=sorted({n for p in handled for n in sizes[p]}))
+    if tune:
+        item["tune"] = tune
+    if "tuned" in entry:
+        if not isinstance(entry["tuned"], dict):
+            raise StudyError(f"{w}.tuned: must be a table (as puzzlebench tune writes it)")
+        item["tuned"] = dict(entry["tuned"])
     return item, spec
 
 

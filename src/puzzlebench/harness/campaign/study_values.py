@@ -10,6 +10,7 @@ from typing import Any
 
 from puzzlebench.harness.campaign.study import StudyError
 from puzzlebench.harness.run.measure import MAX_TIME_LIMIT_S
+from puzzlebench.problems.size_lists import SizeListError, parse_size_list
 
 
 def number(table: Mapping[str, Any], key: str, kind: type, where: str, minimum: float = 0,
@@ -33,3 +34,11 @@ def limit(table: Mapping[str, Any], key: str, where: str, default: float | None 
     if value is not None and value <= 0:
         raise StudyError(f"{where}.{key}: must be positive, got {value}")
     return value
+
+
+def parse_sizes(value: Any, where: str) -> list[int]:
+    """A size list from "4..12", "4,8" or a list of ints; errors name ``where``."""
+    try:
+        return parse_size_list(value)
+    except SizeListError as e:
+        raise StudyError(f"{where}: {e}") from None
