@@ -216,10 +216,12 @@ def test_a_run_cannot_rewrite_the_store(mode: str, capsys, monkeypatch, tmp_path
     records = load_records(db)
     honest = [r for r in records if r.solver == "mod12"]
     mine = [r for r in records if r.solver == "sealed-store-rewriter"]
-    assert len(honest) == 3 and len(mine) == 1
-    rewritten = {r.outcome for r in honest} == {Outcome.WRONG}
-    assert rewritten == (mode == "off")
+    assert len(mine) == 1
     assert mine[0].counters["rewritten"] == (3 if mode == "off" else 0)
+    if mode == "off":  # rewritten, unsealed: each edited row fails its digest and is refused
+        assert honest == []
+    else:  # sealed: the store was never reachable
+        assert len(honest) == 3 and {r.outcome for r in honest} == {Outcome.SOLVED}
 
 
 @pytest.mark.parametrize("mode", MODES, indirect=True)

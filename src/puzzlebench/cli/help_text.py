@@ -31,6 +31,8 @@ EXAMPLES: dict[str, str] = {
     "solvers": "puzzlebench solvers --problem sliding",
     "studies": "puzzlebench studies",
     "study": "puzzlebench study ga-seed002 --out study-reports/",
+    "tune": ("puzzlebench tune first-choice-hc --problem queens-knights --queens 8 "
+             "--train 16,20,24 --test 32,40,48 --budget 60"),
     "pdb": "puzzlebench pdb build --shape 4x4",
     "pdb build": "puzzlebench pdb build --shape 4x4",
 }

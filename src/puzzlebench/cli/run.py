@@ -82,7 +82,7 @@ def skipped_pairs(study: Study) -> list[str]:
 def claim_reach(study: Study) -> list[str]:
     """One line per claim the study's design cannot confirm, whatever its runs show
     (``report.claim_power``)."""
-    from puzzlebench.claims import Claim
+    from puzzlebench.claims import Claim  # on use: the claims module only when checked
     # a scaling claim's verdict rests on the held-out sizes, not on a rank test's p
     pair_claims = [c for c in study.claims if isinstance(c, Claim)]
     if not pair_claims:

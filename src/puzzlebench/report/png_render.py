@@ -107,6 +107,16 @@ def write_png(chart: Chart, styles: SeriesStyles, out: Path) -> Path:
 POOL_FROM = 6
 
 
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """fork where this process runs one thread (the workers inherit matplotlib already
+    imported); forkserver where it runs more (a browser driver, a web server): forking a
+    process with other threads can copy a lock one of them held, and a worker then waits on it
+    for ever."""
+    import threading  # on use: only a report with a pool asks
+    return multiprocessing.get_context("fork" if threading.active_count() == 1
+                                       else "forkserver")
+
+
 class PngWriter:
     """Draws a report's charts while the report goes on: from the POOL_FROM-th chart on, each
     is handed to worker processes as soon as it is made, so drawing (most of a report's
@@ -125,9 +135,7 @@ class PngWriter:
         if self.pool is None and (self.workers < 2 or len(self.pending) < POOL_FROM):
             return
         if self.pool is None:
-            # fork: the children inherit matplotlib already imported (no re-import per worker)
-            self.pool = ProcessPoolExecutor(self.workers,
-                                            mp_context=multiprocessing.get_context("fork"))
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=_pool_context())
         self.futures += [self.pool.submit(write_png, c, self.styles, self.out)
                          for c in self.pending]
         self.pending = []
@@ -149,8 +157,6 @@ def write_pngs(charts: list[Chart], styles: SeriesStyles, out: Path,
     count = min(workers or os.cpu_count() or 1, len(charts))
     if count < 2 or len(charts) < POOL_FROM:
         return [write_png(c, styles, out) for c in charts]
-    # fork: the children inherit matplotlib already imported (no re-import per worker)
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(count, mp_context=context) as pool:
+    with ProcessPoolExecutor(count, mp_context=_pool_context()) as pool:
         return list(pool.map(write_png, charts, [styles] * len(charts), [out] * len(charts),
                              chunksize=max(1, len(charts) // (4 * count))))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from puzzlebench.claims import ScalingClaim
+from puzzlebench.claims import SCALING_MIN_SIZES, ScalingClaim
 from puzzlebench.report.count_runs import SUFFIX as COUNT_SUFFIX
 from puzzlebench.report.scaling_models import (
     FORMULA,
@@ -77,7 +77,6 @@ def scaling_fits(frame: pd.DataFrame, *, quantile: float = 0.5,
     named: dict[str, set[str]] = {}
     for c in claims:
         named.setdefault(c.solver, set()).add(c.measure)
-    from puzzlebench.claims import SCALING_MIN_SIZES
     out = []
     labelled = frame if "label" in frame else frame.assign(label=frame["solver"])
     for (problem, label), runs in labelled.groupby(["problem", "label"], sort=True):

@@ -47,6 +47,11 @@ MIN_VALID = 0.95
 FORMULA = {"polynomial": "a·n^b", "exponential": "a·b^n", "root-exponential": "a·b^√n"}
 
 
+
+def _exp(v: float) -> float:
+    """e**v, infinite where a float cannot hold it (an exponential model at large sizes)."""
+    return math.exp(v) if v < 709.0 else math.inf
+
 def feature(model: str, n: np.ndarray | float) -> np.ndarray:
     """The model's feature of the size, on which log y is linear."""
     x = np.asarray(n, float)
@@ -236,14 +241,14 @@ def _fit_model(model: str, sizes: np.ndarray, observed: np.ndarray, boot: np.nda
     la, sl = float(log_a[0]), float(slope[0])
     resid = (np.log(observed[:nf]) - (la + sl * x[:nf])) / math.log(10)
     rmse = float(np.sqrt(np.mean(resid ** 2)))
-    b = sl if model == "polynomial" else math.exp(sl)
+    b = sl if model == "polynomial" else _exp(sl)
     nan2 = (math.nan, math.nan)
-    checks_point = [(int(n), float(observed[j]), math.exp(la + sl * x[j]))
+    checks_point = [(int(n), float(observed[j]), _exp(la + sl * x[j]))
                     for j, n in enumerate(sizes) if j >= nf]
     if valid_share < MIN_VALID:
         why = (f"no interval: {100 * (1 - valid_share):.0f} % of the resamples leave a fitted "
                "size with fewer than half its runs finished")
-        return ModelFit(model, math.exp(la), nan2, b, nan2, rmse,
+        return ModelFit(model, _exp(la), nan2, b, nan2, rmse,
                         tuple(HeldOut(n, o, p, math.nan, math.nan) for n, o, p in checks_point),
                         "inconclusive", why, (la, sl))
     b_log_a, b_slope = fit_lines(x[:nf], np.log(boot[:, :nf]))
@@ -261,11 +266,11 @@ def _fit_model(model: str, sizes: np.ndarray, observed: np.ndarray, boot: np.nda
                    for i, (n, o, p) in enumerate(checks_point))
     pairs = np.column_stack([b_log_a, b_slope])
     if not np.all(hi > lo):
-        return ModelFit(model, math.exp(la), a_ci, b, b_ci, rmse, checks,  # type: ignore[arg-type]
+        return ModelFit(model, _exp(la), a_ci, b, b_ci, rmse, checks,  # type: ignore[arg-type]
                         "inconclusive", "no interval: the runs at each fitted size do not "
                         "vary, so resampling them gives a point", (la, sl), pairs)
     outside = [c.size for c in checks if not c.inside]
     verdict = "rejected" if outside else "consistent"
     why = f"outside the predicted interval at n = {', '.join(map(str, outside))}" if outside else ""
-    return ModelFit(model, math.exp(la), a_ci, b, b_ci, rmse, checks,  # type: ignore[arg-type]
+    return ModelFit(model, _exp(la), a_ci, b, b_ci, rmse, checks,  # type: ignore[arg-type]
                     verdict, why, (la, sl), pairs)

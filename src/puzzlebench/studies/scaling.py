@@ -73,6 +73,7 @@ def knuth_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _short(fits: list, solver: str, measure: str, problem: str = "nqueens") -> str:
     """One fit in a few words: the best consistent model with b's interval, or why none."""
+    # imported on use: listing the studies loads no report code (``studies`` answers at once)
     from puzzlebench.report.scaling import formula
     fit = next((f for f in fits if (f.solver, f.measure, f.problem) == (solver, measure,
                                                                         problem)), None)
@@ -89,6 +90,7 @@ def _short(fits: list, solver: str, measure: str, problem: str = "nqueens") -> s
 
 def narrative(frame: pd.DataFrame) -> list[str]:
     """Three short lead sentences (the fits in words), then each fit behind them in full."""
+    # imported on use: listing the studies loads no report code (``studies`` answers at once)
     from puzzlebench.report.count_runs import separate_counts
     from puzzlebench.report.scaling import scaling_fits, sentence
     fits = scaling_fits(separate_counts(frame))
