@@ -361,3 +361,16 @@ def test_what_a_run_leaves_running_is_named(mode: str, monkeypatch) -> None:
     rec = run_solve(ref("DoubleForkSurvivor"), get_problem("nqueens").make(8))
     assert "1 process of the run still running at its end (killed with it)" in rec.notes
     assert not by_tag(tag)
+
+
+def test_a_plugin_reached_through_a_symlinked_folder_runs_sealed(monkeypatch, tmp_path: Path,
+                                                                 capsys) -> None:
+    """The sealed view keeps the plugin's folder where its relative reference reaches it, a
+    symlink from the working folder included (the docs' examples run that way)."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    (tmp_path / "examples").symlink_to(examples, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    code = main(["solve", "nqueens", "8", "--solver", "examples/mysolver.py:MySolver", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert json.loads(out.out)["outcome"] == "solved"

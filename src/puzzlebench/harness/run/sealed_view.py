@@ -67,12 +67,15 @@ def plan_view(solver_ref: str, *, project: bool, cache: str | None) -> View:
     wanted = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
               str(Path(os.path.realpath(sys.executable)).parent)}
     wanted |= {entry for entry in sys.path if entry and os.path.isdir(entry)}
-    wanted |= _plugin_folders(solver_ref)
+    plugin = _plugin_folders(solver_ref)
+    wanted |= plugin
     if project and cache:  # made now, while it can be: the solver fills it (pattern databases)
         with contextlib.suppress(OSError):
             os.makedirs(cache, exist_ok=True)
         wanted.add(cache)
-    visible = _outermost({os.path.realpath(p) for p in wanted if os.path.isdir(p)})
+    # the plugin's folder also where its reference reaches it (through a symlink: kept as is)
+    visible = _outermost({os.path.realpath(p) for p in wanted if os.path.isdir(p)}
+                         | {p for p in plugin if os.path.isdir(p)})
     covered: set[str] = set()
     for entry in {*sys.path, *visible}:
         if entry and (Path(entry) / DATA).is_dir():
@@ -102,7 +105,11 @@ def _plugin_folders(ref: str) -> set[str]:
     for part in parts:
         path = Path(part)
         if part and path.exists():
-            out.add(str((path if path.is_dir() else path.parent).resolve()))
+            folder = path if path.is_dir() else path.parent
+            out.add(str(folder.resolve()))
+            # and where the reference reaches it, through a symlink too (a relative reference
+            # resolves from the working folder, which the view keeps only as a path)
+            out.add(os.path.abspath(folder))
     module = ref.rpartition(":")[0] or ref
     top = module.split(".")[0]
     if top.isidentifier() and not out:
