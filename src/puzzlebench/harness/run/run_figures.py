@@ -132,7 +132,8 @@ PRE_GO_NOTE_S = 0.5
 def pre_go_notes(run: RunWindow) -> list[str]:
     """What start-up and warm-up did to the run's time limit, in words, when it matters: a
     warm-up cut short, and a start-up and warm-up that used their whole share of the limit
-    (the solver then had the rest). Never figures: the notes of two runs of one seed must not
+    (the solver then had the rest). A note never holds "; " (it separates notes). Never
+    figures: the notes of two runs of one seed must not
     differ by timings (``warmup_s`` and ``startup_s`` hold them) — save the one on work done
     before ``go`` (a timing note, ``record.TIMING_NOTES``): the run's cgroup CPU time before
     ``go`` beyond its warm-up, when over ``PRE_GO_NOTE_S``."""
@@ -141,7 +142,7 @@ def pre_go_notes(run: RunWindow) -> list[str]:
     if run.cpu_go is not None and run.cpu_go - warmup > PRE_GO_NOTE_S:
         notes.append(f"the run worked before go: {run.cpu_go:.2f} s of CPU before it had its "
                      f"instance, {run.cpu_go - warmup:.2f} s beyond its warm-up (its solver's "
-                     "loading and module-level code; not in its time, and it could not know "
+                     "loading and module-level code, not in its time, and it could not know "
                      "its instance or seed)")
     if run.ready.get("warmup_complete") is False:
         notes.append("warm-up cut short: start-up and warm-up may use max(1 s, 25 % of the time "

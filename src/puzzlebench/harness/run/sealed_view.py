@@ -9,7 +9,9 @@ bound back, read-only, at its own path (:func:`plan_view`):
 * the Python installation it runs in (``sys.prefix``, ``sys.base_prefix``, the interpreter);
 * the import path (``sys.path``: the environment's site-packages, the project's sources);
 * its own plugin: the folder of a plugin file or manifest, or the package it is installed as;
-* for a project solver (trusted code) the suite's cache, whose tables it reads and fills.
+* for a project solver (trusted code) the suite's cache, whose tables it reads and fills;
+* numba's cache folder when ``NUMBA_CACHE_DIR`` names one, read-only: compiled kernels only,
+  which the primer filled before the run (without it every sealed run compiled while timed).
 
 Then, wherever they are still visible, the judge's known answers are covered too: the data
 folder (``problems/data``: published counts, Korf's optimal lengths) of every copy of the
@@ -69,6 +71,9 @@ def plan_view(solver_ref: str, *, project: bool, cache: str | None) -> View:
     wanted |= {entry for entry in sys.path if entry and os.path.isdir(entry)}
     plugin = _plugin_folders(solver_ref)
     wanted |= plugin
+    numba_cache = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_cache and os.path.isdir(numba_cache):  # compiled kernels, no judge's data: a run
+        wanted.add(numba_cache)                     # loads what the primer compiled (read-only)
     if project and cache:  # made now, while it can be: the solver fills it (pattern databases)
         with contextlib.suppress(OSError):
             os.makedirs(cache, exist_ok=True)
