@@ -235,3 +235,17 @@ def test_a_ranking_on_time_alone_says_so_and_gives_answer_quality(tmp_path: Path
     assert ranking.headline.endswith("ranked on time alone: its answers optimal in 0 of 6 solved "
                                      "runs, 10 moves over on average.")
     assert "astar optimal in 6 of 6 solved runs" in " ".join(ranking.sentences)
+
+
+def test_a_stochastic_solver_that_always_succeeds_keeps_its_repeats(tmp_path: Path) -> None:
+    """The researcher's case: five successes in five repeats of a stochastic solver (its
+    counters differ) against five failures are ten observations, not one against one."""
+    recs = []
+    for n in (64, 128, 256):
+        for rep in range(5):
+            recs.append(run("sa", n, 0.1, rep=rep, counters={"iterations": 100 + rep}))
+            recs.append(run("hc", n, 2.0, rep=rep, outcome=Outcome.TIMEOUT,
+                            counters={"iterations": 5000 + 7 * rep}))
+    v = claim_verdicts(frame_of(tmp_path, recs), [claim("sa", "hc", "success")])[0]
+    assert v.comparison is not None and (v.comparison.runs_a, v.comparison.runs_b) == (15, 15)
+    assert v.verdict == "confirmed"

@@ -36,7 +36,7 @@ from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.findings import ALPHA, p_text
 from puzzlebench.report.scaling import ScalingVerdict, scaling_claim_row
 from puzzlebench.report.scores import holm, time_limit_of
-from puzzlebench.report.stratified import Comparison, Effect, compare_strata
+from puzzlebench.report.stratified import Comparison, Effect, compare_strata, runs_of
 from puzzlebench.report.summary import below_floor
 
 VERDICTS = ("confirmed", "contradicted", "equivalent", "inconclusive")
@@ -105,8 +105,8 @@ def _strata(frame: pd.DataFrame, claim: Claim) -> dict[str, tuple[np.ndarray, np
     values = frame.assign(value=measure(frame, claim)).dropna(subset=["value"])
     out = {}
     for (problem, instance), group in values.groupby(["problem", "instance_id"]):
-        a = group.loc[group["solver"] == claim.better, "value"].to_numpy(float)
-        b = group.loc[group["solver"] == claim.than, "value"].to_numpy(float)
+        a = runs_of(group[group["solver"] == claim.better], "value")
+        b = runs_of(group[group["solver"] == claim.than], "value")
         if len(a) and len(b):
             out[f"{problem} {instance}"] = (a, b)
     return out
@@ -133,7 +133,8 @@ def _one(frame: pd.DataFrame, claim: Claim) -> tuple[Comparison | None, str, str
     if not strata:
         return None, f"no instance where both {claim.better} and {claim.than} have a value", ""
     kind: Effect = "difference" if claim.on == "success" else "ratio"
-    return compare_strata(strata, effect=kind), "", _solved_text(mine, claim)
+    return (compare_strata(strata, effect=kind, collapse_repeats=False), "",
+            _solved_text(mine, claim))
 
 
 def _equivalent(claim: Claim, c: Comparison) -> bool:

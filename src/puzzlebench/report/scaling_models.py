@@ -261,7 +261,8 @@ def _fit_model(model: str, sizes: np.ndarray, observed: np.ndarray, boot: np.nda
     with np.errstate(divide="ignore"):
         noise = np.log(boot[:, nf:]) - np.log(observed[None, nf:])
     pred = b_log_a[:, None] + b_slope[:, None] * x[None, nf:] + noise
-    lo, hi = np.exp(np.quantile(pred, check_quantiles(len(sizes) - nf), axis=0))
+    with np.errstate(over="ignore"):  # an exponential model at large sizes: inf, said so
+        lo, hi = np.exp(np.quantile(pred, check_quantiles(len(sizes) - nf), axis=0))
     checks = tuple(HeldOut(n, o, p, float(lo[i]), float(hi[i]))
                    for i, (n, o, p) in enumerate(checks_point))
     pairs = np.column_stack([b_log_a, b_slope])

@@ -10,7 +10,7 @@ import pandas as pd
 
 from puzzlebench.record import NOISE_FLOOR_S
 from puzzlebench.report.series_styles import label_order
-from puzzlebench.report.stratified import compare_strata
+from puzzlebench.report.stratified import compare_strata, runs_of
 from puzzlebench.report.summary import below_floor, by_label, with_labels
 
 
@@ -91,8 +91,8 @@ def pairwise_comparisons(frame: pd.DataFrame, labels: list[str]) -> dict[tuple[s
         for iid in sorted(scored["instance_id"].unique()):
             ga, gb = groups.get((iid, a)), groups.get((iid, b))
             if ga is not None and gb is not None:
-                strata[str(iid)] = (ga["score"].to_numpy(float), gb["score"].to_numpy(float))
-        out[(a, b)] = compare_strata(strata, effect="ratio")
+                strata[str(iid)] = (runs_of(ga, "score"), runs_of(gb, "score"))
+        out[(a, b)] = compare_strata(strata, effect="ratio", collapse_repeats=False)
     return out
 
 

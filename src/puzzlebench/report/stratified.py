@@ -43,6 +43,7 @@ from itertools import combinations
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 
 #: At most this many arrangements of the labels within the instances: the exact permutation
 #: distribution; above it the normal approximation.
@@ -83,6 +84,20 @@ class Comparison:
     @property
     def a_better(self) -> bool:
         return self.a12 > 0.5
+
+
+def runs_of(group: pd.DataFrame, column: str) -> np.ndarray:
+    """One configuration's values of ``column`` on one instance as observations: a single
+    value where its repeats are the same run again — equal values *and* equal native counters
+    (a deterministic solver gives the same nodes and evaluations whatever the seed) — every
+    run otherwise. A stochastic solver that succeeded in each of five repeats has five
+    observations (its counters differ), never one."""
+    values = group[column].to_numpy(float)
+    if len(values) < 2 or not np.all(values == values[0]):
+        return values
+    counters = [c for c in group.columns if c.startswith("counter.")]
+    same = all(group[c].nunique(dropna=False) <= 1 for c in counters)
+    return values[:1] if same else values  # no counters recorded: identical values are one
 
 
 def collapse(values: np.ndarray) -> np.ndarray:
