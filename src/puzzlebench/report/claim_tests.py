@@ -6,7 +6,8 @@ exactly one verdict from one test that uses every run: **confirmed**, **contradi
 * The claims are the study's pre-registered family: Holm runs over them and nothing else.
 * The test is van Elteren's rank test stratified by instance (``report.stratified``): runs
   are replicates within an instance, never pooled across instances as if independent, never
-  one test per size. Repeats that gave the same value are one observation.
+  one test per size. Repeats that are the same run again (same value, same
+  counters: ``stratified.runs_of``) are one observation.
 * The measure per run (lower is better once turned round): ``success`` 1 for a verified
   success, 0 otherwise; ``time`` and ``par2`` the PAR-2 score (the run's time when verified
   solved, floored at the noise floor when taken once; 2 × the time limit otherwise — the rank
@@ -133,7 +134,7 @@ def _one(frame: pd.DataFrame, claim: Claim) -> tuple[Comparison | None, str, str
     if not strata:
         return None, f"no instance where both {claim.better} and {claim.than} have a value", ""
     kind: Effect = "difference" if claim.on == "success" else "ratio"
-    return (compare_strata(strata, effect=kind, collapse_repeats=False), "",
+    return (compare_strata(strata, effect=kind), "",
             _solved_text(mine, claim))
 
 

@@ -92,7 +92,7 @@ def pairwise_comparisons(frame: pd.DataFrame, labels: list[str]) -> dict[tuple[s
             ga, gb = groups.get((iid, a)), groups.get((iid, b))
             if ga is not None and gb is not None:
                 strata[str(iid)] = (runs_of(ga, "score"), runs_of(gb, "score"))
-        out[(a, b)] = compare_strata(strata, effect="ratio", collapse_repeats=False)
+        out[(a, b)] = compare_strata(strata, effect="ratio")
     return out
 
 

@@ -15,8 +15,9 @@ Why this test (docs/concepts/statistics.md says more):
   against five runs per size cannot reach p < 0.05 after a correction over dozens of tests)
   are both avoided.
 * **Deterministic repeats are one value.** Where every repeat of a configuration on an
-  instance gave the same value (a deterministic solver's nodes, evaluations, success), the
-  repeats are one observation, never several.
+  instance is the same run again — the same value and the same native counters, as a
+  deterministic solver's are whatever the seed (``runs_of``) — the repeats are one
+  observation, never several; a stochastic solver's five successes stay five.
 * **Censored runs.** The values are "lower is better" and a run the budget or limit ended
   carries ``inf``: it ranks below every finished run and ties with the other unfinished ones,
   so its stop time or its counter at the cap is never read as an observed value.
@@ -98,15 +99,6 @@ def runs_of(group: pd.DataFrame, column: str) -> np.ndarray:
     counters = [c for c in group.columns if c.startswith("counter.")]
     same = all(group[c].nunique(dropna=False) <= 1 for c in counters)
     return values[:1] if same else values  # no counters recorded: identical values are one
-
-
-def collapse(values: np.ndarray) -> np.ndarray:
-    """A configuration's runs on one instance as observations: one value when every repeat gave
-    the same (a deterministic measure), else every run."""
-    values = np.asarray(values, float)
-    if len(values) > 1 and np.all(values == values[0]):
-        return values[:1]
-    return values
 
 
 def _midranks(x: np.ndarray) -> np.ndarray:
@@ -197,17 +189,15 @@ def _own_effect(a: np.ndarray, b: np.ndarray, kind: Effect | None) -> np.ndarray
         return np.asarray(np.log(np.median(a, axis=1)) - np.log(np.median(b, axis=1)), float)
 
 
-def compare_strata(strata: Mapping[str, Stratum], *, effect: Effect | None = None,
-                   collapse_repeats: bool = True) -> Comparison:
+def compare_strata(strata: Mapping[str, Stratum], *, effect: Effect | None = None
+                   ) -> Comparison:
     """Compare A with B over the instances of ``strata`` (lower is better, ``inf`` censored):
-    van Elteren's test, the A measure with a two-level bootstrap interval, and the measure's
-    own effect (``effect``) with its intervals."""
+    van Elteren's test, the A measure with an interval from resampling runs within each
+    instance, and the measure's own effect (``effect``) with its intervals."""
     pairs = []
     for key in sorted(strata):
         a, b = (np.asarray(v, float) for v in strata[key])
         a, b = a[~np.isnan(a)], b[~np.isnan(b)]
-        if collapse_repeats:
-            a, b = collapse(a), collapse(b)
         if len(a) and len(b):
             pairs.append((a, b))
     if not pairs:

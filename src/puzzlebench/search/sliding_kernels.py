@@ -250,8 +250,8 @@ def best_first_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int,
             found = code
             status = 1
             break
-        if max_nodes >= 0 and expanded >= max_nodes:
-            status = -1
+        if max_nodes >= 0 and generated >= max_nodes:  # the cap counts generated nodes, as
+            status = -1                                # every search's does (contract.Budget)
             break
         if expanded % 4096 == 0 and now() >= deadline:
             status = -1
