@@ -35,15 +35,15 @@ from statistics import median
 
 from benchexec.runexecutor import RunExecutor
 
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.study_file import study_from_dict
 
 START = "867254301"  # an 8-puzzle: astar-manhattan expands the same 6,744 nodes every time
 SOLVE_ONCE = f"""
 import numpy as np
 from puzzlebench.contract import Budget
 from puzzlebench.problems import get_problem
-from puzzlebench.solver_references import load_solver
+from puzzlebench.solvers.references import load_solver
 spec = load_solver("astar-manhattan")
 spec.create().solve(get_problem("sliding").make(8, start="{START}"), Budget(),
                     np.random.default_rng(0))

@@ -21,7 +21,7 @@ import numpy as np
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems.nqueens_completion import CompletionInstance, _random_placement
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 
 def main() -> None:

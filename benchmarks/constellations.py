@@ -29,7 +29,7 @@ from bitboard_vs_c import C_SOURCE
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 #: (column heading, solver, parameters, largest n it is run at).
 CONTENDERS: tuple[tuple[str, str, dict[str, object], int], ...] = (

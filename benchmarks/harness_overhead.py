@@ -32,8 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.study_file import study_from_dict
 
 
 def one(args: argparse.Namespace, sandbox: str, runs: int) -> float:
@@ -63,7 +63,7 @@ def one(args: argparse.Namespace, sandbox: str, runs: int) -> float:
 #: The reference: fork, exit and reap of the lean run side's image, in a process of its own.
 REFERENCE = """
 import os, statistics, sys, time
-import puzzlebench.harness.run.child  # what the lean fork server holds (no numba)
+import puzzlebench.harness.run.inside.child  # what the lean fork server holds (no numba)
 times = []
 for _ in range(int(sys.argv[1])):
     t0 = time.perf_counter()
@@ -91,12 +91,12 @@ def direct(count: int) -> None:
     import signal
     import statistics
 
-    import puzzlebench.harness.run.child  # noqa: F401 - what a run's process holds, as forked
-    from puzzlebench.cache_dir import cache_dir
-    from puzzlebench.compiled_clock import prepare_jit
-    from puzzlebench.harness.run.pid_namespace import enter_pid_namespace, leave_pid_namespace
-    from puzzlebench.harness.run.sandbox import SandboxPlan, seal
-    from puzzlebench.harness.run.sealed_view import plan_view
+    import puzzlebench.harness.run.inside.child  # noqa: F401 - what a run's process holds, as forked
+    from puzzlebench.harness.run.sandbox.pid_namespace import enter_pid_namespace, leave_pid_namespace
+    from puzzlebench.harness.run.sandbox.sandbox import SandboxPlan, seal
+    from puzzlebench.harness.run.sandbox.sealed_view import plan_view
+    from puzzlebench.host.cache_dir import cache_dir
+    from puzzlebench.solvers.compiled_clock import prepare_jit
 
     prepare_jit()
     modes = ("off", "keeper", "server") if os.geteuid() == 0 else ("off", "keeper")

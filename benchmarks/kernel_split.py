@@ -48,7 +48,7 @@ CASES: list[tuple[str, str, str, int, dict[str, object], dict[str, object], int]
 SIDE = r"""
 import hashlib, json, sys, time
 import numpy as np
-from puzzlebench.registry import REGISTRY
+from puzzlebench.solvers.registry import REGISTRY
 from puzzlebench.problems import get_problem
 cases, repeats = json.loads(sys.argv[1]), int(sys.argv[2])
 find = getattr(REGISTRY, "load", None) or getattr(REGISTRY, "get")

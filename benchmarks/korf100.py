@@ -55,9 +55,9 @@ def study(solver: str, numbers: list[int], limit: float, params: dict | None = N
 
 def run(definition: dict, store: Path, workers: int) -> tuple[list, float]:
     # imported on use: the harness is loaded after the cache folder is chosen
+    from puzzlebench.harness.campaign.design.study_file import study_from_dict
     from puzzlebench.harness.campaign.runner import run_study
-    from puzzlebench.harness.campaign.store import load_records
-    from puzzlebench.harness.campaign.study_file import study_from_dict
+    from puzzlebench.harness.campaign.storage.store import load_records
 
     s = study_from_dict(definition, "benchmark")
     t0 = time.perf_counter()

@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 
 from puzzlebench.contract import Budget
-from puzzlebench.harness.campaign.store import Store
+from puzzlebench.harness.campaign.storage.store import Store
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
-from puzzlebench.record import json_default
+from puzzlebench.records.record import json_default
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from puzzlebench.report.scaling_models import MODELS, fit_scaling
+from puzzlebench.report.statistics.scaling_models import MODELS, fit_scaling
 
 POLY = (8, 16, 32, 64, 128, 256, 512, 1024)
 EXPO = (20, 40, 60, 80, 100, 140, 180, 220)

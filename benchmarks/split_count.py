@@ -23,7 +23,7 @@ from puzzlebench.contract import Budget
 from puzzlebench.harness.campaign.split_count import count_split
 from puzzlebench.harness.execute import run_count
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 
 def direct(n: int, threads: int) -> float:

@@ -20,9 +20,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.store import load_records
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.storage.store import load_records
 from puzzlebench.studies import get_study
 
 

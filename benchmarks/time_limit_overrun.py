@@ -30,7 +30,7 @@ from pathlib import Path
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
-from puzzlebench.registry import REGISTRY
+from puzzlebench.solvers.registry import REGISTRY
 
 #: The conformance suite's hard-ish instances (tests/conformance/cases.py).
 HARD = {

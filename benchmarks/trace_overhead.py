@@ -25,7 +25,7 @@ from puzzlebench.contract import Budget
 from puzzlebench.harness.judging.environment import machine
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
-from puzzlebench.trace import Trace
+from puzzlebench.records.trace import Trace
 
 
 def timed(solver: Any, instance: Any, seed: int, traced: bool) -> tuple[float, int]:

@@ -8,7 +8,7 @@ types, the budget's clock and the generator it is handed, never global random st
 from typing import ClassVar
 
 from puzzlebench.contract import Claim, Proposal, Solver
-from puzzlebench.queens_keys import diagonal_keys, diagonal_lines
+from puzzlebench.solvers.queens_keys import diagonal_keys, diagonal_lines
 
 
 class MySolver(Solver):

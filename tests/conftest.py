@@ -54,7 +54,7 @@ def uncovered(item: pytest.Item, names: tuple[str, ...]) -> str:
     skip is legitimate: every one is unavailable)."""
     # imported on use: only a skipped covering test needs the registry
     from puzzlebench.harness.resolve import resolve_solver
-    from puzzlebench.registry import RegistryError
+    from puzzlebench.solvers.registry import RegistryError
 
     params = getattr(getattr(item, "callspec", None), "params", {})
     named = [n for n in names if n in params.values()] or list(names)

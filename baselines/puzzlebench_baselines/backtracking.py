@@ -20,7 +20,7 @@ import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.problems.queens_knights import QueensKnightsInstance
-from puzzlebench.queens_keys import diagonal_keys, diagonal_lines
+from puzzlebench.solvers.queens_keys import diagonal_keys, diagonal_lines
 
 CHECK_EVERY = 1024
 #: Columns looked at between two looks at the clock, however few queens they placed (at

@@ -32,9 +32,9 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from puzzlebench.compiled_clock import now
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
 from puzzlebench.problems.base import InvalidInstanceError
+from puzzlebench.solvers.compiled_clock import now
 from puzzlebench_baselines.bitboard_symmetric import (
     CLOCK_MASK,
     bit_index,

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from puzzlebench.compiled_clock import now
+from puzzlebench.solvers.compiled_clock import now
 from puzzlebench_baselines.bitboard_tasks import run_tasks
 
 _DEBRUIJN = np.array([0, 1, 2, 53, 3, 7, 54, 27, 4, 38, 41, 8, 34, 55, 48, 28, 62, 5, 39, 46,

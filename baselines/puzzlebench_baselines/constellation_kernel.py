@@ -23,7 +23,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from puzzlebench.compiled_clock import now
+from puzzlebench.solvers.compiled_clock import now
 
 #: Kernels read the clock after every ~2^20 queens placed (a few milliseconds).
 CLOCK_EVERY = 1 << 20

@@ -17,7 +17,7 @@ import constraint
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
-from puzzlebench.queens_keys import clashing
+from puzzlebench.solvers.queens_keys import clashing
 from puzzlebench_baselines.constraint_models import build, declined, decode
 
 

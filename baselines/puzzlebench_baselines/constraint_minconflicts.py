@@ -33,7 +33,7 @@ import constraint
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Deadline, Param, Proposal, Solver
-from puzzlebench.trace import Trace
+from puzzlebench.records.trace import Trace
 from puzzlebench_baselines.constraint_models import build, declined, decode
 
 if TYPE_CHECKING:

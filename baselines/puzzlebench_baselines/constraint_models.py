@@ -21,7 +21,7 @@ import constraint
 
 from puzzlebench.contract import Claim, Proposal
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
-from puzzlebench.queens_keys import diagonal_squares
+from puzzlebench.solvers.queens_keys import diagonal_squares
 
 
 def var(kind: str, r: int, c: int) -> str:

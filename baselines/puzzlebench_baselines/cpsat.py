@@ -27,7 +27,7 @@ import numpy as np
 from puzzlebench.contract import Budget, Claim, Deadline, Enumeration, Param, Proposal, Solver
 from puzzlebench.problems.nqueens import QueensInstance
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
-from puzzlebench.queens_keys import diagonal_squares
+from puzzlebench.solvers.queens_keys import diagonal_squares
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model

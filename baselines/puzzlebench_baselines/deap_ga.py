@@ -22,8 +22,8 @@ import numpy as np
 from deap import base, creator, tools
 
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
-from puzzlebench.queens_keys import diagonal_keys
-from puzzlebench.trace import Trace
+from puzzlebench.records.trace import Trace
+from puzzlebench.solvers.queens_keys import diagonal_keys
 
 if not hasattr(creator, "PuzzlebenchFitnessMin"):
     creator.create("PuzzlebenchFitnessMin", base.Fitness, weights=(-1.0,))

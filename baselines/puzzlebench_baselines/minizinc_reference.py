@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from puzzlebench.solver_spec import SolverSpec, spec_of
+from puzzlebench.solvers.spec import SolverSpec, spec_of
 from puzzlebench_baselines.minizinc_user import is_model, model_class, model_fingerprint
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from puzzlebench.contract import Budget, Claim, Enumeration, Param, Proposal, Solver
 from puzzlebench.problems.cnf import encode
 from puzzlebench.problems.queens_knights import KNIGHT_STEPS, QueensKnightsInstance
-from puzzlebench.queens_keys import diagonal_squares
+from puzzlebench.solvers.queens_keys import diagonal_squares
 
 ENGINE = "cadical195"
 

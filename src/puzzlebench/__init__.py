@@ -2,7 +2,8 @@
 
 The data flow is instance → solver → harness → record → store → report. Public entry points:
 ``puzzlebench.problems`` (instances, validators, facts), ``puzzlebench.contract`` (the solver
-contract), ``puzzlebench.registry`` (the solver registry), ``puzzlebench.harness.execute``
+contract and ``@register``), ``puzzlebench.solvers.registry`` (the solver registry),
+``puzzlebench.harness.execute``
 (one judged run), ``puzzlebench.load`` (a store as a pandas DataFrame) and
 ``puzzlebench.load_traces`` (its anytime traces, one row per improvement).
 """
@@ -11,13 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from puzzlebench import old_paths
+
+old_paths.install()  # modules that moved into rooms (issue 56) still import by their old paths
+
 __version__ = "0.1.0"
 
 
 def load(db: str) -> Any:
     """The runs stored in a study database, as a pandas DataFrame (one row per run)."""
     # imported on use: `import puzzlebench` stays light (start-up time)
-    from puzzlebench.harness.campaign.store import load as _load
+    from puzzlebench.harness.campaign.storage.store import load as _load
 
     return _load(db)
 
@@ -26,7 +31,7 @@ def load_traces(db: str, study: str | None = None) -> Any:
     """The anytime traces stored in a study database, as a pandas DataFrame: run key columns,
     ``evaluations``, ``time_s`` and ``best`` (one row per improvement)."""
     # imported on use: `import puzzlebench` stays light (start-up time)
-    from puzzlebench.harness.campaign.store import load_traces as _load_traces
+    from puzzlebench.harness.campaign.storage.store import load_traces as _load_traces
 
     return _load_traces(db, study)
 
@@ -40,9 +45,9 @@ def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: fl
     so (``isolated: False``).
     """
     # imported on use: `import puzzlebench` stays light (start-up time)
-    from puzzlebench.contract import Budget
     from puzzlebench.harness.execute import run_solve
     from puzzlebench.problems import get_problem
+    from puzzlebench.solvers.contract import Budget
 
     instance = get_problem(problem).make(size, **options)
     return run_solve(solver, instance, params=params, seed=seed, budget=Budget(time_limit),

@@ -52,7 +52,7 @@ def main() -> None:
     if sys.argv[1:2] in (["solve"], ["count"]):  # the one-run commands (early_server)
         # imported on use: the server starts before the command line's code loads, and no
         # other command pays for this import
-        from puzzlebench.harness.run.early_server import start_for
+        from puzzlebench.harness.run.forking.early_server import start_for
 
         start_for(sys.argv[1:])
     # imported on use: only now, while the server starts (the point of this module)

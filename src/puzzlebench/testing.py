@@ -24,7 +24,7 @@ from typing import Any
 
 from puzzlebench.conformance.card import cases_of, certify, result_line
 from puzzlebench.conformance.checks import Case, CheckFailed, CheckResult, Status, run_case
-from puzzlebench.solver_spec import SolverSpec
+from puzzlebench.solvers.spec import SolverSpec
 
 __all__ = ["Case", "CheckFailed", "CheckResult", "check_case", "check_solver",
            "conformance_cases"]

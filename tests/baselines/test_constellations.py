@@ -9,7 +9,7 @@ import pytest
 
 from puzzlebench.harness.execute import run_count
 from puzzlebench.problems.nqueens import A000170, A002562
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench_baselines.bitboard import count_queens
 from puzzlebench_baselines.constellation_counter import count_constellations, schedule
 from puzzlebench_baselines.constellation_kernel import CLOCK_EVERY, count_batch

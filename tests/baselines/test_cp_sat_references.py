@@ -11,7 +11,7 @@ from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_enumerate, run_solve
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems.nqueens import A000170
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from tests.conformance.cases import make
 
 TORUS_COUNTS = {1: 1, 5: 10, 7: 28}  # OEIS A007705 (n coprime to 6)

@@ -11,7 +11,7 @@ from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import InvalidInstanceError
 from puzzlebench.problems.nqueens import A000170, A002562
 from puzzlebench.problems.torus_queens import A007705
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench_baselines.backtracking import queens_first_solution
 from puzzlebench_baselines.bitboard import count_queens
 from puzzlebench_baselines.bitboard_symmetric import count_symmetric

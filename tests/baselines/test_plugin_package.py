@@ -12,7 +12,7 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from puzzlebench.registry import ENTRY_POINT_GROUP, Registry
+from puzzlebench.solvers.registry import ENTRY_POINT_GROUP, Registry
 from puzzlebench.testing import Case, check_case, check_solver, conformance_cases
 
 #: The reference solvers' entry points: those the puzzlebench distribution itself declares.
@@ -43,7 +43,7 @@ def test_a_registry_without_the_entry_points_has_no_reference() -> None:
 
 
 def test_the_minizinc_model_kind_arrives_through_an_entry_point() -> None:
-    from puzzlebench.solver_references import kinds
+    from puzzlebench.solvers.references import kinds
 
     eps = {ep.value for ep in entry_points(group="puzzlebench.references")}
     assert "puzzlebench_baselines.minizinc_reference:KIND" in eps

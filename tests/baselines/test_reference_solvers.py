@@ -9,7 +9,7 @@ import pytest
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench_baselines.deap_ga import cx_partially_matched, diagonal_conflicts, mut_shuffle_indexes
 from tests.conformance.cases import make
 

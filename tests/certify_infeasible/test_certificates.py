@@ -12,7 +12,7 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget
-from puzzlebench.harness.campaign.store import Store, load_records
+from puzzlebench.harness.campaign.storage.store import Store, load_records
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.judging.certificate import (
     CERTIFIED,
@@ -27,7 +27,7 @@ from puzzlebench.harness.judging.cross_run import judge_across
 from puzzlebench.harness.judging.judge import Judgement
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.cnf import encode
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.records.record import Outcome, RunRecord
 
 HERE = Path(__file__).parent
 LIARS = str(HERE / "liars.py")

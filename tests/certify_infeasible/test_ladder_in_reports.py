@@ -3,8 +3,8 @@ the agreement matrix's marks and the completion study's certified instances."""
 
 from __future__ import annotations
 
-from puzzlebench.harness.campaign.records_frame import records_to_frame
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.summary import summary_table
 from puzzlebench.studies.completion import per_size

@@ -11,7 +11,7 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.harness.run.measure import MAX_TIME_LIMIT_S
-from puzzlebench.registry import RegistryError
+from puzzlebench.solvers.registry import RegistryError
 
 STUDY = """
 [study]

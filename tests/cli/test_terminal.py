@@ -163,8 +163,8 @@ def test_two_mistakes_in_a_study_file_are_named_at_once_numbered_as_a_reader_cou
 
 
 def test_a_claim_naming_no_solver_of_the_study_gets_a_did_you_mean() -> None:
-    from puzzlebench.harness.campaign.study import StudyError
-    from puzzlebench.harness.campaign.study_file import study_from_dict
+    from puzzlebench.harness.campaign.design.study import StudyError
+    from puzzlebench.harness.campaign.design.study_file import study_from_dict
 
     data = {"study": {"name": "t"}, "problems": [{"problem": "nqueens", "sizes": [4]}],
             "solvers": [{"name": "mod12"}, {"name": "backtracking"}],
@@ -179,9 +179,9 @@ def test_an_unknown_solver_is_named_from_the_index_without_loading_any_solver() 
     so neither the study nor the command line imports a solver module to reject it."""
     code = (
         "import sys, json\n"
-        "from puzzlebench.registry import REGISTRY\n"
-        "from puzzlebench.harness.campaign.study_file import study_from_dict\n"
-        "from puzzlebench.harness.campaign.study import StudyError\n"
+        "from puzzlebench.solvers.registry import REGISTRY\n"
+        "from puzzlebench.harness.campaign.design.study_file import study_from_dict\n"
+        "from puzzlebench.harness.campaign.design.study import StudyError\n"
         "try:\n"
         "    study_from_dict({'study': {'name': 't'}, 'problems': [{'problem': 'nqueens',"
         " 'sizes': [4]}], 'solvers': [{'name': 'cpsat'}, {'name': 'min-conflict'}]})\n"
@@ -190,7 +190,7 @@ def test_an_unknown_solver_is_named_from_the_index_without_loading_any_solver() 
         "print(json.dumps([msg, REGISTRY._discovered, sorted(m for m in sys.modules"
         " if m.startswith(('ortools', 'puzzlebench.local', 'puzzlebench.search',"
         " 'puzzlebench_baselines.cpsat', 'puzzlebench_baselines.mod12')))]))\n")
-    subprocess.run([sys.executable, "-c", "from puzzlebench.registry import REGISTRY; "
+    subprocess.run([sys.executable, "-c", "from puzzlebench.solvers.registry import REGISTRY; "
                     "REGISTRY.all()"], check=True)  # the index, as any earlier command leaves it
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

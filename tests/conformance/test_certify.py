@@ -14,7 +14,7 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.conformance import Status, cases_of, certify, write_card
 from puzzlebench.conformance.ranking import grid, rank, standings
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.testing import CheckFailed, check_case, check_solver
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ import pytest
 
 from puzzlebench.conformance.checks import CAP_COUNTERS, Case, cases_for
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.registry import REGISTRY, SolverSpec
+from puzzlebench.solvers.registry import REGISTRY, SolverSpec
 from puzzlebench.testing import check_case
 from tests.conformance.cases import SOLVABLE
 

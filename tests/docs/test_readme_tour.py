@@ -84,7 +84,7 @@ def test_the_tour_lists_what_readme_promises() -> None:
 def test_readmes_solver_solves_both_its_problems_through_the_harness() -> None:
     from puzzlebench.harness.execute import run_solve
     from puzzlebench.problems import get_problem
-    from puzzlebench.record import Outcome
+    from puzzlebench.records.record import Outcome
 
     solver = f"{ROOT / 'examples' / 'mysolver.py'}:MySolver"
     for problem, n in (("nqueens", 16), ("torus-queens", 11)):

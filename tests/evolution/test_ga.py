@@ -12,7 +12,7 @@ from puzzlebench.evolution.permutation_ga import order_crossover
 from puzzlebench.evolution.population_fitness import attacking_pairs
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from tests.conformance.cases import make
 
 

@@ -20,7 +20,7 @@ from puzzlebench.problems.conventions import (
     from_board,
     shift_base,
 )
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 #: A valid 8-queens answer (0-based) and a valid 5 × 5 board with 2 queens and 3 knights.
 EIGHT = [0, 4, 7, 5, 2, 6, 1, 3]

@@ -13,7 +13,7 @@ from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "external"
 C = str(EXAMPLES / "c" / "solver.toml")

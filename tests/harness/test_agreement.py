@@ -9,7 +9,7 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.harness.campaign.agreement import check_agreement
-from puzzlebench.search.knuth_estimate import estimate_tree, tree_nodes
+from puzzlebench.search.queens.knuth_estimate import estimate_tree, tree_nodes
 
 WRONG_PLUGIN = '''
 from puzzlebench.contract import Claim, Proposal, Solver

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness.campaign.claim_revisions import canonical, stated_claims
+from puzzlebench.harness.campaign.design.claim_revisions import canonical, stated_claims
 
 FORWARD = ('says = "mod12 is faster than backtracking"\nbetter = "mod12"\n'
            'than = "backtracking"\n')

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench import code_fingerprint
-from puzzlebench.code_fingerprint import closure, digest_of, fingerprint, library_versions
+from puzzlebench.solvers import fingerprint as code_fingerprint
+from puzzlebench.solvers.fingerprint import closure, digest_of, fingerprint, library_versions
 
 
 @pytest.fixture
@@ -121,11 +121,11 @@ def test_a_module_named_otherwise_than_its_distribution_is_versioned() -> None:
 def test_the_project_closure_reaches_what_the_issue_named() -> None:
     """astar-h1's key covers queens_keys, which search/queens_states uses (the old key
     hashed direct imports only and left it out); the registration machinery is left out."""
-    from puzzlebench.registry import REGISTRY
+    from puzzlebench.solvers.registry import REGISTRY
 
     module = REGISTRY.load("astar-h1").module
     held = closure(module)
-    assert "puzzlebench.search.queens_states" in held and "puzzlebench.queens_keys" in held
+    assert "puzzlebench.search.queens.queens_states" in held and "puzzlebench.solvers.queens_keys" in held
     assert not held & code_fingerprint.REGISTRATION
 
 
@@ -233,7 +233,7 @@ def _even_record(answer: list[int]) -> object:
     from puzzlebench.contract import Claim, Proposal, Solver
     from puzzlebench.harness.execute import run_solve
     from puzzlebench.problems import get_problem
-    from puzzlebench.registry import spec_of
+    from puzzlebench.solvers.registry import spec_of
 
     class Fixed(Solver):
         name = "fixed-even"
@@ -263,8 +263,8 @@ def test_the_judge_version_follows_the_validator(family: Path,
 
 def test_stored_proposals_are_judged_again_by_a_new_judge(
         family: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlebench.harness.campaign.store import Store, load_records
-    from puzzlebench.record import Outcome
+    from puzzlebench.harness.campaign.storage.store import Store, load_records
+    from puzzlebench.records.record import Outcome
 
     loose, strict = _even_record([2, 4, 6]), _even_record([4, 8, 12])
     assert loose.outcome is Outcome.SOLVED and strict.outcome is Outcome.SOLVED
@@ -287,7 +287,7 @@ def test_stored_proposals_are_judged_again_by_a_new_judge(
 
 def test_records_made_before_judge_versions_are_judged_again() -> None:
     from puzzlebench.harness.judging.verdict import judge_stored
-    from puzzlebench.record import Outcome, RunRecord
+    from puzzlebench.records.record import Outcome, RunRecord
 
     old = RunRecord.of(problem="nqueens", size=4, instance_id="nqueens-4", solver="old",
                     params={}, seed=0, outcome=Outcome.SOLVED, claim="solved", valid=True,
@@ -304,7 +304,7 @@ def test_a_certified_or_refuted_claim_keeps_its_verdict_when_judged_again() -> N
     """A proof check is not redone on reading (its proof is not stored): a claim the judge
     certified, or refuted, stays so; a claim with no certificate is judged again."""
     from puzzlebench.harness.judging.verdict import judge_stored
-    from puzzlebench.record import Outcome, RunRecord
+    from puzzlebench.records.record import Outcome, RunRecord
 
     claim = RunRecord.of(problem="queens-knights", size=3, instance_id="queens-knights-3-A2",
                       solver="old", params={}, seed=0, outcome=Outcome.INFEASIBLE,

@@ -11,7 +11,7 @@ SCRIPT = textwrap.dedent("""
     import sys
     import numba
     import numpy as np
-    from puzzlebench.harness.run.numba_kernels import start_compiler
+    from puzzlebench.harness.run.inside.numba_kernels import start_compiler
 
     assert "scipy.linalg" not in sys.modules
     start_compiler()

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from puzzlebench.harness.campaign.design.study import StudyError
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.store import load
-from puzzlebench.harness.campaign.study import StudyError
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.storage.store import load
 
 
 def counting(**problem: object) -> dict:
@@ -70,7 +70,7 @@ def test_a_problem_can_be_solved_by_some_and_counted_by_others() -> None:
 def test_the_report_keeps_count_runs_apart_from_solve_runs_of_the_same_problem() -> None:
     import pandas as pd
 
-    from puzzlebench.report.count_runs import separate_counts
+    from puzzlebench.report.statistics.count_runs import separate_counts
     frame = pd.DataFrame({"problem": ["nqueens", "nqueens", "torus-queens"],
                           "task": ["solve", "count", "count"]})
     assert list(separate_counts(frame)["problem"]) == ["nqueens", "nqueens-count",

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.runner import FALSE_CRASH, InfrastructureError, run_study
-from puzzlebench.harness.campaign.store import Store, load_records
-from puzzlebench.harness.campaign.study_file import study_from_dict
-from puzzlebench.record import Outcome
+from puzzlebench.harness.campaign.storage.store import Store, load_records
+from puzzlebench.records.record import Outcome
 
 NAPPING = Path(__file__).resolve().parents[1] / "plugins" / "napping.py"
 

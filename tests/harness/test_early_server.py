@@ -12,10 +12,10 @@ import pytest
 
 from puzzlebench.harness.execute import make_task, run_judged
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.harness.run import early_server, forkserver
+from puzzlebench.harness.run.forking import early_server, forkserver
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
-from puzzlebench.registry import REGISTRY
+from puzzlebench.records.record import Outcome
+from puzzlebench.solvers.registry import REGISTRY
 
 
 @pytest.fixture(scope="module", autouse=True)

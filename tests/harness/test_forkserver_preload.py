@@ -11,8 +11,8 @@ import subprocess
 import sys
 
 SCRIPT = """
-from puzzlebench.harness.run.forkserver_main import _preload
-from puzzlebench.registry import REGISTRY
+from puzzlebench.harness.run.forking.forkserver_main import _preload
+from puzzlebench.solvers.registry import REGISTRY
 assert not REGISTRY.known({name!r})
 _preload({module!r}, {name!r})
 assert REGISTRY.known({name!r}), "not registered in the server"
@@ -31,4 +31,4 @@ def test_a_reference_is_registered_in_the_server() -> None:
 
 
 def test_a_handwritten_solver_is_registered_in_the_server() -> None:
-    assert _preloads("puzzlebench.search.queens_search", "astar-h1") == "ok"
+    assert _preloads("puzzlebench.search.queens.queens_search", "astar-h1") == "ok"

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from puzzlebench.harness.run import forkserver_main
+from puzzlebench.harness.run.forking import forkserver_main
 from puzzlebench.harness.run.starting import prepare_blob
 from puzzlebench.harness.task import Task
 from puzzlebench.problems import get_problem
@@ -39,7 +39,7 @@ def _task(**fields: Any) -> Task:
 
 
 def test_a_project_solver_gets_its_parameters_and_warmup_instance() -> None:
-    task = _task(params={"partition": "6-6-3"}, project_module="puzzlebench.search.idastar_pdb")
+    task = _task(params={"partition": "6-6-3"}, project_module="puzzlebench.search.sliding.idastar_pdb")
     blob = prepare_blob(task)
     assert blob is not None
     params, instance = pickle.loads(blob)
@@ -50,7 +50,7 @@ def test_a_project_solver_gets_its_parameters_and_warmup_instance() -> None:
 
 def test_a_plugin_solver_or_an_unwarmed_run_gets_nothing() -> None:
     assert prepare_blob(_task()) is None  # no project module: a plugin's solver
-    assert prepare_blob(_task(project_module="puzzlebench.search.idastar_pdb", warmup=False)) is None
+    assert prepare_blob(_task(project_module="puzzlebench.search.sliding.idastar_pdb", warmup=False)) is None
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class ForeignInstance:  # a problem family that is not the project's (this test 
 
 def test_a_plugin_problem_is_never_unpickled_in_the_server() -> None:
     task = Task(kind="solve", solver="idastar-pdb", warmup_instance=ForeignInstance(),  # type: ignore[arg-type]
-                project_module="puzzlebench.search.idastar_pdb")
+                project_module="puzzlebench.search.sliding.idastar_pdb")
     assert prepare_blob(task) is None
 
 
@@ -89,7 +89,7 @@ def test_the_server_prepares_once_per_blob_before_forking(monkeypatch: pytest.Mo
 
 HOOK = """
 import pickle, sys
-from puzzlebench.harness.run.forkserver_main import _prepare_runs, _preload
+from puzzlebench.harness.run.forking.forkserver_main import _prepare_runs, _preload
 from puzzlebench.problems import get_problem
 from puzzlebench.search import idastar_pdb, pdb_lookup
 
@@ -101,7 +101,7 @@ if sys.argv[1] == "build":  # a run on a cold cache: builds and caches the table
     idastar_pdb.IDAStarPDB().solve(warm, Budget(time_limit=5), np.random.default_rng(0))
     print("built")
 else:  # the server
-    _preload("puzzlebench.search.idastar_pdb", "idastar-pdb")
+    _preload("puzzlebench.search.sliding.idastar_pdb", "idastar-pdb")
     _prepare_runs("idastar-pdb", pickle.dumps(({}, warm)))
     print(len(pdb_lookup._LOADED), len(idastar_pdb.idastar_pdb_kernel.signatures))
 """

@@ -6,8 +6,8 @@ from typing import ClassVar
 
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.harness.execute import run_count, run_solve
-from puzzlebench.record import Outcome, RunRecord
-from puzzlebench.registry import spec_of
+from puzzlebench.records.record import Outcome, RunRecord
+from puzzlebench.solvers.registry import spec_of
 from tests.conformance.cases import make
 
 

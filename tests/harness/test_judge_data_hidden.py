@@ -12,7 +12,7 @@ from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import Measurement
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.known_counts import JUDGE_DATA, oeis
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 PLUGIN = Path(__file__).parents[1] / "plugins" / "reads_the_judge.py"
 

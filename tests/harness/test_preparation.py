@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.cli import main
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.preparation import PreparationError, needed
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.store import load_records
-from puzzlebench.harness.campaign.study_file import study_from_dict
-from puzzlebench.record import Outcome
+from puzzlebench.harness.campaign.storage.store import load_records
+from puzzlebench.records.record import Outcome
 
 SEVEN_EIGHT = {
     "study": {"name": "seven-eight", "time_limit": 2.0},

@@ -32,7 +32,7 @@ def total(a):
 CALL = """
 import sys
 import numpy as np
-from puzzlebench.harness.run.numba_kernels import kernels_on_disk, noting_kernels
+from puzzlebench.harness.run.inside.numba_kernels import kernels_on_disk, noting_kernels
 import pb_kernels
 
 KEY = ("pb-solver", "warm-up instance", "[]", "solve")
@@ -79,7 +79,7 @@ FAKE_INDEXES = """
 import sys
 from numba import types
 from numba.core.registry import CPUDispatcher
-from puzzlebench.code_fingerprint import closure
+from puzzlebench.solvers.fingerprint import closure
 import puzzlebench.local.hill_climbing
 
 m = "puzzlebench.local.hill_climbing"
@@ -136,7 +136,7 @@ def test_a_count_is_primed_after_a_solve_of_the_same_solver(tmp_path) -> None:
 
 
 def test_the_primer_key_names_the_method_the_warm_up_calls() -> None:
-    from puzzlebench.harness.run.forkserver import prime_key
+    from puzzlebench.harness.run.forking.forkserver import prime_key
     from puzzlebench.harness.task import Task
     from puzzlebench.problems.catalogue import get_problem
 

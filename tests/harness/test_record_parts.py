@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from puzzlebench.record import (
+from puzzlebench.records.record import (
     FLAT_FIELDS,
     PART_OF,
     PARTS,

@@ -10,8 +10,8 @@ import pytest
 
 from puzzlebench.contract import Claim, Proposal, Solver, SolverConfigError
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.registry import REGISTRY, Registry, RegistryError
-from puzzlebench.solver_references.python_plugin import load_reference
+from puzzlebench.solvers.references.python_plugin import load_reference
+from puzzlebench.solvers.registry import REGISTRY, Registry, RegistryError
 
 
 class Dummy(Solver):
@@ -121,7 +121,7 @@ def _fresh_python(code: str, cache: Path) -> str:
     return proc.stdout.strip()
 
 
-LOOKUP = ("import sys; from puzzlebench.registry import REGISTRY; "
+LOOKUP = ("import sys; from puzzlebench.solvers.registry import REGISTRY; "
           "spec = REGISTRY.load('mod12'); "
           "print(spec.name, 'puzzlebench_baselines.deap_ga' in sys.modules, len(REGISTRY.all()))")
 
@@ -145,8 +145,8 @@ def test_broken_or_wrong_index_falls_back_to_discovery(tmp_path: Path) -> None:
 
 
 def test_index_fingerprint_covers_entry_points(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlebench.registry import ENTRY_POINT_GROUP, SOLVER_PACKAGES
-    from puzzlebench.solver_index import modules_fingerprint
+    from puzzlebench.solvers.index import modules_fingerprint
+    from puzzlebench.solvers.registry import ENTRY_POINT_GROUP, SOLVER_PACKAGES
 
     def _modules_fingerprint() -> str | None:
         return modules_fingerprint(SOLVER_PACKAGES, ENTRY_POINT_GROUP)
@@ -162,8 +162,8 @@ def test_index_fingerprint_covers_entry_points(tmp_path: Path, monkeypatch: pyte
 
 PLUGIN_IN_A_FRESH_PROCESS = '''
 import sys
-from puzzlebench.solver_references import load_solver
-from puzzlebench.registry import REGISTRY, RegistryError
+from puzzlebench.solvers.references import load_solver
+from puzzlebench.solvers.registry import REGISTRY, RegistryError
 try:
     load_solver(sys.argv[1])
     print("loaded", "numba" in sys.modules, REGISTRY._discovered)

@@ -13,8 +13,8 @@ import shutil
 from pathlib import Path
 
 from puzzlebench.cli import main
-from puzzlebench.harness.campaign.store import load_records
-from puzzlebench.record import RunRecord
+from puzzlebench.harness.campaign.storage.store import load_records
+from puzzlebench.records.record import RunRecord
 
 DATA = Path(__file__).parents[1] / "data" / "stores"
 STORE = DATA / "release-0.1.0.sqlite"

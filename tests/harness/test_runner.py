@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from puzzlebench.harness.campaign.design.study_file import load_study, study_from_dict
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.store import Store
-from puzzlebench.harness.campaign.study_file import load_study, study_from_dict
-from puzzlebench.record import Outcome
+from puzzlebench.harness.campaign.storage.store import Store
+from puzzlebench.records.record import Outcome
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "tests" / "harness" / "misbehaving_solvers.py"
@@ -181,7 +181,7 @@ def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
     assert stable_rows(local) == stable_rows(dask_db), differences(stable_rows(local),
                                                                    stable_rows(dask_db))
     # the traces travel back from the Dask workers too: same points apart from times
-    from puzzlebench.harness.campaign.store import load_traces
+    from puzzlebench.harness.campaign.storage.store import load_traces
     traces = [load_traces(db)[["key", "point", "evaluations", "best"]].sort_values(["key", "point"])
               .reset_index(drop=True) for db in (local, dask_db)]
     assert len(traces[0]) > 0 and traces[0].equals(traces[1])
@@ -243,7 +243,7 @@ def test_a_study_starts_its_fork_server_before_it_reads_its_store(
     """The runner's head start: the fork server its runs will use is up before the store is
     opened (its start-up overlaps the store's reading and the tasks' making)."""
     from puzzlebench.harness.campaign import runner
-    from puzzlebench.harness.run import forkserver
+    from puzzlebench.harness.run.forking import forkserver
 
     servers: dict[bool, forkserver.ForkServer] = {}
     monkeypatch.setattr(forkserver, "SERVERS", servers)

@@ -44,7 +44,7 @@ def test_a_module_in_the_current_folder_is_never_imported(tmp_path: Path, entry:
 
 
 def test_a_spawned_run_imports_nothing_from_the_current_folder(tmp_path: Path) -> None:
-    """The spawned way (``python -m puzzlebench.harness.run.child``: Dask's workers), from a
+    """The spawned way (``python -m puzzlebench.harness.run.inside.child``: Dask's workers), from a
     harness whose own path is safe, started in the planted folder."""
     plant(tmp_path)
     code = ("from puzzlebench.contract import Budget\n"
@@ -63,7 +63,7 @@ def test_a_spawned_run_imports_nothing_from_the_current_folder(tmp_path: Path) -
 def test_helper_processes_start_on_a_safe_path() -> None:
     """``-P``: Python prepends no current or script folder; and ``""`` (whatever folder is
     current) is never handed on."""
-    from puzzlebench.harness.run.forkserver import module_path, python_command
+    from puzzlebench.harness.run.forking.forkserver import module_path, python_command
 
     assert python_command("x")[1:] == ["-P", "-m", "x"]
     sys.path.insert(0, "")

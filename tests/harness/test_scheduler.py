@@ -16,15 +16,15 @@ from puzzlebench.cli import main
 from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler
 from puzzlebench.harness.campaign import runner
-from puzzlebench.harness.campaign.store import Store, load_records
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
+from puzzlebench.harness.campaign.storage.store import Store, load_records
 from puzzlebench.harness.execute import make_task
 from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.run_process import RunProcess
 from puzzlebench.harness.scheduler import Job
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 PLUGIN = Path(__file__).resolve().parent / "misbehaving_solvers.py"
 #: Seconds the first judgement takes in the test below: far longer than a trivial run.

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from puzzlebench.cli.options import CliInputError, parse_sizes
-from puzzlebench.harness.campaign.study import StudyError
-from puzzlebench.harness.campaign.study_file import parse_sizes as study_sizes
+from puzzlebench.harness.campaign.design.study import StudyError
+from puzzlebench.harness.campaign.design.study_file import parse_sizes as study_sizes
 from puzzlebench.problems.size_lists import SizeListError, parse_integer, parse_size_list
 
 

@@ -16,17 +16,17 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.contract import Budget
+from puzzlebench.harness.campaign.design.study import derive_seed
 from puzzlebench.harness.campaign.split_count import (
     SplitCountError,
     check_total,
     count_split,
     study_name,
 )
-from puzzlebench.harness.campaign.store import Store, load_records, study_definition
-from puzzlebench.harness.campaign.study import derive_seed
+from puzzlebench.harness.campaign.storage.store import Store, load_records, study_definition
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.count_splits import split_count
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench_baselines.bitboard import BitboardCounter
 from puzzlebench_baselines.constellation_counter import ConstellationCounter
 from tests.plugins.split_counters import FABRICATED

@@ -10,11 +10,11 @@ from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.harness.campaign.agreement import SYMBOL
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.harness.judging.judge import judge_solution
-from puzzlebench.harness.run.payload import ProposalData
+from puzzlebench.harness.run.protocol.payload import ProposalData
 from puzzlebench.problems import NQueens, QueensInstance, SlidingInstance
-from puzzlebench.record import Outcome, RunRecord, infer_stopped_by
-from puzzlebench.registry import spec_of
-from puzzlebench.report.anytime_statistics import binding_budget
+from puzzlebench.records.record import Outcome, RunRecord, infer_stopped_by
+from puzzlebench.report.statistics.anytime_statistics import binding_budget
+from puzzlebench.solvers.registry import spec_of
 
 
 def test_idastar_declines_a_board_beyond_its_cells() -> None:

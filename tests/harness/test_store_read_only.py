@@ -15,8 +15,8 @@ import pytest
 
 import puzzlebench
 from puzzlebench.cli import main
-from puzzlebench.harness.campaign.store import Store
-from puzzlebench.harness.campaign.store_modes import in_wal_mode_unattended
+from puzzlebench.harness.campaign.storage.store import Store
+from puzzlebench.harness.campaign.storage.store_modes import in_wal_mode_unattended
 
 OLD_STORE = Path(__file__).resolve().parents[1] / "data" / "stores" / "release-0.1.0.sqlite"
 

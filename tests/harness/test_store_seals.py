@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness.campaign.seals import row_digest
-from puzzlebench.harness.campaign.store import Store, load_records
+from puzzlebench.harness.campaign.storage.seals import row_digest
+from puzzlebench.harness.campaign.storage.store import Store, load_records
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "tests" / "harness" / "misbehaving_solvers.py"

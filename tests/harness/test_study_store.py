@@ -10,11 +10,11 @@ import pytest
 
 import puzzlebench
 from puzzlebench.cli import main
-from puzzlebench.harness.campaign.exports import export
+from puzzlebench.harness.campaign.design.study import StudyError
+from puzzlebench.harness.campaign.design.study_file import load_study, study_from_dict
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.store import Store, StoreError
-from puzzlebench.harness.campaign.study import StudyError
-from puzzlebench.harness.campaign.study_file import load_study, study_from_dict
+from puzzlebench.harness.campaign.storage.exports import export
+from puzzlebench.harness.campaign.storage.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = {

@@ -18,7 +18,7 @@ from puzzlebench.harness.run.measure import (
     pre_go_charge,
 )
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 PLUGIN = Path(__file__).parents[1] / "plugins" / "slow_first_call.py"
 
@@ -107,7 +107,7 @@ def test_a_cut_waits_for_numba_to_finish_compiling() -> None:
 
     from numba.core.compiler_lock import global_compiler_lock
 
-    from puzzlebench.harness.run.warmup import WarmupCut, cut_at
+    from puzzlebench.harness.run.inside.warmup import WarmupCut, cut_at
 
     reached = []
     with pytest.raises(WarmupCut), cut_at(time.monotonic() + 0.01):
@@ -119,7 +119,7 @@ def test_a_cut_waits_for_numba_to_finish_compiling() -> None:
 
 
 def test_a_killed_run_keeps_the_cpu_time_its_cgroup_measured() -> None:
-    from puzzlebench.harness.run.cgroups import detect
+    from puzzlebench.harness.run.sandbox.cgroups import detect
 
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'burns.py'}:Burns")
     record = run_judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve",
@@ -164,7 +164,7 @@ def test_every_door_cuts_a_warm_up_that_cannot_finish(door: str, tmp_path: Path,
     import json
 
     from puzzlebench.cli import main
-    from puzzlebench.harness.campaign.store import load_records
+    from puzzlebench.harness.campaign.storage.store import load_records
 
     limit = ["--time-limit", "12"]  # start-up and warm-up get 3 s (as above)
     if door == "solve":
@@ -197,7 +197,7 @@ def test_a_cut_waits_for_an_import_at_work(tmp_path: Path, monkeypatch: pytest.M
     import sys
     import time
 
-    from puzzlebench.harness.run.warmup import WarmupCut, cut_at
+    from puzzlebench.harness.run.inside.warmup import WarmupCut, cut_at
 
     (tmp_path / "slow_to_import.py").write_text("import time\ntime.sleep(0.3)\nDONE = True\n")
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -18,26 +18,26 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.evolution.population_fitness import attacking_pairs
-from puzzlebench.harness.campaign.ioh_export import export_ioh
-from puzzlebench.harness.campaign.records_frame import records_to_frame
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.store import SCHEMA_VERSION, Store, load_records, load_traces
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.storage.ioh_export import export_ioh
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.harness.campaign.storage.store import SCHEMA_VERSION, Store, load_records, load_traces
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.iterative import KernelPoints, Run, kernel_caps
 from puzzlebench.local.compiled_random import new_state
 from puzzlebench.local.min_conflicts import Lines
 from puzzlebench.local.qs4 import QS4
 from puzzlebench.local.queens_knights_board import objective, random_placement, recount
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
-from puzzlebench.registry import REGISTRY, spec_of
+from puzzlebench.records.record import Outcome
+from puzzlebench.records.trace import Trace, buffers, check_points, thin
+from puzzlebench.records.trace_kernels import thin as compiled_thin
+from puzzlebench.records.trace_kernels import trace_point
 from puzzlebench.report import write_report
-from puzzlebench.report.anytime_statistics import RunTrace, anytime_scores, auc, ecdf, ert_table
-from puzzlebench.trace import Trace, buffers, check_points, thin
-from puzzlebench.trace_kernels import thin as compiled_thin
-from puzzlebench.trace_kernels import trace_point
+from puzzlebench.report.statistics.anytime_statistics import RunTrace, anytime_scores, auc, ecdf, ert_table
+from puzzlebench.solvers.iterative import KernelPoints, Run, kernel_caps
+from puzzlebench.solvers.registry import REGISTRY, spec_of
 
 TRACING = sorted(s.name for s in REGISTRY.all()
                  if s.factory is not None and getattr(s.factory, "traces", False))
@@ -91,10 +91,10 @@ def test_the_python_sink_and_the_compiled_recorder_keep_the_same_points() -> Non
 def test_a_pure_python_trace_never_loads_numba() -> None:
     # the sink and the solver-side helpers load no numba: a pure-Python solver's fork server
     # starts without it (issue 38 §5); only the compiled recorder loads it
-    code = ("import sys; import puzzlebench.trace, puzzlebench.iterative; "
-            "t = puzzlebench.trace.Trace(); t.improve(1, 5); "
+    code = ("import sys; import puzzlebench.records.trace, puzzlebench.solvers.iterative; "
+            "t = puzzlebench.records.trace.Trace(); t.improve(1, 5); "
             "assert 'numba' not in sys.modules, 'numba loaded'; "
-            "import puzzlebench.trace_kernels; assert 'numba' in sys.modules")
+            "import puzzlebench.records.trace_kernels; assert 'numba' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
@@ -237,7 +237,7 @@ def trace_rows(records: list) -> pd.DataFrame:
 
 def test_runs_differing_only_in_their_limits_are_not_merged() -> None:
     """Two runs with the same solver, instance and seed but other budgets keep their own traces."""
-    from puzzlebench.report.anytime_statistics import group_runs
+    from puzzlebench.report.statistics.anytime_statistics import group_runs
 
     inst = get_problem("nqueens").make(10)
     a = run_solve("min-conflicts", inst, seed=4, budget=Budget(max_iterations=1000))
@@ -266,7 +266,7 @@ def test_qs4_kicks_that_solve_end_the_trace_at_zero() -> None:
 def test_runs_without_trace_points_count_as_never_hitting() -> None:
     """ERT and the ECDF include every traced run: one with no point (or a dropped trace)
     adds its whole effort and no hit."""
-    from puzzlebench.report.anytime_statistics import group_runs
+    from puzzlebench.report.statistics.anytime_statistics import group_runs
 
     good = run_solve("min-conflicts", get_problem("nqueens").make(8), seed=1)
     liar = run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=1)
@@ -286,7 +286,7 @@ def test_report_with_a_traced_solver_that_recorded_nothing(tmp_path: Path) -> No
     runs = [run_solve("min-conflicts", get_problem("nqueens").make(8), seed=s) for s in seeds]
     runs += [run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8), seed=s) for s in seeds]
     # notes cleared: a loaded machine may cut a warm-up short, and the report leaves such a
-    # run out (report/distorted.py) — not what this test is about
+    # run out (report/statistics/distorted.py) — not what this test is about
     write_report(records_to_frame(runs).assign(notes=""), tmp_path, traces=trace_rows(runs))
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert (tmp_path / "figures" / "anytime_nqueens.png").exists()
@@ -501,7 +501,7 @@ class ForgedTracer(Solver):
 def test_a_forged_trace_reaches_its_solution_when_the_run_ends() -> None:
     """The solution point of a trace is placed at the run's checked time and its whole
     reported effort: a trace stamped at 0 s and 1 evaluation ranks nothing."""
-    from puzzlebench.report.anytime_statistics import group_runs
+    from puzzlebench.report.statistics.anytime_statistics import group_runs
 
     forged = run_solve(spec_of(ForgedTracer), get_problem("nqueens").make(10), seed=1)
     assert forged.outcome is Outcome.SOLVED and forged.trace is not None
@@ -527,7 +527,7 @@ class InflatedTracer(Solver):
 
 
 def test_a_trace_claiming_more_evaluations_than_its_run_is_dropped() -> None:
-    from puzzlebench.trace_points import check_points
+    from puzzlebench.records.trace_points import check_points
 
     assert "more than the run's own count" in check_points([[900, 1, 0.1]], False, evaluations=50)
     assert check_points([[50, 1, 0.1]], False, evaluations=50) == ""

@@ -11,9 +11,9 @@ import pytest
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.harness.judging.verdict import RunContext, judge_stored, verdict
-from puzzlebench.harness.run.payload import ProposalData
+from puzzlebench.harness.run.protocol.payload import ProposalData
 from puzzlebench.problems import get_problem, sliding_distances
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 QUEENS = get_problem("nqueens")
 SLIDING = get_problem("sliding")

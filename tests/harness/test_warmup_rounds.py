@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.run.warmup import WARMUP_ROUNDS
+from puzzlebench.harness.run.inside.warmup import WARMUP_ROUNDS
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 PLUGINS = str(Path(__file__).with_name("lazy_compilers.py"))
 COMPILE_S = 0.6
@@ -68,7 +68,7 @@ def test_the_primer_is_skipped_only_when_every_kernel_is_on_disk(tmp_path) -> No
     once). An index holding only other argument types: ``test_primed_kernels.py``."""
     script = (
         "import numpy as np\n"
-        "from puzzlebench.harness.run.numba_kernels import kernels_on_disk, noting_kernels\n"
+        "from puzzlebench.harness.run.inside.numba_kernels import kernels_on_disk, noting_kernels\n"
         "from puzzlebench.local.hill_climbing import FirstChoiceHC\n"
         "from puzzlebench.contract import Budget\n"
         "from puzzlebench.problems import get_problem\n"

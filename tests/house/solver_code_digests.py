@@ -15,8 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-from puzzlebench import code_fingerprint
-from puzzlebench.registry import REGISTRY
+from puzzlebench.solvers import fingerprint as code_fingerprint
+from puzzlebench.solvers.registry import REGISTRY
 
 GOLDEN = Path(__file__).parent / "data" / "solver_code_digests.json"
 
@@ -24,8 +24,8 @@ GOLDEN = Path(__file__).parent / "data" / "solver_code_digests.json"
 def code_digest(module: str) -> str:
     """The module part of ``code_fingerprint.digest_of((module,))``."""
     digest = hashlib.sha256()
-    for name in sorted(code_fingerprint.closure(module)):
-        digest.update(f"module {name} {code_fingerprint.module_digest(name)}\n".encode())
+    for line in code_fingerprint.module_lines(code_fingerprint.closure(module)):
+        digest.update(line.encode())
     return digest.hexdigest()[:code_fingerprint.DIGITS]
 
 

@@ -8,13 +8,15 @@ The layers, top first; a module may import its own layer and the layers below it
     cli, the package's API (puzzlebench/__init__), __main__
     studies, tune
     harness | report          (siblings: neither imports the other)
-    references                (solver references resolved above the registry)
-    solvers: search, local, evolution, external_program
-    registry, solver_spec, solver_index, code_fingerprint
-    contract and the solver-side helpers (trace, queens_keys, compiled_clock, iterative,
-        param_space)
+    solvers.references        (solver references resolved above the registry)
+    the solvers: search, local, evolution, solvers.external_program; the public plugin API
+        (puzzlebench.contract, a re-export)
+    solvers.registry, .spec, .index, .fingerprint
+    solvers.contract and the solver-side helpers (records.trace*, solvers.queens_keys*,
+        .compiled_clock, .iterative, .param_space)
     problems
-    record, plugin_loader, cache_dir, claims   (the bottom floor: import nothing of the project)
+    records (record, claims), solvers.plugin_loader, host, old_paths   (the bottom floor:
+        import nothing of the project)
 """
 
 from __future__ import annotations
@@ -31,19 +33,19 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "puzzlebench.testing"),
     ("puzzlebench.studies", "puzzlebench.conformance", "puzzlebench.tune"),
     ("puzzlebench.harness", "puzzlebench.report"),
-    ("puzzlebench.solver_references",),
+    ("puzzlebench.solvers.references",),
     ("puzzlebench.search", "puzzlebench.local", "puzzlebench.evolution",
-     "puzzlebench.external_program"),
-    ("puzzlebench.registry", "puzzlebench.solver_spec", "puzzlebench.solver_index",
-     "puzzlebench.code_fingerprint"),
-    ("puzzlebench.contract", "puzzlebench.trace", "puzzlebench.trace_points",
-     "puzzlebench.trace_kernels",
-     "puzzlebench.queens_keys", "puzzlebench.queens_keys_jit",
-     "puzzlebench.compiled_clock", "puzzlebench.iterative", "puzzlebench.param_space"),
+     "puzzlebench.solvers.external_program", "puzzlebench.contract"),
+    ("puzzlebench.solvers.registry", "puzzlebench.solvers.spec", "puzzlebench.solvers.index",
+     "puzzlebench.solvers.fingerprint"),
+    ("puzzlebench.solvers.contract", "puzzlebench.records.trace",
+     "puzzlebench.records.trace_points", "puzzlebench.records.trace_kernels",
+     "puzzlebench.solvers.queens_keys", "puzzlebench.solvers.queens_keys_jit",
+     "puzzlebench.solvers.compiled_clock", "puzzlebench.solvers.iterative",
+     "puzzlebench.solvers.param_space"),
     ("puzzlebench.problems",),
-    ("puzzlebench.record", "puzzlebench.plugin_loader", "puzzlebench.cache_dir",
-     "puzzlebench.terminal",
-     "puzzlebench.claims"),
+    ("puzzlebench.records", "puzzlebench.solvers", "puzzlebench.solvers.plugin_loader",
+     "puzzlebench.host", "puzzlebench.old_paths"),
 )
 #: Pairs of the same layer that must not import each other.
 SIBLINGS = (("puzzlebench.harness", "puzzlebench.report"),)
@@ -186,9 +188,9 @@ def test_harness_rooms_keep_to_themselves() -> None:
 
 
 @pytest.mark.parametrize("importer, imported", [
-    ("puzzlebench.harness.run.child", "puzzlebench.harness.judging.judge"),
-    ("puzzlebench.harness.judging.judge", "puzzlebench.harness.campaign.store"),
-    ("puzzlebench.harness.run.forkserver", "puzzlebench.harness.execute"),
+    ("puzzlebench.harness.run.inside.child", "puzzlebench.harness.judging.judge"),
+    ("puzzlebench.harness.judging.judge", "puzzlebench.harness.campaign.storage.store"),
+    ("puzzlebench.harness.run.forking.forkserver", "puzzlebench.harness.execute"),
 ])
 def test_room_check_catches_a_planted_import(importer: str, imported: str) -> None:
     assert across_rooms([*GRAPH, Edge(importer, imported, 1, False)])
@@ -220,12 +222,12 @@ def test_every_deferred_import_is_found() -> None:
 
 
 @pytest.mark.parametrize("importer, imported", [
-    ("puzzlebench.report.summary", "puzzlebench.harness.campaign.store"),  # report → harness
-    ("puzzlebench.registry", "puzzlebench.harness.resolve"),  # the old registry → harness
-    ("puzzlebench.record", "puzzlebench.contract"),  # the bottom floor importing up
+    ("puzzlebench.report.summary", "puzzlebench.harness.campaign.storage.store"),  # report → harness
+    ("puzzlebench.solvers.registry", "puzzlebench.harness.resolve"),  # the old registry → harness
+    ("puzzlebench.records.record", "puzzlebench.contract"),  # the bottom floor importing up
     ("puzzlebench.studies.backtracking", "puzzlebench_baselines.bitboard"),  # core → a reference
-    ("puzzlebench.registry", "puzzlebench_baselines.minizinc_user"),  # core → a reference
-    ("puzzlebench_baselines.cpsat", "puzzlebench.harness.campaign.store"),  # a reference above the API
+    ("puzzlebench.solvers.registry", "puzzlebench_baselines.minizinc_user"),  # core → a reference
+    ("puzzlebench_baselines.cpsat", "puzzlebench.harness.campaign.storage.store"),  # above the API
 ])
 def test_checks_catch_a_planted_upward_import(importer: str, imported: str) -> None:
     planted = [*GRAPH, Edge(importer, imported, 1, False)]
@@ -233,22 +235,22 @@ def test_checks_catch_a_planted_upward_import(importer: str, imported: str) -> N
 
 
 def test_checks_catch_an_unexplained_deferred_import(tmp_path: object) -> None:
-    lines = ["def f():", "    x = 1", "    from puzzlebench.record import Outcome", "    return x"]
+    lines = ["def f():", "    x = 1", "    from puzzlebench.records.record import Outcome", "    return x"]
     assert _block_start(lines, 2) == 2 and not lines[1].strip().startswith("#")
     lines.insert(2, "    # imported on use: start-up time")
     assert _block_start(lines, 3) == 3 and lines[2].strip().startswith("#")
 
 
 def test_checks_catch_a_planted_cycle() -> None:
-    planted = [*GRAPH, Edge("puzzlebench.record", "puzzlebench.report.summary", 1, False)]
-    assert any("puzzlebench.record" in c for c in cycles(planted))
+    planted = [*GRAPH, Edge("puzzlebench.records.record", "puzzlebench.report.summary", 1, False)]
+    assert any("puzzlebench.records.record" in c for c in cycles(planted))
 
 
 def test_graph_reads_real_imports() -> None:
     """The reader finds imports known to be there (so an empty graph cannot pass)."""
     pairs = {(e.importer, e.imported) for e in GRAPH}
-    assert ("puzzlebench.report.summary", "puzzlebench.record") in pairs
-    assert ("puzzlebench.harness.resolve", "puzzlebench.solver_references") in pairs
+    assert ("puzzlebench.report.summary", "puzzlebench.records.record") in pairs
+    assert ("puzzlebench.harness.resolve", "puzzlebench.solvers.references") in pairs
     assert ("puzzlebench_baselines.bitboard", "puzzlebench_baselines.bitboard_tasks") in pairs
     assert ("puzzlebench_baselines.cpsat", "puzzlebench.contract") in pairs
     assert len(GRAPH) > 300

@@ -15,7 +15,7 @@ from puzzlebench.contract import EFFORT_UNIT, Budget
 from puzzlebench.local import hill_climbing, qs4
 from puzzlebench.local.min_conflicts import Lines, MinConflicts
 from puzzlebench.problems import get_problem
-from puzzlebench.registry import REGISTRY
+from puzzlebench.solvers.registry import REGISTRY
 
 
 class Counter:

@@ -13,11 +13,11 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget, Claim, Param
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.iterative import Caps, DeclinedError, IterativeSolver, Run, kernel_caps
 from puzzlebench.problems import QueensInstance
-from puzzlebench.record import Outcome
-from puzzlebench.registry import spec_of
-from puzzlebench.trace import Trace
+from puzzlebench.records.record import Outcome
+from puzzlebench.records.trace import Trace
+from puzzlebench.solvers.iterative import Caps, DeclinedError, IterativeSolver, Run, kernel_caps
+from puzzlebench.solvers.registry import spec_of
 
 
 class _Count:

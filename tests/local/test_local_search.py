@@ -8,7 +8,7 @@ import pytest
 from puzzlebench.contract import Budget, SolverConfigError
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.local.compiled_random import below, new_state
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from tests.conformance.cases import make
 
 

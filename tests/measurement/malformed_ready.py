@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-import puzzlebench.harness.run.child as child
+import puzzlebench.harness.run.inside.child as child
 from puzzlebench.contract import Claim, Proposal, Solver
 
 _real_send = child.send

@@ -16,11 +16,13 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.harness.execute import make_task, resolve, run_solve
-from puzzlebench.harness.run import cgroups, forkserver, isolation
+from puzzlebench.harness.run import isolation
+from puzzlebench.harness.run.forking import forkserver
 from puzzlebench.harness.run.isolation import run_task
 from puzzlebench.harness.run.measure import RUN_NICE, Measurement, check_stamps, repeat_more
+from puzzlebench.harness.run.sandbox import cgroups
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 SOLVERS = str(Path(__file__).with_name("timed_solvers.py"))
 EIGHT = get_problem("nqueens").make(8)

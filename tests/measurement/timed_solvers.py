@@ -93,7 +93,7 @@ class StampsAtZero(_Q):
     name = "stamps-at-zero"
 
     def __init__(self) -> None:
-        import puzzlebench.harness.run.child as child
+        import puzzlebench.harness.run.inside.child as child
 
         child.stamp_ns = lambda: 0  # type: ignore[assignment]
 
@@ -109,7 +109,7 @@ class ClaimsAMicrosecond(_Q):
     name = "claims-a-microsecond"
 
     def __init__(self) -> None:
-        import puzzlebench.harness.run.child as child
+        import puzzlebench.harness.run.inside.child as child
 
         real = time.clock_gettime_ns
 
@@ -211,7 +211,7 @@ class ForgesHalfItsTime(_Q):
     name = "forges-half-its-time"
 
     def __init__(self) -> None:
-        import puzzlebench.harness.run.child as child
+        import puzzlebench.harness.run.inside.child as child
 
         real = time.clock_gettime_ns
 

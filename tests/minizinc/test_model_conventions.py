@@ -14,7 +14,7 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench_baselines.minizinc_user import ModelFileError, declared_base
 
 MODELS = Path(__file__).resolve().parent / "models"

@@ -55,7 +55,7 @@ class LooksEverywhere(Solver):
         from pathlib import Path
 
         import puzzlebench
-        from puzzlebench.cache_dir import cache_dir
+        from puzzlebench.host.cache_dir import cache_dir
 
         package = Path(puzzlebench.__file__).resolve().parent
         found: dict[str, int | None] = {}

@@ -135,7 +135,7 @@ class MemoryLiar(_Q):
     name = "sweep-memory-liar"
 
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
-        child = sys.modules["puzzlebench.harness.run.child"]
+        child = sys.modules["puzzlebench.harness.run.inside.child"]
         for attr in ("_peak_rss_mb", "peak_rss_mb"):
             if hasattr(child, attr):
                 setattr(child, attr, lambda: 1.0)

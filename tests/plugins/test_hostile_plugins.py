@@ -18,13 +18,13 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget
-from puzzlebench.harness.campaign.records_frame import records_to_frame
-from puzzlebench.harness.campaign.store import load, load_records
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.harness.campaign.storage.store import load, load_records
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.isolation import fork_server
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 PLUGINS = str(Path(__file__).with_name("hostile.py"))
 
@@ -289,8 +289,8 @@ def test_run_and_report_survive_hostile_plugins(capsys, tmp_path: Path) -> None:
 @pytest.mark.slow  # slow tier: see docs/development.md
 def test_dask_judges_hostile_plugins_the_same(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
+    from puzzlebench.harness.campaign.design.study_file import load_study
     from puzzlebench.harness.campaign.runner import run_study
-    from puzzlebench.harness.campaign.study_file import load_study
 
     study = load_study(write_study(tmp_path))
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
@@ -302,8 +302,8 @@ def test_dask_judges_hostile_plugins_the_same(tmp_path: Path) -> None:
 # -- memory figures and limits are each run's own -------------------------------------------------
 
 def test_peak_memory_and_the_memory_limit_are_per_run(tmp_path: Path) -> None:
+    from puzzlebench.harness.campaign.design.study_file import study_from_dict
     from puzzlebench.harness.campaign.runner import run_study
-    from puzzlebench.harness.campaign.study_file import study_from_dict
 
     def study(name: str, limit: int | None) -> Any:
         head: dict[str, Any] = {"name": name, "time_limit": 10.0}
@@ -333,7 +333,7 @@ def test_resume_under_other_limits_makes_new_runs(capsys, tmp_path: Path) -> Non
 
 
 def test_a_plugins_key_does_not_depend_on_the_path_naming_it(tmp_path: Path) -> None:
-    from puzzlebench.harness.campaign.study_file import study_from_dict
+    from puzzlebench.harness.campaign.design.study_file import study_from_dict
 
     def keys(name: str) -> list[str]:
         return [s.key for s in study_from_dict({

@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness.campaign.store import load_records
+from puzzlebench.harness.campaign.storage.store import load_records
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.run import sandbox
+from puzzlebench.harness.run.sandbox import sandbox
 from puzzlebench.problems import get_problem, sliding_distances
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 PLUGINS = str(Path(__file__).with_name("sealed_runs.py"))
 AVAILABLE, WHY = sandbox.available()
@@ -272,7 +272,7 @@ def test_a_sealed_run_finds_the_judges_answers_nowhere(mode: str, monkeypatch,
 def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
     """Without the sandbox, the run's cgroup is what ends its setsid daemons (v1: frozen,
     killed, thawed; v2: cgroup.kill)."""
-    from puzzlebench.harness.run import cgroups
+    from puzzlebench.harness.run.sandbox import cgroups
 
     if cgroups.detect()[0] is None:
         pytest.skip(f"no usable cgroups here: {cgroups.detect()[1]}")
@@ -352,7 +352,7 @@ def test_an_unprivileged_harness_seals_its_runs_too() -> None:
 
 @pytest.mark.parametrize("mode", MODES, indirect=True)
 def test_what_a_run_leaves_running_is_named(mode: str, monkeypatch) -> None:
-    from puzzlebench.harness.run import cgroups
+    from puzzlebench.harness.run.sandbox import cgroups
 
     if cgroups.detect()[0] is None:
         pytest.skip(f"no usable cgroups here: {cgroups.detect()[1]}")

@@ -15,7 +15,7 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 HERE = Path(__file__).parent
 FRAMES = str(HERE / "sweep2_frames.py") + ":ForgedFrames"

@@ -57,8 +57,8 @@ def test_a_manifest_with_a_bad_name_is_refused(capsys, tmp_path: Path, name: str
 
 @pytest.mark.parametrize("name", ["..", "."])
 def test_export_ioh_writes_nothing_outside_its_folder(capsys, tmp_path: Path, name: str) -> None:
-    from puzzlebench.harness.campaign.ioh_export import export_ioh
-    from puzzlebench.harness.campaign.store import Store, load_traces
+    from puzzlebench.harness.campaign.storage.ioh_export import export_ioh
+    from puzzlebench.harness.campaign.storage.store import Store, load_traces
 
     record = run_solve("min-conflicts", get_problem("nqueens").make(30))
     assert record.trace, "min-conflicts records a trace"
@@ -103,7 +103,7 @@ def test_a_problem_family_with_a_path_for_an_id_is_refused() -> None:
 
 
 def test_a_report_makes_no_file_of_a_forged_problem_id(capsys, tmp_path: Path) -> None:
-    from puzzlebench.harness.campaign.store import Store
+    from puzzlebench.harness.campaign.storage.store import Store
 
     record = run_solve("mod12", get_problem("nqueens").make(8))
     db = tmp_path / "forged.sqlite"

@@ -33,7 +33,7 @@ STORE_KINDS = ("text", "garbage", "truncated", "damaged")
 
 
 def _real_store(tmp_path: Path) -> bytes:
-    from puzzlebench.harness.campaign.store import Store
+    from puzzlebench.harness.campaign.storage.store import Store
 
     real = tmp_path / "real" / "real.sqlite"
     real.parent.mkdir()
@@ -93,8 +93,8 @@ def test_a_malformed_store_is_one_line_and_status_2(capsys, tmp_path: Path, kind
 
 @pytest.mark.parametrize("kind", STORE_KINDS)
 def test_the_api_raises_store_error(tmp_path: Path, kind: str) -> None:
-    from puzzlebench.harness.campaign.exports import export
-    from puzzlebench.harness.campaign.store import Store, StoreError, load, load_records
+    from puzzlebench.harness.campaign.storage.exports import export
+    from puzzlebench.harness.campaign.storage.store import Store, StoreError, load, load_records
 
     db = _bad_store(tmp_path, kind)
     before = _digest(db)

@@ -17,7 +17,7 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 HERE = Path(__file__).parent
 PLUGINS = str(HERE / "sweep2.py")
@@ -99,7 +99,7 @@ def test_two_plugins_agreeing_never_verify_infeasibility(capsys, tmp_path: Path,
     exported = {(r.solver, r.outcome, None if pd.isna(r.verified) else bool(r.verified))
                 for r in frame.itertuples()}
     assert exported == compare_verdict
-    from puzzlebench.harness.campaign.store import load
+    from puzzlebench.harness.campaign.storage.store import load
 
     stored = load(db)
     assert not stored["success"].any()
@@ -120,7 +120,7 @@ def test_infeasibility_agreed_by_built_in_complete_solvers_is_verified() -> None
 
 
 def test_export_rejudges_like_report(capsys, tmp_path: Path) -> None:
-    from puzzlebench.harness.campaign.store import Store
+    from puzzlebench.harness.campaign.storage.store import Store
 
     liar = run_solve(ref("CompleteLiarA"), get_problem("queens-knights").make(8, queens=4))
     honest = run_solve("backtracking", get_problem("queens-knights").make(8, queens=4))
@@ -144,7 +144,7 @@ def test_export_rejudges_like_report(capsys, tmp_path: Path) -> None:
 # -- memory figures -----------------------------------------------------------------------------
 
 def test_a_run_cannot_change_its_recorded_peak_memory() -> None:
-    from puzzlebench.harness.run.cgroups import detect
+    from puzzlebench.harness.run.sandbox.cgroups import detect
 
     layout, why = detect()
     if layout is None:
@@ -164,7 +164,7 @@ def test_without_cgroups_the_peak_is_the_kernels_figure() -> None:
 
 
 def test_exported_traces_carry_the_rejudged_outcome(tmp_path: Path) -> None:
-    from puzzlebench.harness.campaign.store import Store, load_traces
+    from puzzlebench.harness.campaign.storage.store import Store, load_traces
 
     inst = get_problem("nqueens").make(30)
     traced = run_solve("min-conflicts", inst)
@@ -187,7 +187,7 @@ def test_a_plugins_exact_claim_gets_one_verdict_everywhere(capsys, tmp_path: Pat
     """A plugin declaring ``exact`` whose answer is longer than a built-in exact solver's is
     wrong in compare, and so in report and export of the same store (they cannot resolve the
     plugin: the record says the run was exact)."""
-    from puzzlebench.harness.campaign.store import load, load_records
+    from puzzlebench.harness.campaign.storage.store import load, load_records
 
     detour = f"{HERE / 'hostile.py'}:LongerThanOptimal"
     start = ",".join(str(t) for t in [*range(1, 15), 0, 15])

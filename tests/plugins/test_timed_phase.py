@@ -20,7 +20,7 @@ from puzzlebench.cli import main
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.harness.run.measure import STARTUP_LIMIT, Measurement
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 PLUGINS = str(Path(__file__).with_name("timed_phase.py"))
 WORK_S = 0.3  # the CPU work each plugin's "solving" costs

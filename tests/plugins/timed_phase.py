@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from puzzlebench.contract import Claim, Proposal, Solver
-from puzzlebench.harness.run import child
+from puzzlebench.harness.run.inside import child
 from puzzlebench.problems.base import Instance
 from puzzlebench_baselines.mod12 import mod12_columns
 

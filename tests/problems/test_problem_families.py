@@ -19,12 +19,12 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.cli.problem_options import declared
-from puzzlebench.harness.campaign.study import StudyError
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.design.study import StudyError
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.judging.cross_run import judge_across
 from puzzlebench.problems import PROBLEMS, InvalidInstanceError, get_problem, register_problem
 from puzzlebench.problems.nqueens import NQueens
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.records.record import Outcome, RunRecord
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY = str(ROOT / "tests" / "plugins" / "toy_problem.py")
@@ -254,7 +254,7 @@ def test_infeasibility_with_no_rule_is_settled_by_two_complete_solvers() -> None
 def test_ioh_function_numbers_belong_to_the_families() -> None:
     """Adding a family (nqueens-completion sorts between nqueens and queens-knights) must not
     renumber the others' IOHprofiler functions."""
-    from puzzlebench.harness.campaign.ioh_export import function_id
+    from puzzlebench.harness.campaign.storage.ioh_export import function_id
 
     assert [function_id(p) for p in ("nqueens", "queens-knights", "sliding", "torus-queens",
                                      "nqueens-completion")] == [1, 2, 3, 4, 5]

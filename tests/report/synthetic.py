@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from puzzlebench.harness.campaign.store import Store, load
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.harness.campaign.storage.store import Store, load
+from puzzlebench.records.record import Outcome, RunRecord
 
 SIZES = (4, 8, 16, 64, 1_000, 10_000, 100_000, 1_000_000)
 FAMILIES = ("astar", "greedy", "ga", "hc", "mc", "cp")

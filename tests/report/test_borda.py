@@ -1,4 +1,4 @@
-"""The MiniZinc-style Borda score (report/borda.py) against hand-computed examples."""
+"""The MiniZinc-style Borda score (report/statistics/borda.py) against hand-computed examples."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from puzzlebench.report.borda import borda_overall, borda_table, run_points
 from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.statistics.borda import borda_overall, borda_table, run_points
 
 
 def _run(solver: str, instance: str, outcome: str, time_s: float, *, length: int | None = None,
@@ -188,8 +188,8 @@ def test_overall_sums_problems_and_ranks_again() -> None:
 
 
 def test_report_writes_and_shows_the_borda_table(tmp_path: Path) -> None:
-    from puzzlebench.harness.campaign.records_frame import records_to_frame
-    from puzzlebench.record import Outcome, RunRecord
+    from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+    from puzzlebench.records.record import Outcome, RunRecord
     from puzzlebench.report import write_report
 
     records = [RunRecord.of(problem=r["problem"], size=8, instance_id=r["instance_id"],

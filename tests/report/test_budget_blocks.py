@@ -10,13 +10,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from puzzlebench.harness.campaign.records_frame import records_to_frame
+from puzzlebench.harness.campaign.design.study import StudyError
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.runner import run_study
-from puzzlebench.harness.campaign.store import load_records, load_traces
-from puzzlebench.harness.campaign.study import StudyError
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.harness.campaign.storage.store import load_records, load_traces
 from puzzlebench.report import write_report
-from puzzlebench.report.anytime_statistics import binding_budget, budget_block
+from puzzlebench.report.statistics.anytime_statistics import binding_budget, budget_block
 from puzzlebench.studies.anytime import binding_table, narrative, success_rates
 
 BLOCKS = {
@@ -72,7 +72,7 @@ def test_blocks_are_ranked_apart_on_both_axes(tmp_path: Path) -> None:
     assert any(line.startswith("Block '0.2 s': 10 runs") for line in said)
     assert sorted(success_rates(frame)["budget_block"]) == ["0.2 s", "400 evaluations, 5 s"]
     # a loaded machine may cut a warm-up short, and the report leaves such a run out
-    # (report/distorted.py, tested in test_distorted.py): not what this test is about
+    # (report/statistics/distorted.py, tested in test_distorted.py): not what this test is about
     write_report(frame.assign(notes=""), tmp_path / "r", traces=load_traces(db))
     md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
     key = md.split("### Key figure", 1)[1].split("\n## ", 1)[0]

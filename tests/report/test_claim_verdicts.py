@@ -11,13 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from puzzlebench.claims import Claim, ClaimError, parse_claim
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.records.claims import Claim, ClaimError, parse_claim
+from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.report import write_report
-from puzzlebench.report.claim_power import ClaimDesign, reach, reach_lines
-from puzzlebench.report.claim_tests import CLAIM_COLUMNS, claim_verdicts
-from puzzlebench.report.scores import pairwise_tests
-from puzzlebench.report.stratified import compare_strata, smallest_p
+from puzzlebench.report.statistics.claim_power import ClaimDesign, reach, reach_lines
+from puzzlebench.report.statistics.claim_tests import CLAIM_COLUMNS, claim_verdicts
+from puzzlebench.report.statistics.scores import pairwise_tests
+from puzzlebench.report.statistics.stratified import compare_strata, smallest_p
 from puzzlebench.report.verdict import rank
 from tests.report.test_verdict import frame_of, run
 
@@ -71,7 +71,7 @@ def test_a_false_claim_is_contradicted_and_censored_runs_never_count_as_fast(tmp
                            [claim("quitter", "steady", "evaluations")])[0]
     assert evals.comparison is not None and evals.comparison.wins_b >= 0  # censored at inf
     frame = frame_of(tmp_path, steady + quitter)
-    from puzzlebench.report.claim_tests import measure
+    from puzzlebench.report.statistics.claim_tests import measure
     values = measure(frame, claim("quitter", "steady", "evaluations"))
     assert np.isinf(values[~frame["success"]]).all()
 

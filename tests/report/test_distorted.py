@@ -1,5 +1,5 @@
 """Runs with a distorting harness note are counted, named and left out of the statistics
-(report/distorted.py), by the rule the manifest states."""
+(report/statistics/distorted.py), by the rule the manifest states."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from puzzlebench.harness.campaign.records_frame import records_to_frame
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.report import write_report
-from puzzlebench.report.distorted import RULE, distortions, split_distorted
+from puzzlebench.report.statistics.distorted import RULE, distortions, split_distorted
 
 WARM = ("warm-up cut short: start-up and warm-up may use max(1 s, 25 % of the time limit), so "
         "first-call costs may fall in the timed phase")

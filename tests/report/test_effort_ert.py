@@ -14,8 +14,8 @@ import pytest
 from puzzlebench.contract import Budget
 from puzzlebench.local.min_conflicts import MinConflicts
 from puzzlebench.problems import get_problem
-from puzzlebench.report.anytime_statistics import RunTrace, ert_table
-from puzzlebench.trace import Trace
+from puzzlebench.records.trace import Trace
+from puzzlebench.report.statistics.anytime_statistics import RunTrace, ert_table
 
 
 def _attacks(r1: int, c1: int, r2: int, c2: int) -> bool:

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from puzzlebench.harness.campaign.records_frame import records_to_frame
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.report import write_report
 from puzzlebench.report.ert_size import ert_by_size, ert_figure, ert_interval
 

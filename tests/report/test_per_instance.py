@@ -1,5 +1,5 @@
 """The per-instance table (report/per_instance.py) and the answer-quality table
-(report/quality.py), on frames made here: the columns, the best marked, the noise floor, the
+(report/statistics/quality.py), on frames made here: the columns, the best marked, the noise floor, the
 censored runs left out of the medians, the excess over the optimum computed right."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from puzzlebench.harness.campaign.records_frame import records_to_frame
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.report import write_report
 from puzzlebench.report.per_instance import BEST, COLUMNS, FLOOR, per_instance_table
-from puzzlebench.report.quality import BEST_EXACT, KNOWN, quality_table
+from puzzlebench.report.statistics.quality import BEST_EXACT, KNOWN, quality_table
 
 
 def run(solver: str, n: int, t: float, *, rep: int = 0, problem: str = "nqueens",

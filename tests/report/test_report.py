@@ -13,9 +13,9 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget
-from puzzlebench.harness.campaign.records_frame import records_to_frame
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench.report import write_report
 from tests.conformance.cases import make
 
@@ -113,7 +113,7 @@ def test_study_report_regenerates_identically(tmp_path: Path) -> None:
 def test_report_gives_the_answer_first(tmp_path: Path) -> None:
     """The lead sentences, the findings table and the key figure come before the details
     (legend, per-problem tables); the per-size tests are one click away; Markdown alike."""
-    from puzzlebench.report.findings import compare
+    from puzzlebench.report.statistics.findings import compare
 
     frame = sample_frame()
     fast = frame[frame["solver"] == "mod12"]["time_s"]
@@ -144,7 +144,7 @@ def test_anytime_headline_is_a_table_row() -> None:
     import numpy as np
 
     from puzzlebench.report.anytime import headline
-    from puzzlebench.report.anytime_statistics import RunTrace
+    from puzzlebench.report.statistics.anytime_statistics import RunTrace
 
     def run(config: str, hit: bool, last: float = 100.0) -> RunTrace:
         best = np.array([5, 2, 0] if hit else [5, 3, 3], float)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness.campaign.records_frame import records_to_frame
-from puzzlebench.harness.campaign.store import Store
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.harness.campaign.storage.store import Store
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
 from puzzlebench.report import write_report

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.claims import Claim
 from puzzlebench.contract import Budget
-from puzzlebench.harness.campaign.records_frame import records_to_frame
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.record import Outcome
+from puzzlebench.records.claims import Claim
+from puzzlebench.records.record import Outcome
 from puzzlebench.report import write_report
 from puzzlebench.report.render import md_cell, md_escape
 from tests.conformance.cases import make
@@ -125,9 +125,9 @@ def test_csv_tables_hold_no_formula_and_keep_numbers(hostile_report: Path) -> No
 def test_store_export_neutralises_formulas(tmp_path: Path) -> None:
     import pandas as pd
 
-    from puzzlebench.harness.campaign.exports import export, write_csv
-    from puzzlebench.harness.campaign.store import Store
-    from puzzlebench.record import inert_cell
+    from puzzlebench.harness.campaign.storage.exports import export, write_csv
+    from puzzlebench.harness.campaign.storage.store import Store
+    from puzzlebench.records.record import inert_cell
 
     db = tmp_path / "s.sqlite"
     with Store(db) as store:

@@ -13,19 +13,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from puzzlebench.claims import Claim, ClaimError, ScalingClaim, claim_from_dict, parse_claim
-from puzzlebench.harness.campaign.study import StudyError
-from puzzlebench.harness.campaign.study_file import study_from_dict
-from puzzlebench.record import Outcome, RunRecord
-from puzzlebench.report.claim_tests import CLAIM_COLUMNS, claims_table
-from puzzlebench.report.scaling import (
+from puzzlebench.harness.campaign.design.study import StudyError
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
+from puzzlebench.records.claims import Claim, ClaimError, ScalingClaim, claim_from_dict, parse_claim
+from puzzlebench.records.record import Outcome, RunRecord
+from puzzlebench.report.statistics.claim_tests import CLAIM_COLUMNS, claims_table
+from puzzlebench.report.statistics.scaling import (
     SCALING_COLUMNS,
     scaling_fits,
     scaling_table,
     scaling_verdicts,
     sentence,
 )
-from puzzlebench.report.scaling_models import fit_scaling, statistic
+from puzzlebench.report.statistics.scaling_models import fit_scaling, statistic
 from tests.report.test_verdict import frame_of, run
 
 POLY_SIZES = (8, 16, 32, 64, 128, 256, 512, 1024)
@@ -223,7 +223,7 @@ def test_the_report_command_loads_both_kinds_of_claim_and_writes_the_scaling_sec
     judges both in one claims table, writes tables/scaling.csv, the section and its figures,
     and keeps the scaling sentences out of the answer box."""
     from puzzlebench.cli import main
-    from puzzlebench.harness.campaign.store import Store
+    from puzzlebench.harness.campaign.storage.store import Store
     from tests.report.test_verdict import store_of
     records = poly_runs(np.random.default_rng(11)) + exp_runs(np.random.default_rng(3))
     db = store_of(tmp_path, records)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from puzzlebench.claims import ScalingClaim
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
+from puzzlebench.records.claims import ScalingClaim
 from puzzlebench.studies import get_study
 
 

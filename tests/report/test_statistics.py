@@ -8,9 +8,9 @@ import re
 import numpy as np
 import pandas as pd
 
-from puzzlebench.report.bootstrap import median_ci
-from puzzlebench.report.findings import MIN_SAMPLE, Finding, compare, sentences, trend
-from puzzlebench.report.scores import pairwise_tests
+from puzzlebench.report.statistics.bootstrap import median_ci
+from puzzlebench.report.statistics.findings import MIN_SAMPLE, Finding, compare, sentences, trend
+from puzzlebench.report.statistics.scores import pairwise_tests
 
 
 def _frame(rows: list[dict]) -> pd.DataFrame:
@@ -134,7 +134,7 @@ def test_bootstrap_is_seeded_and_covers_the_median() -> None:
 def test_large_sample_medians_are_drawn_from_the_exact_resampling_distribution() -> None:
     """Above DIRECT_MAX the resampled medians come from the binomial law of the order
     statistic; their quantiles agree with brute-force resampling."""
-    from puzzlebench.report.bootstrap import DIRECT_MAX, resampled_medians
+    from puzzlebench.report.statistics.bootstrap import DIRECT_MAX, resampled_medians
 
     x = np.random.default_rng(6).exponential(1.0, DIRECT_MAX + 1001)
     brute = np.median(x[np.random.default_rng(7).integers(0, x.size, size=(2000, x.size))],
@@ -147,7 +147,7 @@ def test_large_sample_medians_are_drawn_from_the_exact_resampling_distribution()
 
 
 def test_holm_keeps_a_missing_p_missing() -> None:
-    from puzzlebench.report.scores import holm
+    from puzzlebench.report.statistics.scores import holm
 
     out = holm(np.array([0.01, np.nan, 0.02]))
     assert np.isnan(out[1]) and out[0] == 0.02 and out[2] == 0.02

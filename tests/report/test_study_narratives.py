@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from puzzlebench.report.findings import findings_detail, findings_table, sentences
+from puzzlebench.report.statistics.findings import findings_detail, findings_table, sentences
 from puzzlebench.studies import get_study
 
 #: A claim tested per size: verdict counts, the test and the Holm adjustment.

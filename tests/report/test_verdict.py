@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from puzzlebench.claims import Claim, ClaimError, parse_claim
-from puzzlebench.harness.campaign.store import Store, load, study_definition
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.harness.campaign.storage.store import Store, load, study_definition
+from puzzlebench.records.claims import Claim, ClaimError, parse_claim
+from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.report import write_report
-from puzzlebench.report.borda import borda_overall, borda_table
-from puzzlebench.report.claim_tests import claim_verdicts
+from puzzlebench.report.statistics.borda import borda_overall, borda_table
+from puzzlebench.report.statistics.claim_tests import claim_verdicts
 from puzzlebench.report.verdict import answer, rank
 
 SIZES = (6, 8, 10, 12, 14, 16, 18, 20)
@@ -216,8 +216,8 @@ STUDY = {"study": {"name": "claimed", "time_limit": 2.0},
 ])
 def test_a_claim_the_study_cannot_test_is_refused_before_any_run(claim_table: dict,
                                                                   message: str) -> None:
-    from puzzlebench.harness.campaign.study import StudyError
-    from puzzlebench.harness.campaign.study_file import study_from_dict
+    from puzzlebench.harness.campaign.design.study import StudyError
+    from puzzlebench.harness.campaign.design.study_file import study_from_dict
 
     with pytest.raises(StudyError, match=message):
         study_from_dict({**STUDY, "claims": [claim_table]}, "s.toml")

@@ -17,14 +17,18 @@ import numpy as np
 import pytest
 
 from puzzlebench.contract import Budget, SolverConfigError
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.sliding_distances import optimal_length
-from puzzlebench.search import pattern_database_files as files
-from puzzlebench.search.compact_lookup import compact_estimates, compact_lookup, compact_partition
-from puzzlebench.search.idastar_pdb import IDAStarPDB
-from puzzlebench.search.pattern_database import build_kernel
-from puzzlebench.search.region_pdb_build import build_compact_table, compact_rank
+from puzzlebench.search.pattern_databases import pattern_database_files as files
+from puzzlebench.search.pattern_databases.compact_lookup import (
+    compact_estimates,
+    compact_lookup,
+    compact_partition,
+)
+from puzzlebench.search.pattern_databases.pattern_database import build_kernel
+from puzzlebench.search.pattern_databases.region_pdb_build import build_compact_table, compact_rank
+from puzzlebench.search.sliding.idastar_pdb import IDAStarPDB
 
 SL = get_problem("sliding")
 CANONICAL_3X3 = (-1, 1, 2, 3, 4, 5, 6, 7, 8)  # tile p on cell p, the blank (−1) on cell 0

@@ -8,7 +8,7 @@ import numpy as np
 
 from puzzlebench.contract import Budget
 from puzzlebench.problems import get_problem
-from puzzlebench.registry import REGISTRY
+from puzzlebench.solvers.registry import REGISTRY
 
 
 def test_astar_stops_at_the_cap_on_nodes_generated() -> None:

@@ -18,14 +18,14 @@ from puzzlebench.problems import InvalidAnswerError, get_problem
 from puzzlebench.problems.korf_instances import KORF_GOAL, korf100, korf_instance, published_optimum
 from puzzlebench.problems.sliding import SlidingInstance, apply_moves
 from puzzlebench.problems.sliding_distances import optimal_length
-from puzzlebench.record import Outcome
-from puzzlebench.search import pattern_database_files as files
-from puzzlebench.search.blank_aware_kernel import estimates as blank_estimates
-from puzzlebench.search.idastar import IDAStarLinearConflict
-from puzzlebench.search.idastar_pdb import IDAStarPDB
-from puzzlebench.search.pattern_database import build_table
-from puzzlebench.search.pdb_lookup import databases, estimates, lookup, partition
-from puzzlebench.search.sliding_symmetry import board_symmetries, relabel
+from puzzlebench.records.record import Outcome
+from puzzlebench.search.pattern_databases import pattern_database_files as files
+from puzzlebench.search.pattern_databases.pattern_database import build_table
+from puzzlebench.search.pattern_databases.pdb_lookup import databases, estimates, lookup, partition
+from puzzlebench.search.sliding.blank_aware_kernel import estimates as blank_estimates
+from puzzlebench.search.sliding.idastar import IDAStarLinearConflict
+from puzzlebench.search.sliding.idastar_pdb import IDAStarPDB
+from puzzlebench.search.sliding.sliding_symmetry import board_symmetries, relabel
 
 SL = get_problem("sliding")
 MOVES = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -535,7 +535,7 @@ class WarmupWitness(IDAStarPDB):
 def test_the_untimed_warm_up_runs_on_the_runs_board_and_goal_not_its_start() -> None:
     """The harness warms a compiled solver on ``warmup_like``: same goal (so the tables the run
     needs are loaded before the timed phase), another start (so it cannot solve the run early)."""
-    from puzzlebench.registry import spec_of
+    from puzzlebench.solvers.registry import spec_of
 
     inst = SL.make(15, start="korf:79")
     record = run_solve(spec_of(WarmupWitness), inst, budget=Budget(time_limit=60))

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench.search.best_first import effective_branching_factor
-from puzzlebench.search.queens_states import (
+from puzzlebench.search.queens.queens_states import (
     AttackedShiftState,
     Board,
     ShiftState,

@@ -14,11 +14,11 @@ from puzzlebench.harness.execute import run_solve
 from puzzlebench.problems import InvalidAnswerError, get_problem
 from puzzlebench.problems.sliding import SlidingInstance, apply_moves
 from puzzlebench.problems.sliding_distances import optimal_length
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench.search.best_first import best_first
-from puzzlebench.search.sliding_heuristics import HEURISTICS, Heuristic, Tables
-from puzzlebench.search.sliding_kernels import KINDS, heuristic
-from puzzlebench.search.sliding_state import SlidingState
+from puzzlebench.search.sliding.sliding_heuristics import HEURISTICS, Heuristic, Tables
+from puzzlebench.search.sliding.sliding_kernels import KINDS, heuristic
+from puzzlebench.search.sliding.sliding_state import SlidingState
 
 SL = get_problem("sliding")
 GOAL = (1, 2, 3, 4, 5, 6, 7, 8, 0)
@@ -201,8 +201,8 @@ def test_linear_conflict_line_term_is_the_fewest_removals(k: int) -> None:
     (an admissible bound), on lines longer than the 15-puzzle's too."""
     import numpy as np
 
-    from puzzlebench.search.sliding_heuristics import line_conflict
-    from puzzlebench.search.sliding_kernels import line_extra
+    from puzzlebench.search.sliding.sliding_heuristics import line_conflict
+    from puzzlebench.search.sliding.sliding_kernels import line_extra
 
     for goals in itertools.permutations(range(k)):
         want = 2 * _fewest_removals(goals)

@@ -16,13 +16,17 @@ import pytest
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.sliding import apply_moves
-from puzzlebench.search.compact_batch_kernel import idastar_batch_kernel
-from puzzlebench.search.compact_kernel import idastar_compact_kernel
-from puzzlebench.search.compact_lookup import COMPACT_PARTITIONS, CompactLookup, compact_partition
-from puzzlebench.search.idastar_pdb import IDAStarPDB
-from puzzlebench.search.pattern_database_files import StoredDatabase, blank_region
-from puzzlebench.search.region_pdb_build import build_compact_table, compact_rank
-from puzzlebench.search.sliding_symmetry import DC, DR
+from puzzlebench.search.pattern_databases.compact_batch_kernel import idastar_batch_kernel
+from puzzlebench.search.pattern_databases.compact_kernel import idastar_compact_kernel
+from puzzlebench.search.pattern_databases.compact_lookup import (
+    COMPACT_PARTITIONS,
+    CompactLookup,
+    compact_partition,
+)
+from puzzlebench.search.pattern_databases.pattern_database_files import StoredDatabase, blank_region
+from puzzlebench.search.pattern_databases.region_pdb_build import build_compact_table, compact_rank
+from puzzlebench.search.sliding.idastar_pdb import IDAStarPDB
+from puzzlebench.search.sliding.sliding_symmetry import DC, DR
 
 SL = get_problem("sliding")
 GOAL = ",".join(map(str, range(25)))

@@ -9,7 +9,7 @@ import pytest
 
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.problems import get_problem
-from puzzlebench.search.idastar_pdb import IDAStarPDB
+from puzzlebench.search.sliding.idastar_pdb import IDAStarPDB
 
 SL = get_problem("sliding")
 

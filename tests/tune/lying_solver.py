@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from puzzlebench.contract import Budget, Claim, Param, Proposal, Solver
-from puzzlebench.param_space import Choice, FloatRange
+from puzzlebench.solvers.param_space import Choice, FloatRange
 
 
 def _place(n: int, row: int, cols: list[int]) -> bool:

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.studies import get_study
 from puzzlebench.studies.ga_parameters import arm_of, tuned_arm, tuned_sentence
 

@@ -8,9 +8,9 @@ from typing import Any, ClassVar
 import pytest
 
 from puzzlebench.contract import Param, Solver
-from puzzlebench.param_space import Choice, FloatRange, IntRange, SpaceError, check_space
-from puzzlebench.registry import REGISTRY
-from puzzlebench.solver_spec import RegistryError, spec_from_description, spec_of
+from puzzlebench.solvers.param_space import Choice, FloatRange, IntRange, SpaceError, check_space
+from puzzlebench.solvers.registry import REGISTRY
+from puzzlebench.solvers.spec import RegistryError, spec_from_description, spec_of
 
 
 @pytest.mark.parametrize("name", ["first-choice-hc", "stochastic-hc", "min-conflicts",

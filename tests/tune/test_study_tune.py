@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness.campaign.store import study_definition
-from puzzlebench.harness.campaign.study import StudyError
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.design.study import StudyError
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
+from puzzlebench.harness.campaign.storage.store import study_definition
 
 STUDY = """
 [study]

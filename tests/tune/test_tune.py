@@ -11,8 +11,8 @@ import optuna
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness.campaign.store import Store
-from puzzlebench.harness.campaign.study_file import study_from_dict
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
+from puzzlebench.harness.campaign.storage.store import Store
 from puzzlebench.tune import TuneError, storage_path, tune
 
 HERE = Path(__file__).resolve().parent

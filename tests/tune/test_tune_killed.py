@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness.campaign.store import Store
+from puzzlebench.harness.campaign.storage.store import Store
 
 pytestmark = pytest.mark.slow
 

@@ -34,8 +34,8 @@ from puzzlebench.cli.summary import print_summary, print_verdict
 from puzzlebench.cli.tables import say
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems import get_problem
-from puzzlebench.record import RunRecord
-from puzzlebench.registry import REGISTRY
+from puzzlebench.records.record import RunRecord
+from puzzlebench.solvers.registry import REGISTRY
 
 #: Most runs one ``compare`` makes (a bigger grid belongs in a study file).
 MAX_RUNS = 100_000
@@ -71,10 +71,10 @@ def compare_command(
     """Compare solvers: exit 1 if any run is wrong, crashed or was killed."""
     say_if_first_run()
     # imported on use: a command loads only the code it runs (CLI start-up time)
+    from puzzlebench.harness.campaign.design.study import MAX_REPEATS
+    from puzzlebench.harness.campaign.design.study_file import study_from_dict
     from puzzlebench.harness.campaign.runner import run_study
-    from puzzlebench.harness.campaign.store import load_records
-    from puzzlebench.harness.campaign.study import MAX_REPEATS
-    from puzzlebench.harness.campaign.study_file import study_from_dict
+    from puzzlebench.harness.campaign.storage.store import load_records
     if not 1 <= repeats <= MAX_REPEATS:
         raise CliInputError(f"--repeats must be in 1..{MAX_REPEATS:,}, got {repeats}")
     check_limit(time_limit)
@@ -144,11 +144,11 @@ def borda_scores(records: list[RunRecord]) -> dict[str, float] | None:
     with one parameter set, so a configuration's label is its solver's name."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     try:
-        from puzzlebench.report.borda import borda_by_configuration
+        from puzzlebench.report.statistics.borda import borda_by_configuration
     except ImportError:
         return None
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.campaign.records_frame import records_to_frame
+    from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
 
     return borda_by_configuration(records_to_frame(records)) if records else None
 
@@ -161,6 +161,6 @@ def write_report(records: list[RunRecord], out_dir: str, *, force: bool = False)
     except ImportError:
         raise CliInputError("--report needs the report package, which is not installed") from None
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.campaign.records_frame import records_to_frame
+    from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
 
     writer(records_to_frame(records), out_dir, force=force)

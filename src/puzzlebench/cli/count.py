@@ -20,7 +20,7 @@ from puzzlebench.cli.options import (
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 
 
 @app.command("count")

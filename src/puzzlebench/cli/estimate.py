@@ -37,13 +37,13 @@ def estimate_command(
         raise CliInputError(f"--probes must be in 2..{MAX_PROBES}, got {probes}")
     check_seed(seed)
     # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
-    from puzzlebench.search.knuth_estimate import estimate_tree
+    from puzzlebench.search.queens.knuth_estimate import estimate_tree
 
     est = estimate_tree(n, probes, np.random.default_rng(seed))
     exact = None
     if n <= EXACT_UP_TO:
         # imported on use: a command loads only the code it runs (CLI start-up time)
-        from puzzlebench.search.knuth_estimate import tree_nodes
+        from puzzlebench.search.queens.knuth_estimate import tree_nodes
 
         exact = tree_nodes(n)
     if as_json:

@@ -24,11 +24,11 @@ def export_command(
     the traces in the IOHprofiler format."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.cli.options import CliInputError, check_out_dir, check_out_file
-    from puzzlebench.harness.campaign.exports import export, export_traces
-    from puzzlebench.harness.campaign.store import load_traces
+    from puzzlebench.harness.campaign.storage.exports import export, export_traces
+    from puzzlebench.harness.campaign.storage.store import load_traces
     if fmt == "ioh":
         # imported on use: a command loads only the code it runs (CLI start-up time)
-        from puzzlebench.harness.campaign.ioh_export import export_ioh
+        from puzzlebench.harness.campaign.storage.ioh_export import export_ioh
         if out is None:
             raise CliInputError("--format ioh needs --out DIR")
         check_out_dir(out)

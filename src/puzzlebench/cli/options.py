@@ -12,7 +12,6 @@ from typing import Annotated, Any
 
 import typer
 
-from puzzlebench.contract import Budget
 from puzzlebench.harness.run.measure import MAX_TIME_LIMIT_S
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.problems.size_lists import (
@@ -21,6 +20,7 @@ from puzzlebench.problems.size_lists import (
     parse_integer,
     parse_size_list,
 )
+from puzzlebench.solvers.contract import Budget
 
 
 class CliInputError(PuzzlebenchError, ValueError):
@@ -62,7 +62,7 @@ def check_sandbox(mode: str | None) -> str | None:
     """A ``--sandbox`` value; ``required`` where runs cannot be sealed is refused here, before
     any run is made."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.run import sandbox
+    from puzzlebench.harness.run.sandbox import sandbox
 
     if mode is None:
         mode = sandbox.default_mode() if sandbox.MODE_ENV in os.environ else None

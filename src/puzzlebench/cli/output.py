@@ -7,7 +7,7 @@ import math
 import sys
 from typing import Any
 
-from puzzlebench.record import RunRecord, json_default
+from puzzlebench.records.record import RunRecord, json_default
 
 JSON_KEYS: tuple[str, ...] = (
     "problem", "size", "instance_id", "solver", "params", "seed", "outcome", "claim", "answer",

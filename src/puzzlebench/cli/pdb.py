@@ -33,11 +33,11 @@ def build_command(
 ) -> int:
     """Build the databases for a board and goal, cache them, and print their size and build time."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.search.idastar_pdb import MAX_BOARD_CELLS
-    from puzzlebench.search.pattern_database_files import load_or_build
-    from puzzlebench.search.pdb_lookup import MAX_CELLS
-    from puzzlebench.search.pdb_lookup import partition as static_partition
-    from puzzlebench.search.sliding_symmetry import relabel
+    from puzzlebench.search.pattern_databases.pattern_database_files import load_or_build
+    from puzzlebench.search.pattern_databases.pdb_lookup import MAX_CELLS
+    from puzzlebench.search.pattern_databases.pdb_lookup import partition as static_partition
+    from puzzlebench.search.sliding.idastar_pdb import MAX_BOARD_CELLS
+    from puzzlebench.search.sliding.sliding_symmetry import relabel
 
     try:
         rows, cols = parse_shape(shape)
@@ -79,8 +79,8 @@ def _build_compact(rel: Any, rows: int, cols: int, goal_t: tuple[int, ...], forc
     """``--partition 7-8`` (and every board beyond 16 cells: 6-6-6-6 on 5×5): the compact-ranked
     tables (one byte per placement of the pattern)."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.search.compact_lookup import compact_partition
-    from puzzlebench.search.pattern_database_files import load_or_build
+    from puzzlebench.search.pattern_databases.compact_lookup import compact_partition
+    from puzzlebench.search.pattern_databases.pattern_database_files import load_or_build
 
     rows_out: list[dict[str, Any]] = []
     for cells in compact_partition(rel.rows, rel.cols, rel.blank_goal):

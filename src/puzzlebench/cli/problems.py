@@ -10,7 +10,7 @@ from puzzlebench.cli.app import app
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.tables import Column, show
 from puzzlebench.problems import PROBLEMS
-from puzzlebench.registry import REGISTRY
+from puzzlebench.solvers.registry import REGISTRY
 
 
 @app.command("problems")

@@ -27,9 +27,9 @@ def report_command(
     of the claims the study file states. OUT must be new, empty or a folder puzzlebench
     wrote (it leaves a .puzzlebench-report file there); system and home folders are refused."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.claims import claim_from_dict
-    from puzzlebench.harness.campaign.claim_revisions import labelled_claims, stated_claims
-    from puzzlebench.harness.campaign.store import load, load_traces, studies, study_definition
+    from puzzlebench.harness.campaign.design.claim_revisions import labelled_claims, stated_claims
+    from puzzlebench.harness.campaign.storage.store import load, load_traces, studies, study_definition
+    from puzzlebench.records.claims import claim_from_dict
     from puzzlebench.report import write_report
     from puzzlebench.report.out_folder import prepare_report_folder
     held = studies(db)

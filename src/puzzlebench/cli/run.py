@@ -20,7 +20,7 @@ from puzzlebench.cli.options import (
 
 # the annotation only: the study module loads numpy and the registry (CLI start-up time)
 if TYPE_CHECKING:
-    from puzzlebench.harness.campaign.study import Study  # for annotations only
+    from puzzlebench.harness.campaign.design.study import Study  # for annotations only
 
 #: The most local worker processes a command may ask for (each has a slot made at once).
 MAX_WORKERS = 1024
@@ -82,14 +82,14 @@ def skipped_pairs(study: Study) -> list[str]:
 def claim_reach(study: Study) -> list[str]:
     """One line per claim the study's design cannot confirm, whatever its runs show
     (``report.claim_power``)."""
-    from puzzlebench.claims import Claim  # on use: the claims module only when checked
+    from puzzlebench.records.claims import Claim  # on use: the claims module only when checked
     # a scaling claim's verdict rests on the held-out sizes, not on a rank test's p
     pair_claims = [c for c in study.claims if isinstance(c, Claim)]
     if not pair_claims:
         return []
     # imported on use: only a study with claims needs the statistics
     from puzzlebench.harness.resolve import resolve_solver
-    from puzzlebench.report.claim_power import ClaimDesign, reach_lines
+    from puzzlebench.report.statistics.claim_power import ClaimDesign, reach_lines
     specs = study.runs()
     stochastic = {s.name: resolve_solver(s.solver).stochastic for s in specs}
     designs = []
@@ -132,9 +132,9 @@ def run_command(
     # imported on use: a command loads only the code it runs (CLI start-up time)
     from puzzlebench.cli.summary import print_summary, print_verdict
     from puzzlebench.cli.tables import say
+    from puzzlebench.harness.campaign.design.study_file import load_study
     from puzzlebench.harness.campaign.runner import run_study
-    from puzzlebench.harness.campaign.store import load_records
-    from puzzlebench.harness.campaign.study_file import load_study
+    from puzzlebench.harness.campaign.storage.store import load_records
     check_workers(workers)
     if scheduler is not None:
         check_scheduler(scheduler)

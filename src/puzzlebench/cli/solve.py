@@ -39,8 +39,8 @@ from puzzlebench.cli.output import (
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
 from puzzlebench.harness.campaign.progress import first_reason
 from puzzlebench.harness.resolve import resolve_solver
+from puzzlebench.host.terminal import clip
 from puzzlebench.problems import problem_of
-from puzzlebench.terminal import clip
 
 SolverOpt = Annotated[str, typer.Option("--solver", "-s", help="Registered name or module:attr.")]
 

@@ -11,7 +11,7 @@ from puzzlebench.cli.legend import SOLVER_TERMS, legend
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.tables import Column, say, show
 from puzzlebench.problems import get_problem
-from puzzlebench.registry import REGISTRY
+from puzzlebench.solvers.registry import REGISTRY
 
 
 @app.command("solvers")

@@ -58,10 +58,10 @@ def study_command(
     plotly.js bundle in the folder beside them (``assets/``), so a folder of reports holds one
     copy of the library; ``--self-contained`` embeds it for a report sent as one file."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.campaign.records_frame import records_to_frame
+    from puzzlebench.harness.campaign.design.study_file import study_from_dict
     from puzzlebench.harness.campaign.runner import run_study
-    from puzzlebench.harness.campaign.store import load_records, load_traces
-    from puzzlebench.harness.campaign.study_file import study_from_dict
+    from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+    from puzzlebench.harness.campaign.storage.store import load_records, load_traces
     from puzzlebench.report import write_report
     from puzzlebench.report.out_folder import prepare_report_folder
     from puzzlebench.report.summary import run_span

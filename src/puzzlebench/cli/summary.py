@@ -15,8 +15,8 @@ from typing import Any
 from puzzlebench.cli.legend import legend
 from puzzlebench.cli.tables import Column, say, show
 from puzzlebench.harness.campaign.progress import first_reason
-from puzzlebench.record import NOISE_FLOOR_S, Outcome, RunRecord
-from puzzlebench.terminal import clip
+from puzzlebench.host.terminal import clip
+from puzzlebench.records.record import NOISE_FLOOR_S, Outcome, RunRecord
 
 #: Outcomes that name a failure in the verdict's second part, in this order.
 FAULTS = (Outcome.WRONG, Outcome.CRASH, Outcome.TIMEOUT, Outcome.MEMOUT)
@@ -87,7 +87,7 @@ def _ranked(records: Sequence[RunRecord]) -> list[tuple[str, Any]]:
     the report package."""
     try:
         # imported on use: pandas and scipy are the report's, 0.5-1 s to load
-        from puzzlebench.harness.campaign.records_frame import records_to_frame
+        from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
         from puzzlebench.report.verdict import rank
     except ImportError:
         return []

@@ -21,7 +21,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from puzzlebench.terminal import output_width
+from puzzlebench.host.terminal import output_width
 
 #: Columns between two cells: a column's padding either side and the divider between.
 GAP = 3

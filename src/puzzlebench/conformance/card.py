@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from puzzlebench.conformance.checks import Case, CheckResult, Status, cases_for, run_case
 from puzzlebench.conformance.ranking import Standing, rank
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.solver_spec import SolverSpec
+from puzzlebench.solvers.spec import SolverSpec
 
 
 @dataclass(frozen=True, slots=True)

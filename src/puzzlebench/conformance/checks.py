@@ -48,13 +48,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.problems import PROBLEMS, get_problem, problem_of
 from puzzlebench.problems.base import Instance, PuzzlebenchError
-from puzzlebench.record import Outcome, RunRecord
-from puzzlebench.registry import REGISTRY
-from puzzlebench.solver_spec import SolverSpec
+from puzzlebench.records.record import Outcome, RunRecord
+from puzzlebench.solvers.contract import Budget
+from puzzlebench.solvers.registry import REGISTRY
+from puzzlebench.solvers.spec import SolverSpec
 
 #: The counters that show each cap's effort, first the one a cap is read from (a generation
 #: is a GA's iteration; search solvers cap the nodes they expand).

@@ -18,16 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.cache_dir import cache_dir
+from puzzlebench.harness.campaign.design.study import RunSpec, derive_seed
 from puzzlebench.harness.campaign.runner import run_specs
-from puzzlebench.harness.campaign.store import load_records
-from puzzlebench.harness.campaign.study import RunSpec, derive_seed
+from puzzlebench.harness.campaign.storage.store import load_records
 from puzzlebench.harness.run.measure import default_hard_limit
+from puzzlebench.host.cache_dir import cache_dir
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
-from puzzlebench.record import RunRecord
-from puzzlebench.registry import REGISTRY
-from puzzlebench.solver_spec import SolverSpec
+from puzzlebench.records.record import RunRecord
+from puzzlebench.solvers.registry import REGISTRY
+from puzzlebench.solvers.spec import SolverSpec
 
 #: The per-run time limit on the ranking grid.
 RANK_TIME_LIMIT = 1.0

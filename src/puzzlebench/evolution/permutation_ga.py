@@ -5,7 +5,7 @@ order crossover (OX1: a slice from one parent, the rest in the other parent's or
 mutation, with the best individuals carried over (elitism). A generation is a handful of array
 operations: selection and mutation are vectorised with numpy; OX runs in a compiled kernel on
 cut points drawn beforehand from the run's generator, so every random draw comes from it.
-A step of the framework (``puzzlebench.iterative``) is one generation; ``max_iterations`` and
+A step of the framework (``puzzlebench.solvers.iterative``) is one generation; ``max_iterations`` and
 the parameter ``max_generations`` cap generations (the record's ``stopped_by`` says which).
 """
 
@@ -16,11 +16,11 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from puzzlebench.contract import Param
 from puzzlebench.evolution.population_fitness import attacking_pairs
-from puzzlebench.iterative import IterativeSolver, Run
-from puzzlebench.param_space import FloatRange, IntRange
-from puzzlebench.registry import register
+from puzzlebench.solvers.contract import Param
+from puzzlebench.solvers.iterative import IterativeSolver, Run
+from puzzlebench.solvers.param_space import FloatRange, IntRange
+from puzzlebench.solvers.registry import register
 
 
 @numba.njit(cache=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from puzzlebench.queens_keys import anti_key, diag_key, diagonal_lines, shares_both_diagonals
+from puzzlebench.solvers.queens_keys import anti_key, diag_key, diagonal_lines, shares_both_diagonals
 
 IntMatrix = npt.NDArray[np.int64]
 

@@ -10,7 +10,7 @@ apply one-point crossover with CROSSOVER_RATE (else the parents pass unchanged),
 child with MUTATION_RATE (one random gene gets a random column), and add the children to the
 new population unless already present — up to 2 × POPULATION_SIZE; keep the POPULATION_SIZE
 fittest. Stops at maximum fitness or at the budget (checked by the framework,
-``puzzlebench.iterative``, before each generation; ``max_iterations`` caps generations). The
+``puzzlebench.solvers.iterative``, before each generation; ``max_iterations`` caps generations). The
 parameter ``time_cap`` (the seed's 20 s) limits a run only when the budget sets no time limit:
 ``--time-limit 300`` runs for up to 300 s, and the record's ``stopped_by`` says which stopped it.
 
@@ -25,11 +25,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.contract import Param
 from puzzlebench.evolution.population_fitness import attacking_pairs
-from puzzlebench.iterative import IterativeSolver, Run
-from puzzlebench.param_space import FloatRange, IntRange
-from puzzlebench.registry import register
+from puzzlebench.solvers.contract import Param
+from puzzlebench.solvers.iterative import IterativeSolver, Run
+from puzzlebench.solvers.param_space import FloatRange, IntRange
+from puzzlebench.solvers.registry import register
 
 
 class _State:

@@ -22,12 +22,13 @@ import resource
 import time
 from typing import Any
 
-from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.harness.run.child import Performed, error_text, perform
 from puzzlebench.harness.run.child_report import ChildReport
+from puzzlebench.harness.run.inside.child import Performed, error_text, perform
+from puzzlebench.harness.run.inside.numba_kernels import uses_numba
+from puzzlebench.harness.run.inside.warmup import Warmup
 from puzzlebench.harness.run.measure import (
     MAX_TIME_LIMIT_S,
     Measurement,
@@ -35,14 +36,13 @@ from puzzlebench.harness.run.measure import (
     default_hard_limit,
     stamp_ns,
 )
-from puzzlebench.harness.run.numba_kernels import uses_numba
-from puzzlebench.harness.run.payload import MalformedProposalError, from_payload
-from puzzlebench.harness.run.warmup import Warmup
+from puzzlebench.harness.run.protocol.payload import MalformedProposalError, from_payload
 from puzzlebench.harness.scheduler import Job
 from puzzlebench.harness.task import Go, Task
 from puzzlebench.problems.base import Instance
-from puzzlebench.record import RunRecord
-from puzzlebench.registry import RegistryError, SolverSpec
+from puzzlebench.records.record import RunRecord
+from puzzlebench.solvers.contract import Budget
+from puzzlebench.solvers.registry import RegistryError, SolverSpec
 
 
 def resolve(solver: str | SolverSpec) -> SolverSpec:

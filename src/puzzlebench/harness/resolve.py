@@ -1,7 +1,7 @@
 """The one place the judge's process turns a solver reference into a ``SolverSpec``.
 
 Anything ``--solver`` accepts resolves here: a registered name (the registry), or a reference
-of one of the kinds in ``puzzlebench.solver_references`` (a TOML manifest, a MiniZinc model, a Python
+of one of the kinds in ``puzzlebench.solvers.references`` (a TOML manifest, a MiniZinc model, a Python
 ``module:attr`` / ``file.py:attr``). A kind whose loading runs the reference's own code is
 *described* by a process of its own, which sends back the solver's declared capabilities and
 code fingerprint as data: the harness's process never executes a plugin's code — not even its
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from puzzlebench.harness.run.isolation import run_task
 from puzzlebench.harness.task import Task
-from puzzlebench.registry import REGISTRY
-from puzzlebench.solver_references import kind_of
-from puzzlebench.solver_spec import (
+from puzzlebench.solvers.references import kind_of
+from puzzlebench.solvers.registry import REGISTRY
+from puzzlebench.solvers.spec import (
     RegistryError,
     SolverSpec,
     check_distinct,

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from puzzlebench.contract import Budget
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
+from puzzlebench.solvers.contract import Budget
 
 
 class Go(NamedTuple):

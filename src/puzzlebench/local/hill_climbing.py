@@ -20,7 +20,7 @@ candidate move is scored in O(n) and applied in O(n). Random draws come from a s
 state seeded by the run's generator. Counters: ``iterations`` (attempts used), ``moves``,
 ``evaluations`` in the common unit (``contract.EFFORT_UNIT``: each candidate move scored is
 one, whether by the O(n) delta or, for a swap, a full recount; each start placement counted is
-one), ``restarts``, ``best_conflicts``. A step of the framework (``puzzlebench.iterative``) is
+one), ``restarts``, ``best_conflicts``. A step of the framework (``puzzlebench.solvers.iterative``) is
 one attempt, a compiled call: the framework checks the caps before each (``max_iterations`` and
 the parameter ``max_iter`` cap attempts) and hands the kernel the evaluation cap and the
 deadline, which it checks at every candidate (the clock every 4096). The board's
@@ -35,9 +35,6 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from puzzlebench.compiled_clock import now
-from puzzlebench.contract import Budget, Claim, Param, Proposal
-from puzzlebench.iterative import Caps, IterativeSolver, KernelPoints, Run
 from puzzlebench.local.compiled_random import below, new_state
 from puzzlebench.local.neighbourhoods import NEIGHBOURHOODS, code
 from puzzlebench.local.queens_knights_board import (
@@ -48,11 +45,14 @@ from puzzlebench.local.queens_knights_board import (
     recount,
     score_move,
 )
-from puzzlebench.param_space import Choice, IntRange
 from puzzlebench.problems.queens_knights import QueensKnightsInstance
-from puzzlebench.registry import register
-from puzzlebench.trace import Trace
-from puzzlebench.trace_kernels import trace_point
+from puzzlebench.records.trace import Trace
+from puzzlebench.records.trace_kernels import trace_point
+from puzzlebench.solvers.compiled_clock import now
+from puzzlebench.solvers.contract import Budget, Claim, Param, Proposal
+from puzzlebench.solvers.iterative import Caps, IterativeSolver, KernelPoints, Run
+from puzzlebench.solvers.param_space import Choice, IntRange
+from puzzlebench.solvers.registry import register
 
 
 @numba.njit(cache=True, inline="always")

@@ -14,7 +14,7 @@ placement counted is one, and a repair adds one per candidate it scores — n fo
 neighbourhood (every square of the row, its own included), the one or two neighbouring
 squares for ``step``, one per other movable row for ``swap``. ``max_iterations`` caps repairs,
 ``max_evaluations`` evaluations, the parameter ``max_repairs`` repairs too: the framework
-(``puzzlebench.iterative``; a step is one repair or one restart) checks them before each step,
+(``puzzlebench.solvers.iterative``; a step is one repair or one restart) checks them before each step,
 so a cap is passed by less than one repair.
 
 Pre-placed queens (nqueens-completion) start on their squares and never move: only the other
@@ -27,12 +27,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from puzzlebench.contract import Param
-from puzzlebench.iterative import IterativeSolver, Run
 from puzzlebench.local.neighbourhoods import code
-from puzzlebench.param_space import Choice, IntRange
-from puzzlebench.queens_keys import anti_key, diag_key, diagonal_lines, shares_both_diagonals
-from puzzlebench.registry import register
+from puzzlebench.solvers.contract import Param
+from puzzlebench.solvers.iterative import IterativeSolver, Run
+from puzzlebench.solvers.param_space import Choice, IntRange
+from puzzlebench.solvers.queens_keys import anti_key, diag_key, diagonal_lines, shares_both_diagonals
+from puzzlebench.solvers.registry import register
 
 
 class Lines:

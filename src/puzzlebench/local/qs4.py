@@ -22,7 +22,7 @@ generator. Counters: ``swaps`` (accepted), ``tries`` (swaps evaluated; ``iterati
 (columns tested by the start placement) and ``evaluations`` in the common unit
 (``contract.EFFORT_UNIT``): each column the placement tests for a collision, the start's full
 count, each swap tried (an exact delta) and each full recount after a kick is one.
-A step of the framework (``puzzlebench.iterative``) is one pass, a compiled call: the framework
+A step of the framework (``puzzlebench.solvers.iterative``) is one pass, a compiled call: the framework
 checks the caps before each pass and hands the kernel the caps (``max_iterations`` on tries,
 ``max_evaluations``, the deadline), which it checks after each row's tries (at most 64);
 ``max_evaluations`` also bounds the placement. Running out of ``max_kicks`` ends a run with
@@ -36,14 +36,14 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from puzzlebench.compiled_clock import now
-from puzzlebench.contract import Param
-from puzzlebench.iterative import Caps, IterativeSolver, KernelPoints, Run
 from puzzlebench.local.compiled_random import below, new_state
-from puzzlebench.queens_keys import diagonal_lines
-from puzzlebench.queens_keys_jit import diagonal_keys_jit, shares_both_diagonals_jit
-from puzzlebench.registry import register
-from puzzlebench.trace_kernels import trace_point
+from puzzlebench.records.trace_kernels import trace_point
+from puzzlebench.solvers.compiled_clock import now
+from puzzlebench.solvers.contract import Param
+from puzzlebench.solvers.iterative import Caps, IterativeSolver, KernelPoints, Run
+from puzzlebench.solvers.queens_keys import diagonal_lines
+from puzzlebench.solvers.queens_keys_jit import diagonal_keys_jit, shares_both_diagonals_jit
+from puzzlebench.solvers.registry import register
 
 
 @numba.njit(cache=True, inline="always")

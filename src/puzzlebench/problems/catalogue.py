@@ -34,8 +34,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.plugin_loader import PluginLoadError, load_attribute
 from puzzlebench.problems.base import Instance, InvalidInstanceError, Problem
+from puzzlebench.solvers.plugin_loader import PluginLoadError, load_attribute
 
 ENTRY_POINT_GROUP = "puzzlebench.problems"
 ENV_VAR = "PUZZLEBENCH_PROBLEMS"

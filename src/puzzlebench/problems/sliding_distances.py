@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzlebench.cache_dir import cache_dir
+from puzzlebench.host.cache_dir import cache_dir
 
 STANDARD_GOAL: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 #: Table roots by the goal's blank square: corner (8), edge (7), centre (4).

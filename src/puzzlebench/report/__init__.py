@@ -35,27 +35,27 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlebench.claims import AnyClaim, Claim
 from puzzlebench.problems.catalogue import PROBLEM_ID
 from puzzlebench.problems.errors import PuzzlebenchError
-from puzzlebench.record import NOISE_FLOOR_S, inert_table
+from puzzlebench.records.claims import AnyClaim, Claim
+from puzzlebench.records.record import NOISE_FLOOR_S, inert_table
 from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.anytime import anytime_sections
-from puzzlebench.report.borda import borda_overall, borda_table
 from puzzlebench.report.chart import Chart
-from puzzlebench.report.claim_tests import ClaimVerdict, claim_verdicts, claims_table, effect_text
-from puzzlebench.report.count_runs import separate_counts
-from puzzlebench.report.distorted import RULE, distorted_table, split_distorted
 from puzzlebench.report.ert_size import ert_by_size, ert_figure
 from puzzlebench.report.figures import problem_charts
-from puzzlebench.report.findings import Finding, findings_detail, findings_table, p_text
 from puzzlebench.report.out_folder import prepare_report_folder, subfolder, write_file
 from puzzlebench.report.per_instance import per_instance_table
-from puzzlebench.report.quality import quality_table
 from puzzlebench.report.render import render, table_rows
-from puzzlebench.report.scaling import ScalingVerdict
-from puzzlebench.report.scores import pairwise_tests, par2
 from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.statistics.borda import borda_overall, borda_table
+from puzzlebench.report.statistics.claim_tests import ClaimVerdict, claim_verdicts, claims_table, effect_text
+from puzzlebench.report.statistics.count_runs import separate_counts
+from puzzlebench.report.statistics.distorted import RULE, distorted_table, split_distorted
+from puzzlebench.report.statistics.findings import Finding, findings_detail, findings_table, p_text
+from puzzlebench.report.statistics.quality import quality_table
+from puzzlebench.report.statistics.scaling import ScalingVerdict
+from puzzlebench.report.statistics.scores import pairwise_tests, par2
 from puzzlebench.report.summary import (
     below_floor,
     counter_table,

@@ -14,7 +14,7 @@ import re
 
 import pandas as pd
 
-from puzzlebench.record import SUCCESS_VALUES
+from puzzlebench.records.record import SUCCESS_VALUES
 
 #: Outcomes that carry no answer to compare (not disagreements).
 NO_ANSWER = ("timeout", "memout", "crash", "budget", "declined")

@@ -35,8 +35,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from puzzlebench.record import NOISE_FLOOR_S
-from puzzlebench.report.anytime_statistics import (
+from puzzlebench.records.record import NOISE_FLOOR_S
+from puzzlebench.report.chart import Chart, Panel, Series
+from puzzlebench.report.series_styles import label_order
+from puzzlebench.report.statistics.anytime_statistics import (
     AXES,
     RunTrace,
     anytime_scores,
@@ -45,9 +47,7 @@ from puzzlebench.report.anytime_statistics import (
     group_runs,
     targets_of,
 )
-from puzzlebench.report.chart import Chart, Panel, Series
-from puzzlebench.report.findings import MIN_SAMPLE
-from puzzlebench.report.series_styles import label_order
+from puzzlebench.report.statistics.findings import MIN_SAMPLE
 
 
 def _series(label: str, x: np.ndarray, y: np.ndarray, empty: str, *, step: bool = False,

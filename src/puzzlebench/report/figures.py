@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from puzzlebench.report.borda import run_points
 from puzzlebench.report.chart import Chart, Series, axis_scale, facet
-from puzzlebench.report.scores import per_instance_times, performance_profile
 from puzzlebench.report.series_styles import SeriesStyles, label_order
+from puzzlebench.report.statistics.borda import run_points
+from puzzlebench.report.statistics.scores import per_instance_times, performance_profile
 from puzzlebench.report.summary import counter_columns
 
 EFFORT_COUNTERS = ("counter.nodes_expanded", "counter.nodes", "counter.evaluations",

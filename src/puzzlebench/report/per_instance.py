@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from puzzlebench.record import NOISE_FLOOR_S
+from puzzlebench.records.record import NOISE_FLOOR_S
 from puzzlebench.report.agreement_matrix import natural_key
-from puzzlebench.report.borda import objectives
 from puzzlebench.report.series_styles import label_order
+from puzzlebench.report.statistics.borda import objectives
 from puzzlebench.report.summary import below_floor, counter_columns, with_labels
 
 #: Effort counters in order of preference: the common unit first, then native ones.

@@ -13,10 +13,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from puzzlebench.claims import ScalingClaim
+from puzzlebench.records.claims import ScalingClaim
 from puzzlebench.report.chart import Chart, Panel, Series
 from puzzlebench.report.render import table_rows
-from puzzlebench.report.scaling import (
+from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.statistics.scaling import (
     ScalingVerdict,
     number,
     scaling_fits,
@@ -25,8 +26,7 @@ from puzzlebench.report.scaling import (
     scaling_verdicts,
     sentence,
 )
-from puzzlebench.report.scaling_models import MODELS, ScalingFit
-from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.statistics.scaling_models import MODELS, ScalingFit
 
 #: The counters preferred for the effort figure, in order.
 PREFERRED = ("nodes_expanded", "nodes_generated", "nodes", "evaluations", "iterations")

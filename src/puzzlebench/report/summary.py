@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from puzzlebench.record import FAILURE_VALUES, NOISE_FLOOR_S, RUNGS, Outcome
+from puzzlebench.records.record import FAILURE_VALUES, NOISE_FLOOR_S, RUNGS, Outcome
 from puzzlebench.report.agreement_matrix import natural_key
-from puzzlebench.report.bootstrap import median_ci
 from puzzlebench.report.series_styles import SeriesStyles, label_order
+from puzzlebench.report.statistics.bootstrap import median_ci
 
 OUTCOMES = tuple(o.value for o in Outcome)
 

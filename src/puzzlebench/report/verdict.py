@@ -11,7 +11,7 @@ The decision procedure is Demšar's (JMLR 7, 2006), as most algorithm comparison
   ranked (a configuration is never charged for an instance it did not attempt); the sentence
   says how many were left out. Verified success comes first by construction: a solved run's
   time is below the limit, an unsolved run's score is twice it.
-* **Noise floor.** A single-shot solved time below :data:`~puzzlebench.record.NOISE_FLOOR_S`
+* **Noise floor.** A single-shot solved time below :data:`~puzzlebench.records.record.NOISE_FLOOR_S`
   (a single run timed below it says little on a shared machine) is scored *at* the floor, so
   two such runs tie: no ranking rests on differences nothing can measure, and the sentence
   says so. A time that is the median of repeats to a minimum time (``--min-time``) is kept.
@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from puzzlebench.record import NOISE_FLOOR_S
+from puzzlebench.records.record import NOISE_FLOOR_S
 from puzzlebench.report.chart import Chart, Panel, Series
-from puzzlebench.report.findings import ALPHA, p_text
-from puzzlebench.report.scores import holm, pairwise_comparisons, run_scores, time_limit_of
 from puzzlebench.report.series_styles import label_order
-from puzzlebench.report.stratified import Comparison
+from puzzlebench.report.statistics.findings import ALPHA, p_text
+from puzzlebench.report.statistics.scores import holm, pairwise_comparisons, run_scores, time_limit_of
+from puzzlebench.report.statistics.stratified import Comparison
 from puzzlebench.report.summary import below_floor, with_labels
 
 RANK_COLUMNS = ["problem", "rank", "configuration", "mean rank", "group", "solved runs",

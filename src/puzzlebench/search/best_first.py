@@ -20,8 +20,8 @@ from collections.abc import Hashable, Iterator, Sized
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzlebench.contract import Budget
-from puzzlebench.iterative import Caps, kernel_caps
+from puzzlebench.solvers.contract import Budget
+from puzzlebench.solvers.iterative import Caps, kernel_caps
 
 
 class SearchState(ABC):

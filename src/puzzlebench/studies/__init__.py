@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from puzzlebench.problems.base import PuzzlebenchError
-from puzzlebench.report.findings import Finding
+from puzzlebench.report.statistics.findings import Finding
 
 Analysis = Callable[[pd.DataFrame], tuple[list[str], list[Finding]]]
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlebench.registry import REGISTRY
-from puzzlebench.report.anytime_statistics import binding_budget, budget_block
+from puzzlebench.report.statistics.anytime_statistics import binding_budget, budget_block
+from puzzlebench.solvers.registry import REGISTRY
 from puzzlebench.studies import BuiltinStudy
 
 EVALUATIONS = 200_000

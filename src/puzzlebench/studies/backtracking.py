@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from puzzlebench.contract import Budget
 from puzzlebench.problems.nqueens import A000170, A002562, QueensInstance
-from puzzlebench.registry import REGISTRY, RegistryError
+from puzzlebench.solvers.contract import Budget
+from puzzlebench.solvers.registry import REGISTRY, RegistryError
 from puzzlebench.studies import BuiltinStudy
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
@@ -47,7 +47,7 @@ def counts_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def knuth_table(frame: pd.DataFrame) -> pd.DataFrame:
     # imported on use: the estimator's kernels load numba, which listing the studies never needs
-    from puzzlebench.search.knuth_estimate import estimate_tree, tree_nodes
+    from puzzlebench.search.queens.knuth_estimate import estimate_tree, tree_nodes
 
     rows = []
     for n in (6, 8, 10, 12, 14):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from puzzlebench.registry import REGISTRY
+from puzzlebench.solvers.registry import REGISTRY
 from puzzlebench.studies import BuiltinStudy
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 

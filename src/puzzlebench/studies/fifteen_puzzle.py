@@ -15,7 +15,7 @@ from __future__ import annotations
 import pandas as pd
 
 from puzzlebench.problems.korf_instances import KORF_GOAL, korf100
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench.studies import BuiltinStudy
 
 PDB, LC = "idastar-pdb", "idastar-linear-conflict"

@@ -13,10 +13,10 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlebench.claims import Claim
-from puzzlebench.report.claim_tests import claim_verdicts, measure
-from puzzlebench.report.findings import Finding, adjust, trend
-from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
+from puzzlebench.records.claims import Claim
+from puzzlebench.report.statistics.claim_tests import claim_verdicts, measure
+from puzzlebench.report.statistics.findings import Finding, adjust, trend
+from puzzlebench.report.statistics.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy
 
 SWEEPS: dict[str, list[float]] = {"mutation_rate": [0.1, 0.3, 0.5, 0.8, 1.0],

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from puzzlebench.report.findings import Finding, compare, trend
-from puzzlebench.report.scores import run_time_or_penalty, time_limit_of
+from puzzlebench.report.statistics.findings import Finding, compare, trend
+from puzzlebench.report.statistics.scores import run_time_or_penalty, time_limit_of
 from puzzlebench.studies import BuiltinStudy, split_analysis
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 

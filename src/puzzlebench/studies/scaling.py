@@ -56,7 +56,7 @@ def knuth_table(frame: pd.DataFrame) -> pd.DataFrame:
     """Knuth's estimate of the backtracking tree (1,000 random probes) beside its exact size
     and beside the nodes the runs counted to their first solution."""
     # imported on use: the estimator's kernels load numba, which listing the studies never needs
-    from puzzlebench.search.knuth_estimate import estimate_tree, tree_nodes
+    from puzzlebench.search.queens.knuth_estimate import estimate_tree, tree_nodes
 
     bt = frame[(frame["solver"] == "backtracking") & frame["success"].astype(bool)]
     first = bt.groupby("size")["counter.nodes"].median() if "counter.nodes" in bt else {}
@@ -74,7 +74,7 @@ def knuth_table(frame: pd.DataFrame) -> pd.DataFrame:
 def _short(fits: list, solver: str, measure: str, problem: str = "nqueens") -> str:
     """One fit in a few words: the best consistent model with b's interval, or why none."""
     # imported on use: listing the studies loads no report code (``studies`` answers at once)
-    from puzzlebench.report.scaling import formula
+    from puzzlebench.report.statistics.scaling import formula
     fit = next((f for f in fits if (f.solver, f.measure, f.problem) == (solver, measure,
                                                                         problem)), None)
     if fit is None:
@@ -91,8 +91,8 @@ def _short(fits: list, solver: str, measure: str, problem: str = "nqueens") -> s
 def narrative(frame: pd.DataFrame) -> list[str]:
     """Three short lead sentences (the fits in words), then each fit behind them in full."""
     # imported on use: listing the studies loads no report code (``studies`` answers at once)
-    from puzzlebench.report.count_runs import separate_counts
-    from puzzlebench.report.scaling import scaling_fits, sentence
+    from puzzlebench.report.statistics.count_runs import separate_counts
+    from puzzlebench.report.statistics.scaling import scaling_fits, sentence
     fits = scaling_fits(separate_counts(frame))
     mc = frame[(frame["solver"] == "min-conflicts") & frame["success"].astype(bool)]
     per_n = (mc["counter.repairs"] / mc["size"]).median() if "counter.repairs" in mc else 0.0

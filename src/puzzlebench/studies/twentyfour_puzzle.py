@@ -20,7 +20,7 @@ from __future__ import annotations
 import pandas as pd
 
 from puzzlebench.problems.korf_instances import KORF24_GOAL, korf24
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
 from puzzlebench.studies import BuiltinStudy
 
 PDB = "idastar-pdb"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.harness.campaign.store import Store
+from puzzlebench.harness.campaign.storage.store import Store
 from puzzlebench.tune.fragment import fragment_text, write_fragment
 from puzzlebench.tune.heldout import HeldOut, held_out
 from puzzlebench.tune.search import Trial, search, storage_path

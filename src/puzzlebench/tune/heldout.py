@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.claims import Claim
-from puzzlebench.harness.campaign.records_frame import records_to_frame
 from puzzlebench.harness.campaign.runner import run_specs
-from puzzlebench.harness.campaign.store import load_records
-from puzzlebench.report.claim_tests import claim_verdicts
-from puzzlebench.solver_spec import SolverSpec
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.harness.campaign.storage.store import load_records
+from puzzlebench.records.claims import Claim
+from puzzlebench.report.statistics.claim_tests import claim_verdicts
+from puzzlebench.solvers.spec import SolverSpec
 from puzzlebench.tune.scoring import instance_score, mean_score
 from puzzlebench.tune.settings import OBJECTIVES, TuneSettings, by_instance, grid
 

@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from puzzlebench.claims import Claim
-from puzzlebench.harness.campaign.records_frame import records_to_frame
-from puzzlebench.record import RunRecord
-from puzzlebench.report.claim_tests import measure
+from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
+from puzzlebench.records.claims import Claim
+from puzzlebench.records.record import RunRecord
+from puzzlebench.report.statistics.claim_tests import measure
 from puzzlebench.tune.settings import OBJECTIVES, TuneSettings
 
 

@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from puzzlebench.harness.campaign.design.study import derive_seed
 from puzzlebench.harness.campaign.runner import run_specs
-from puzzlebench.harness.campaign.store import load_records
-from puzzlebench.harness.campaign.study import derive_seed
-from puzzlebench.param_space import Choice, IntRange
-from puzzlebench.solver_spec import SolverSpec
+from puzzlebench.harness.campaign.storage.store import load_records
+from puzzlebench.solvers.param_space import Choice, IntRange
+from puzzlebench.solvers.spec import SolverSpec
 from puzzlebench.tune.scoring import instance_score, mean_score
 from puzzlebench.tune.settings import TuneError, TuneSettings, by_instance, grid
 

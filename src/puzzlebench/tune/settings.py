@@ -11,12 +11,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.harness.campaign.study import RunSpec, Study, StudyError
-from puzzlebench.harness.campaign.study_file import study_from_dict
-from puzzlebench.harness.campaign.study_tune import TUNE_OBJECTIVES, TUNE_UNITS
+from puzzlebench.harness.campaign.design.study import RunSpec, Study, StudyError
+from puzzlebench.harness.campaign.design.study_file import study_from_dict
+from puzzlebench.harness.campaign.design.study_tune import TUNE_OBJECTIVES, TUNE_UNITS
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems.base import PuzzlebenchError
-from puzzlebench.solver_spec import SolverSpec
+from puzzlebench.solvers.spec import SolverSpec
 
 #: Objectives (lower is better) → the claims measure the held-out verdict tests.
 OBJECTIVES = {name: name for name in TUNE_OBJECTIVES}

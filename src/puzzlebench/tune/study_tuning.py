@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.harness.campaign.study import Study
+from puzzlebench.harness.campaign.design.study import Study
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.tune import tune
 

@@ -25,7 +25,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
 from puzzlebench.harness.execute import make_task, run_enumerate
 from puzzlebench.harness.judging.cross_run import judge_across
@@ -36,9 +35,10 @@ from puzzlebench.harness.scheduler import Job
 from puzzlebench.harness.task import Task
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
-from puzzlebench.record import Outcome, RunRecord
-from puzzlebench.registry import REGISTRY, RegistryError, SolverSpec
-from puzzlebench.solver_spec import check_distinct
+from puzzlebench.records.record import Outcome, RunRecord
+from puzzlebench.solvers.contract import Budget
+from puzzlebench.solvers.registry import REGISTRY, RegistryError, SolverSpec
+from puzzlebench.solvers.spec import check_distinct
 
 #: Most solutions a listing collects for the membership check (beyond: truncated).
 LISTING_CAP = 100_000

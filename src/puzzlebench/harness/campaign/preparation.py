@@ -22,12 +22,12 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from puzzlebench.harness.campaign.study import RunSpec
+from puzzlebench.harness.campaign.design.study import RunSpec
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.problems.base import PuzzlebenchError
 
 #: Project solvers that may need something built first: solver name → ``module:function``.
-PREPARERS = {"idastar-pdb": "puzzlebench.search.pdb_preparation:unprepared"}
+PREPARERS = {"idastar-pdb": "puzzlebench.search.pattern_databases.pdb_preparation:unprepared"}
 #: Preparations estimated at most this long (seconds) are built before the first run; longer
 #: ones refuse the study with their command.
 AUTO_BUILD_S = 60.0

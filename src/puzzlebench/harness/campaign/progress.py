@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from puzzlebench.record import Outcome, RunRecord
-from puzzlebench.terminal import clip, output_width
+from puzzlebench.host.terminal import clip, output_width
+from puzzlebench.records.record import Outcome, RunRecord
 
 
 def first_reason(record: RunRecord) -> str:

@@ -4,7 +4,7 @@ Locally, runs execute in fresh processes forked by ``harness.run.isolation`` (at
 at once): no run can leave anything behind for another — a patched validator, a thread
 burning CPU, a raised memory high-water mark — and each run's memory limit and peak are its
 own. With a Dask scheduler address the same runs go to the cluster: each task spawns a fresh
-``python -m puzzlebench.harness.run.child`` under the same limits, judges its proposal in the Dask
+``python -m puzzlebench.harness.run.inside.child`` under the same limits, judges its proposal in the Dask
 worker (a process the solver never ran in) and returns the record. Runs whose keys are stored
 already are skipped, so an interrupted study resumes; the key holds everything that changes a
 result, so a study run again under other limits or other code makes new runs.
@@ -21,26 +21,26 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.contract import Budget
 from puzzlebench.harness import scheduler as schedules
-from puzzlebench.harness.campaign.claim_revisions import state_claims
+from puzzlebench.harness.campaign.design.claim_revisions import state_claims
+from puzzlebench.harness.campaign.design.study import RunSpec, Study
 from puzzlebench.harness.campaign.preparation import prepare
 from puzzlebench.harness.campaign.progress import StudyProgress
-from puzzlebench.harness.campaign.store import Store
-from puzzlebench.harness.campaign.study import RunSpec, Study
+from puzzlebench.harness.campaign.storage.store import Store
 from puzzlebench.harness.execute import make_task
 from puzzlebench.harness.judging.judge import judge_version
 from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.child_report import ChildReport
-from puzzlebench.harness.run.early_server import start_for_solvers
+from puzzlebench.harness.run.forking.early_server import start_for_solvers
 from puzzlebench.harness.run.isolation import run_task
 from puzzlebench.harness.run.measure import STARTUP_LIMIT, Measurement
 from puzzlebench.harness.scheduler import Backend, Job, Put, WorkerResult
 from puzzlebench.harness.task import Task
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import PuzzlebenchError
-from puzzlebench.record import RunRecord
+from puzzlebench.records.record import RunRecord
+from puzzlebench.solvers.contract import Budget
 
 
 @dataclass(frozen=True, slots=True)

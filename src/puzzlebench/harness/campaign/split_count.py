@@ -39,18 +39,18 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from puzzlebench.contract import Budget
+from puzzlebench.harness.campaign.design.study import RunSpec, derive_seed
 from puzzlebench.harness.campaign.progress import SplitProgress
 from puzzlebench.harness.campaign.runner import run_specs
-from puzzlebench.harness.campaign.store import Store
-from puzzlebench.harness.campaign.study import RunSpec, derive_seed
+from puzzlebench.harness.campaign.storage.store import Store
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import default_hard_limit
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.problems.count_splits import Split, SubProblem, split_count
-from puzzlebench.record import Outcome, RunRecord
-from puzzlebench.solver_spec import SolverSpec
+from puzzlebench.records.record import Outcome, RunRecord
+from puzzlebench.solvers.contract import Budget
+from puzzlebench.solvers.spec import SolverSpec
 
 #: A split's sub-problem runs get this time limit each unless one is given (seconds).
 PART_TIME_LIMIT = 3600.0

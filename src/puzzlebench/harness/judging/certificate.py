@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from typing import Any
 
-from puzzlebench.harness.run.forkserver import python_command, python_env
+from puzzlebench.harness.run.forking.forkserver import python_command, python_env
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.problems.cnf import Cnf, encode, encodes

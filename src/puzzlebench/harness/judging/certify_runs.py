@@ -25,7 +25,7 @@ from puzzlebench.harness.judging.certificate import (
 from puzzlebench.harness.judging.judge import Judgement
 from puzzlebench.problems.base import Instance
 from puzzlebench.problems.cnf import encodes
-from puzzlebench.record import Outcome, rung_rank
+from puzzlebench.records.record import Outcome, rung_rank
 
 _CACHE: dict[str, Certification] = {}
 _LOCK = threading.Lock()

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.records.record import Outcome, RunRecord
 
 #: Origins of the project's own solvers: the only ones whose ``complete`` is taken on trust.
 BUILT_IN = ("handwritten", "baseline")

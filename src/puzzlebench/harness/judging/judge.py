@@ -5,7 +5,7 @@ process on the data that crossed from the solver's process, with the problem's o
 and tables — never with anything the solver could have touched.
 
 Judge versions: each record keeps ``judge_version``, the code fingerprint
-(``puzzlebench.code_fingerprint``) of the judge that decided it — this module, the payload
+(``puzzlebench.solvers.fingerprint``) of the judge that decided it — this module, the payload
 reader and the problem family's module with its import closure. A stored run judged by another
 version (or made before the field) is judged again when it is read (``verdict.judge_stored``), from its
 stored proposal (answer, claim, counts), so a fixed validator reaches every stored study
@@ -30,18 +30,18 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlebench.code_fingerprint import digest_of
-from puzzlebench.contract import Claim
 from puzzlebench.harness.judging.certificate import REJECTED, certify_infeasible
-from puzzlebench.harness.run.payload import ProposalData
+from puzzlebench.harness.run.protocol.payload import ProposalData
 from puzzlebench.problems.base import Instance, Problem
-from puzzlebench.record import Outcome
+from puzzlebench.records.record import Outcome
+from puzzlebench.solvers.contract import Claim
+from puzzlebench.solvers.fingerprint import digest_of
 
 #: The harness's own judging code; with a problem family's module (its validator, facts and
 #: tables), what a judge version digests.
 JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judging.judge",
                                   "puzzlebench.harness.judging.verdict",
-                                  "puzzlebench.harness.run.payload")
+                                  "puzzlebench.harness.run.protocol.payload")
 
 
 @dataclass(frozen=True, slots=True)

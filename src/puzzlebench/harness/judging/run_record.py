@@ -10,17 +10,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from puzzlebench.contract import Claim
 from puzzlebench.harness.judging import environment
 from puzzlebench.harness.judging.judge import Judgement, judge_version
 from puzzlebench.harness.judging.verdict import RunContext, verdict
 from puzzlebench.harness.run.child_report import ChildReport
 from puzzlebench.harness.run.measure import clock_resolution_s
-from puzzlebench.harness.run.payload import MalformedProposalError, ProposalData, from_payload
+from puzzlebench.harness.run.protocol.payload import MalformedProposalError, ProposalData, from_payload
 from puzzlebench.harness.task import Task
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.catalogue import family_origin
-from puzzlebench.record import (
+from puzzlebench.records.record import (
     Outcome,
     RunFigures,
     RunKey,
@@ -29,8 +28,9 @@ from puzzlebench.record import (
     RunVerdict,
     infer_stopped_by,
 )
-from puzzlebench.solver_spec import SolverSpec
-from puzzlebench.trace_points import check_points
+from puzzlebench.records.trace_points import check_points
+from puzzlebench.solvers.contract import Claim
+from puzzlebench.solvers.spec import SolverSpec
 
 
 def make_record(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: bool = True,

@@ -23,7 +23,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from puzzlebench.contract import Claim
 from puzzlebench.harness.judging.certify_runs import certify_claim, certify_zero_count
 from puzzlebench.harness.judging.cross_run import judge_across
 from puzzlebench.harness.judging.judge import (
@@ -32,10 +31,11 @@ from puzzlebench.harness.judging.judge import (
     judge_solution,
     judge_version,
 )
-from puzzlebench.harness.run.payload import ProposalData
+from puzzlebench.harness.run.protocol.payload import ProposalData
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance, Problem, PuzzlebenchError
-from puzzlebench.record import Outcome, RunRecord
+from puzzlebench.records.record import Outcome, RunRecord
+from puzzlebench.solvers.contract import Claim
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 Every run gets a process of its own — forked by the fork server (``harness.run.forkserver``: a
 lean process that never saw the harness's memory or another run's instance; forked from the
 harness only for a solver class that exists nowhere but in the harness's memory) or spawned as
-``python -m puzzlebench.harness.run.child`` (on Dask workers) — in a new session and, where the
+``python -m puzzlebench.harness.run.inside.child`` (on Dask workers) — in a new session and, where the
 machine allows, a cgroup of its own (``harness.run.cgroups``), so the run and every process it
 starts form one group that the harness measures and kills. The harness opens the result pipe,
 the control pipe and the log file before the solver's code is loaded; the child writes only
@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 
 from puzzlebench.harness.run.child_report import ChildReport
-from puzzlebench.harness.run.forkserver import ForkServer, ForkServerError, forget, fork_server
+from puzzlebench.harness.run.forking.forkserver import ForkServer, ForkServerError, forget, fork_server
 from puzzlebench.harness.run.measure import Measurement
 from puzzlebench.harness.run.reaping import reap
 from puzzlebench.harness.run.run_process import RunProcess
@@ -113,7 +113,7 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
         # fork server makes inherit the server's (numba never loads here for them: a
         # one-shot `solve` or `count` would pay ~0.5 s for nothing).
         # imported here: numba loads only when a compiled solver runs (start-up time)
-        from puzzlebench.harness.run.numba_kernels import start_compiler
+        from puzzlebench.harness.run.inside.numba_kernels import start_compiler
 
         start_compiler(load=True)
     servers: dict[bool, ForkServer | None] = {}

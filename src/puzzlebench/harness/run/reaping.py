@@ -13,8 +13,8 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
-from puzzlebench.harness.run.cgroups import RunCgroup
-from puzzlebench.harness.run.forkserver import ForkServer
+from puzzlebench.harness.run.forking.forkserver import ForkServer
+from puzzlebench.harness.run.sandbox.cgroups import RunCgroup
 
 
 def kill_group(pid: int) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzlebench.harness.run.measure import Timing, check_stamps, stamp_ns, usable_cores
-from puzzlebench.harness.run.message_fields import number
+from puzzlebench.harness.run.protocol.message_fields import number
 
 
 @dataclass(slots=True)

@@ -2,7 +2,7 @@
 
 A ``RunProcess`` is forked by the fork server (``harness.run.forkserver``), forked from the harness
 (a solver class that lives only in the harness's memory) or spawned as ``python -m
-puzzlebench.harness.run.child`` (Dask workers), in a new session and, where the machine allows, a
+puzzlebench.harness.run.inside.child`` (Dask workers), in a new session and, where the machine allows, a
 cgroup of its own. It reads the run's framed messages (``ready`` → the harness sends ``go``
 with the instance; ``stopped``; ``done``/``error``; ``repeats``), records the harness's own
 window around them (``harness.run.run_figures.RunWindow``), and on ``finish`` kills what is left
@@ -21,15 +21,15 @@ import tempfile
 import time
 from typing import IO, Any
 
-from puzzlebench.harness.run.cgroups import CgroupError, RunCgroup, detect
-from puzzlebench.harness.run.child import RunSetup
 from puzzlebench.harness.run.child_report import ChildReport, describe_status
-from puzzlebench.harness.run.forkserver import ForkServer, ForkServerError, prime_key
+from puzzlebench.harness.run.forking.forkserver import ForkServer, ForkServerError, prime_key
+from puzzlebench.harness.run.inside.child import RunSetup
 from puzzlebench.harness.run.measure import Measurement, pre_go_charge, stamp_ns
-from puzzlebench.harness.run.messages import MessageReader, ProtocolError, write_message
+from puzzlebench.harness.run.protocol.messages import MessageReader, ProtocolError, write_message
 from puzzlebench.harness.run.reaping import ENDED, kill_group, wait_for
 from puzzlebench.harness.run.run_figures import RunWindow, accepted_figures
-from puzzlebench.harness.run.sandbox import SEALED, verify
+from puzzlebench.harness.run.sandbox.cgroups import CgroupError, RunCgroup, detect
+from puzzlebench.harness.run.sandbox.sandbox import SEALED, verify
 from puzzlebench.harness.run.starting import (
     fork_here,
     forks_in_server,

@@ -1,5 +1,5 @@
 """The three ways a run's process is made: forked by the fork server (``harness.run.forkserver``;
-the usual way), spawned as ``python -P -m puzzlebench.harness.run.child`` (Dask's daemonic
+the usual way), spawned as ``python -P -m puzzlebench.harness.run.inside.child`` (Dask's daemonic
 workers, which should not fork; ``forkserver.python_command``: a safe path), or forked from the
 harness itself (a solver class that lives only in the harness's memory cannot reach the fork
 server). Each gets the same pipes and the same set-up.
@@ -14,15 +14,15 @@ import subprocess
 import sys
 from typing import IO
 
-from puzzlebench.harness.run.child import RunSetup, child_main
-from puzzlebench.harness.run.forkserver import python_command, python_env
+from puzzlebench.harness.run.forking.forkserver import python_command, python_env
+from puzzlebench.harness.run.inside.child import RunSetup, child_main
 from puzzlebench.harness.task import Task
 
 
 def spawn_run(write_fd: int, control_read: int, log: IO[bytes]) -> subprocess.Popen[bytes]:
     """A fresh interpreter running the run's side, its task to come on the control pipe."""
     return subprocess.Popen(
-        [*python_command("puzzlebench.harness.run.child"), str(write_fd)],
+        [*python_command("puzzlebench.harness.run.inside.child"), str(write_fd)],
         stdin=control_read, stdout=log, stderr=log, pass_fds=(write_fd,), env=python_env(),
         start_new_session=True,
     )

@@ -1,0 +1,1 @@
+"""Study files and their grids: schema, values, claims (and their revisions), tuning."""

@@ -1,0 +1,1 @@
+"""The store: one SQLite file of sealed rows, its modes, its DataFrame and its exports."""

@@ -1,0 +1,1 @@
+"""The fork server: one lean process per batch of runs that forks each run's process."""

@@ -1,0 +1,1 @@
+"""The run's own side, inside its process: load the solver, warm it, call it, report."""

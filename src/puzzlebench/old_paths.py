@@ -1,0 +1,163 @@
+"""Where modules lived before the core was regrouped into rooms (issue 56), and the one table
+that keeps those paths working.
+
+* Old import paths keep working: :class:`OldPaths`, installed by ``puzzlebench/__init__``, makes
+  ``import puzzlebench.iterative`` give the module that now lives at ``puzzlebench.solvers.iterative``
+  (the same module object, not a copy), so a user's plugin written against an old path runs.
+* Run keys do not move with the code: the fingerprint (:mod:`puzzlebench.solvers.fingerprint`)
+  names each module, and rewrites each import statement, by the name it had when keys were first
+  made (:func:`canonical`), so a module that only moved keeps its digest and every stored run
+  stays valid.
+
+A module moved again later gets one more line here (its newest name → its first name).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+from types import ModuleType
+
+#: Old name → new name, both under ``puzzlebench.``.
+_MOVED = {
+    "cache_dir": "host.cache_dir",
+    "claims": "records.claims",
+    "code_fingerprint": "solvers.fingerprint",
+    "compiled_clock": "solvers.compiled_clock",
+    "external_program": "solvers.external_program",
+    "harness.campaign.claim_revisions": "harness.campaign.design.claim_revisions",
+    "harness.campaign.exports": "harness.campaign.storage.exports",
+    "harness.campaign.ioh_export": "harness.campaign.storage.ioh_export",
+    "harness.campaign.records_frame": "harness.campaign.storage.records_frame",
+    "harness.campaign.seals": "harness.campaign.storage.seals",
+    "harness.campaign.store": "harness.campaign.storage.store",
+    "harness.campaign.store_modes": "harness.campaign.storage.store_modes",
+    "harness.campaign.study": "harness.campaign.design.study",
+    "harness.campaign.study_claims": "harness.campaign.design.study_claims",
+    "harness.campaign.study_file": "harness.campaign.design.study_file",
+    "harness.campaign.study_mistakes": "harness.campaign.design.study_mistakes",
+    "harness.campaign.study_tune": "harness.campaign.design.study_tune",
+    "harness.campaign.study_values": "harness.campaign.design.study_values",
+    "harness.run.cgroups": "harness.run.sandbox.cgroups",
+    "harness.run.child": "harness.run.inside.child",
+    "harness.run.early_server": "harness.run.forking.early_server",
+    "harness.run.forkserver": "harness.run.forking.forkserver",
+    "harness.run.forkserver_main": "harness.run.forking.forkserver_main",
+    "harness.run.linux_calls": "harness.run.sandbox.linux_calls",
+    "harness.run.message_fields": "harness.run.protocol.message_fields",
+    "harness.run.messages": "harness.run.protocol.messages",
+    "harness.run.numba_kernels": "harness.run.inside.numba_kernels",
+    "harness.run.payload": "harness.run.protocol.payload",
+    "harness.run.pid_namespace": "harness.run.sandbox.pid_namespace",
+    "harness.run.sandbox": "harness.run.sandbox.sandbox",
+    "harness.run.sealed_view": "harness.run.sandbox.sealed_view",
+    "harness.run.solver_call": "harness.run.inside.solver_call",
+    "harness.run.warmup": "harness.run.inside.warmup",
+    "iterative": "solvers.iterative",
+    "param_space": "solvers.param_space",
+    "plugin_loader": "solvers.plugin_loader",
+    "queens_keys": "solvers.queens_keys",
+    "queens_keys_jit": "solvers.queens_keys_jit",
+    "record": "records.record",
+    "registry": "solvers.registry",
+    "report.anytime_statistics": "report.statistics.anytime_statistics",
+    "report.bootstrap": "report.statistics.bootstrap",
+    "report.borda": "report.statistics.borda",
+    "report.claim_power": "report.statistics.claim_power",
+    "report.claim_tests": "report.statistics.claim_tests",
+    "report.count_runs": "report.statistics.count_runs",
+    "report.distorted": "report.statistics.distorted",
+    "report.findings": "report.statistics.findings",
+    "report.quality": "report.statistics.quality",
+    "report.scaling": "report.statistics.scaling",
+    "report.scaling_models": "report.statistics.scaling_models",
+    "report.scores": "report.statistics.scores",
+    "report.stratified": "report.statistics.stratified",
+    "search.blank_aware_kernel": "search.sliding.blank_aware_kernel",
+    "search.compact_batch_kernel": "search.pattern_databases.compact_batch_kernel",
+    "search.compact_kernel": "search.pattern_databases.compact_kernel",
+    "search.compact_lookup": "search.pattern_databases.compact_lookup",
+    "search.idastar": "search.sliding.idastar",
+    "search.idastar_pdb": "search.sliding.idastar_pdb",
+    "search.knuth_estimate": "search.queens.knuth_estimate",
+    "search.pattern_database": "search.pattern_databases.pattern_database",
+    "search.pattern_database_files": "search.pattern_databases.pattern_database_files",
+    "search.pdb_lookup": "search.pattern_databases.pdb_lookup",
+    "search.pdb_preparation": "search.pattern_databases.pdb_preparation",
+    "search.queens_search": "search.queens.queens_search",
+    "search.queens_states": "search.queens.queens_states",
+    "search.region_pdb_build": "search.pattern_databases.region_pdb_build",
+    "search.seed001_loop": "search.queens.seed001_loop",
+    "search.sliding_heuristics": "search.sliding.sliding_heuristics",
+    "search.sliding_kernels": "search.sliding.sliding_kernels",
+    "search.sliding_search": "search.sliding.sliding_search",
+    "search.sliding_state": "search.sliding.sliding_state",
+    "search.sliding_symmetry": "search.sliding.sliding_symmetry",
+    "solver_index": "solvers.index",
+    "solver_references": "solvers.references",
+    "solver_references.manifest": "solvers.references.manifest",
+    "solver_references.python_plugin": "solvers.references.python_plugin",
+    "solver_spec": "solvers.spec",
+    "terminal": "host.terminal",
+    "trace": "records.trace",
+    "trace_kernels": "records.trace_kernels",
+    "trace_points": "records.trace_points",
+}
+#: ``puzzlebench.<old>`` → ``puzzlebench.<new>``.
+MOVED: dict[str, str] = {f"puzzlebench.{o}": f"puzzlebench.{n}" for o, n in _MOVED.items()}
+#: The reverse: a module's name now → its name when run keys were first made.
+FIRST_NAME: dict[str, str] = {new: old for old, new in MOVED.items()}
+FIRST_NAME["puzzlebench.solvers.contract"] = "puzzlebench.contract"
+#: Modules that only re-export another (the public plugin API's fixed path): a fingerprint
+#: follows what they import and hashes that, never the re-export itself.
+FACADES = frozenset({"puzzlebench.contract"})
+
+__all__ = ["FACADES", "FIRST_NAME", "MOVED", "OldPaths", "canonical", "install"]
+
+
+def canonical(name: str) -> str:
+    """A module's name as run keys know it: its first name if it moved (a submodule of a moved
+    package follows its package), else itself."""
+    if name in FIRST_NAME:
+        return FIRST_NAME[name]
+    head = name.rpartition(".")[0]
+    while head:
+        if head in FIRST_NAME:
+            return FIRST_NAME[head] + "." + name[len(head) + 1:]
+        head = head.rpartition(".")[0]
+    return name
+
+
+class _Alias(importlib.abc.Loader):
+    """Loads an old name as the module now at its new name (the same object)."""
+
+    def __init__(self, new: str) -> None:
+        self.new = new
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        return importlib.import_module(self.new)
+
+    def exec_module(self, module: ModuleType) -> None:
+        """Nothing to run: the module at the new name is already executed."""
+
+
+class OldPaths(importlib.abc.MetaPathFinder):
+    """Finds ``puzzlebench.<old name>`` as the module at its new name."""
+
+    def find_spec(self, fullname: str, path: object = None,
+                  target: object = None) -> importlib.machinery.ModuleSpec | None:
+        new = MOVED.get(fullname)
+        if new is None:
+            return None
+        found = importlib.util.find_spec(new)
+        return importlib.util.spec_from_loader(
+            fullname, _Alias(new), origin=found.origin if found is not None else None)
+
+
+def install() -> None:
+    """Put :class:`OldPaths` on ``sys.meta_path`` once (``puzzlebench/__init__`` calls it)."""
+    if not any(isinstance(f, OldPaths) for f in sys.meta_path):
+        sys.meta_path.append(OldPaths())

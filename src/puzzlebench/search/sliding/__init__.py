@@ -1,0 +1,1 @@
+"""The sliding puzzle's searches: state, heuristics, symmetry, A*/greedy and IDA* kernels."""
