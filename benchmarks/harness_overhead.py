@@ -92,9 +92,9 @@ def direct(count: int) -> None:
     import statistics
 
     import puzzlebench.harness.run.inside.child  # noqa: F401 - what a run's process holds, as forked
-    from puzzlebench.harness.run.sandbox.pid_namespace import enter_pid_namespace, leave_pid_namespace
-    from puzzlebench.harness.run.sandbox.sandbox import SandboxPlan, seal
-    from puzzlebench.harness.run.sandbox.sealed_view import plan_view
+    from puzzlebench.harness.run.sealed.pid_namespace import enter_pid_namespace, leave_pid_namespace
+    from puzzlebench.harness.run.sealed.sandbox import SandboxPlan, seal
+    from puzzlebench.harness.run.sealed.sealed_view import plan_view
     from puzzlebench.host.cache_dir import cache_dir
     from puzzlebench.solvers.compiled_clock import prepare_jit
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness.run.sandbox.cgroups import detect, sweep_orphans
+from puzzlebench.harness.run.sealed.cgroups import detect, sweep_orphans
 
 
 def dead_pid() -> int:

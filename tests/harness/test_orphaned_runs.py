@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from puzzlebench.harness.run.sandbox.pid_namespace import start_init
+from puzzlebench.harness.run.sealed.pid_namespace import start_init
 
 NAPPING = Path(__file__).resolve().parents[1] / "plugins" / "napping.py"
 

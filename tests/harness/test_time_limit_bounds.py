@@ -119,7 +119,7 @@ def test_a_cut_waits_for_numba_to_finish_compiling() -> None:
 
 
 def test_a_killed_run_keeps_the_cpu_time_its_cgroup_measured() -> None:
-    from puzzlebench.harness.run.sandbox.cgroups import detect
+    from puzzlebench.harness.run.sealed.cgroups import detect
 
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'burns.py'}:Burns")
     record = run_judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve",

@@ -144,7 +144,7 @@ def test_export_rejudges_like_report(capsys, tmp_path: Path) -> None:
 # -- memory figures -----------------------------------------------------------------------------
 
 def test_a_run_cannot_change_its_recorded_peak_memory() -> None:
-    from puzzlebench.harness.run.sandbox.cgroups import detect
+    from puzzlebench.harness.run.sealed.cgroups import detect
 
     layout, why = detect()
     if layout is None:

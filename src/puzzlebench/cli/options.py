@@ -45,7 +45,7 @@ PinOpt = Annotated[bool | None, typer.Option(
     "--pin/--no-pin", help="Give each worker its own core (cpuset cgroup, else affinity).")]
 
 
-#: ``--sandbox``: how each run is sealed off from the machine (``harness.run.sandbox``).
+#: ``--sandbox``: how each run is sealed off from the machine (``harness.run.sealed.sandbox``).
 SandboxOpt = Annotated[str | None, typer.Option(
     "--sandbox", metavar="auto|required|off",
     help="Seal each run in namespaces of its own (no other process, read-only files, no "

@@ -5,7 +5,7 @@ A run that could read these could "count" by looking the answer up: a plugin tha
 out of the installed package was judged ``solved``, verified, in 8 ms, and ``agree`` agreed.
 So they are not Python constants any solver can import: they live in ``data/judge/``, are
 read on first use (by the judge, never at import, so the fork server and the runs it forks
-never hold them), and a sealed run sees an empty directory there (``harness.run.sandbox`` mounts
+never hold them), and a sealed run sees an empty directory there (``harness.run.sealed.sandbox`` mounts
 one over it). An unsealed run (sandbox off or unavailable: its record says so) can still read
 the file; a run forked from the harness itself (a solver class that exists only in the
 harness's memory) inherits what the harness has read.

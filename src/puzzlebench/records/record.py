@@ -200,7 +200,7 @@ class RunProvenance:
     timestamp: str = ""
     #: The solver ran in a process of its own (False: in the harness's, for debugging).
     isolated: bool = True
-    #: How the run was sealed off from the machine (``harness.run.sandbox``): ``namespaces`` (its
+    #: How the run was sealed off from the machine (``harness.run.sealed.sandbox``): ``namespaces`` (its
     #: own PID, mount and network namespaces, a read-only file system, no capabilities) or
     #: ``none`` (an ordinary process of the harness's user; ``notes`` says why). Records made
     #: before the field say ``none``: they were not sealed.

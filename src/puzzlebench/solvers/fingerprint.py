@@ -216,14 +216,42 @@ def _facts(name: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 def _first_names(tree: ast.Module) -> None:
-    """Every import statement names its modules by their first names (``old_paths``): a
-    module that only moved, or only follows a moved import, keeps its digest."""
+    """Every import statement names its modules by their first names (``old_paths``), and each
+    run of the project's ``from … import`` statements is in the order of those names (the
+    order the import sorter kept before the move): a module that only moved, or only follows
+    a moved import, keeps its digest."""
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             node.module = canonical(node.module)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 alias.name = canonical(alias.name)
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            body = getattr(node, name, None)
+            if isinstance(body, list):
+                setattr(node, name, _sorted_runs(body))
+
+
+def _is_project_from(stmt: ast.stmt) -> bool:
+    return (isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module is not None
+            and stmt.module.startswith(PROJECT))
+
+
+def _sorted_runs(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` with each run of consecutive project ``from … import`` statements sorted by
+    module name, as the import sorter orders them (lower case)."""
+    out: list[ast.stmt] = []
+    run: list[ast.ImportFrom] = []
+    for stmt in [*body, None]:
+        if stmt is not None and _is_project_from(stmt):
+            run.append(stmt)  # type: ignore[arg-type]
+            continue
+        out.extend(sorted(run, key=lambda s: (s.module or "").lower()))
+        run = []
+        if stmt is not None:
+            out.append(stmt)
+    return out
 
 
 def _is_bare_string(node: ast.AST) -> bool:
@@ -263,7 +291,7 @@ _MEMO_STATE = {"loaded": False, "dirty": False}
 MEMO_SIZE = 4000
 #: Part of every memo key: digests made before import statements were read by first names
 #: (``_first_names``) are never reused.
-MEMO_VERSION = "first-names-1"
+MEMO_VERSION = "first-names-2"
 
 
 def _memo_path() -> Path:

@@ -43,7 +43,7 @@ class ChildReport:
     measured_by: str = "rusage"
     core: int | None = None
     notes: tuple[str, ...] = ()
-    #: How the run was sealed (``harness.run.sandbox``): ``namespaces`` as the harness saw it
+    #: How the run was sealed (``harness.run.sealed.sandbox``): ``namespaces`` as the harness saw it
     #: from outside, else ``none``.
     sandbox: str = "none"
     #: The nice value the harness gave the run's processes for their timed phase (None: the

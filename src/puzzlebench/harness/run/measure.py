@@ -151,7 +151,7 @@ class Measurement:
     (None: once). ``pin``: give each worker its own core (cpuset cgroup, else affinity).
     ``cgroups``: use a cgroup per run where the machine allows (False: always the rusage
     fallback). ``startup_limit``: seconds a run may take to be ready (start-up and warm-up).
-    ``sandbox``: how runs are sealed off from the machine (``harness.run.sandbox``: ``auto``,
+    ``sandbox``: how runs are sealed off from the machine (``harness.run.sealed.sandbox``: ``auto``,
     ``required``, ``off``; None: ``$PUZZLEBENCH_SANDBOX`` or ``auto``). ``nice``: the
     scheduling priority each run's processes get for their timed phase where the harness may
     raise it (root or CAP_SYS_NICE; None: left as inherited) — see :data:`RUN_NICE`.

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from puzzlebench.harness.run.forking.forkserver import ForkServer
-from puzzlebench.harness.run.sandbox.cgroups import RunCgroup
+from puzzlebench.harness.run.sealed.cgroups import RunCgroup
 
 
 def kill_group(pid: int) -> None:

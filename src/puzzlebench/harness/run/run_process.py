@@ -28,8 +28,8 @@ from puzzlebench.harness.run.measure import Measurement, pre_go_charge, stamp_ns
 from puzzlebench.harness.run.protocol.messages import MessageReader, ProtocolError, write_message
 from puzzlebench.harness.run.reaping import ENDED, kill_group, wait_for
 from puzzlebench.harness.run.run_figures import RunWindow, accepted_figures
-from puzzlebench.harness.run.sandbox.cgroups import CgroupError, RunCgroup, detect
-from puzzlebench.harness.run.sandbox.sandbox import SEALED, verify
+from puzzlebench.harness.run.sealed.cgroups import CgroupError, RunCgroup, detect
+from puzzlebench.harness.run.sealed.sandbox import SEALED, verify
 from puzzlebench.harness.run.starting import (
     fork_here,
     forks_in_server,

@@ -51,7 +51,7 @@ class RunSpec:
     fingerprint: str = ""
     min_time: float | None = None
     pin: bool = False
-    #: How the run is sealed off (``harness.run.sandbox``; None: the default) and its start-up
+    #: How the run is sealed off (``harness.run.sealed.sandbox``; None: the default) and its start-up
     #: limit (None: the default): they confine the run, never change its result, so they are
     #: not part of the key.
     sandbox: str | None = None

@@ -181,8 +181,8 @@ class _Server:
     def _fork_run(self, request: dict[str, Any], fds: list[int]) -> None:
         # imported in the server only (the harness imports this module for the client side)
         from puzzlebench.harness.run.inside.child import child_main
-        from puzzlebench.harness.run.sandbox.linux_calls import die_with_parent
-        from puzzlebench.harness.run.sandbox.pid_namespace import leave_pid_namespace
+        from puzzlebench.harness.run.sealed.linux_calls import die_with_parent
+        from puzzlebench.harness.run.sealed.pid_namespace import leave_pid_namespace
 
         prepare = request.get("prepare")
         if prepare is not None and prepare not in self.prepared and _own_context(request):
@@ -298,8 +298,8 @@ def _pid_namespace(mode: str | None, env: dict[str, str], fds: list[int]) -> int
     and this server may (root): the run then seals itself without a keeper or a fork. Returns
     the namespace's init, or None (the run makes its namespace itself, or is not sealed)."""
     # imported in the server only: the harness imports this module for the client side
-    from puzzlebench.harness.run.sandbox.pid_namespace import enter_pid_namespace
-    from puzzlebench.harness.run.sandbox.sandbox import MODE_ENV
+    from puzzlebench.harness.run.sealed.pid_namespace import enter_pid_namespace
+    from puzzlebench.harness.run.sealed.sandbox import MODE_ENV
 
     if (mode or env.get(MODE_ENV) or "auto") == "off":
         return None

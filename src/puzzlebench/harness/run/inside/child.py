@@ -52,7 +52,7 @@ from puzzlebench.harness.run.measure import (
 )
 from puzzlebench.harness.run.protocol.messages import read_message, send
 from puzzlebench.harness.run.protocol.payload import MalformedProposalError, answer_data, to_payload
-from puzzlebench.harness.run.sandbox.sandbox import NONE, SandboxPlan, Sealed, check_mode, seal
+from puzzlebench.harness.run.sealed.sandbox import NONE, SandboxPlan, Sealed, check_mode, seal
 from puzzlebench.harness.task import Go, Task
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
@@ -73,7 +73,7 @@ LOG_LIMIT_BYTES = 1 << 30
 class RunSetup:
     """What a run's process does before any solver code: join its cgroup (the ``cgroup.procs``
     files, one per hierarchy), keep to one core (``core``, when pinned without a cpuset), and
-    seal itself off from the machine (``sandbox``: a mode of ``harness.run.sandbox``; None: the
+    seal itself off from the machine (``sandbox``: a mode of ``harness.run.sealed.sandbox``; None: the
     default, ``$PUZZLEBENCH_SANDBOX`` or ``auto``)."""
 
     cgroup_procs: tuple[str, ...] = ()
@@ -321,7 +321,7 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
 
 
 def _seal(task: Task, setup: RunSetup) -> Sealed:
-    """Seal the run's process (``harness.run.sandbox``) before any solver code is loaded. A project
+    """Seal the run's process (``harness.run.sealed.sandbox``) before any solver code is loaded. A project
     solver (trusted code) keeps its pattern-database cache writable; numba's cache machinery is
     loaded first for a run whose code uses numba (``Task.jit``), so its cached kernels stay
     usable, and never for one that does not (forked lean, it would cost 0.25 s of start-up)."""
@@ -329,7 +329,7 @@ def _seal(task: Task, setup: RunSetup) -> Sealed:
     if plan.mode == "off":
         return Sealed(NONE, "the sandbox is off")
     # imported on use: only a sealed run needs to know where the cache is, and what it sees
-    from puzzlebench.harness.run.sandbox.sealed_view import plan_view
+    from puzzlebench.harness.run.sealed.sealed_view import plan_view
     from puzzlebench.host.cache_dir import cache_dir
 
     view = plan_view(task.solver, project=bool(task.project_module), cache=str(cache_dir()))

@@ -1,5 +1,5 @@
 """The Linux system calls a sealed run makes, through the C library (ctypes): namespaces,
-mounts and their flags. ``harness.run.sandbox`` decides what to seal; this module only says
+mounts and their flags. ``harness.run.sealed.sandbox`` decides what to seal; this module only says
 how to ask the kernel, and turns a refusal into a :class:`SandboxError`.
 """
 

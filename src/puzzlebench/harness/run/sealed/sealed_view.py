@@ -1,6 +1,6 @@
 """What a sealed run sees of the file system: the OS, its Python, its own code, its scratch.
 
-A sealed run (``harness.run.sandbox``) has a mount namespace of its own. In it, every
+A sealed run (``harness.run.sealed.sandbox``) has a mount namespace of its own. In it, every
 top-level directory that is not the operating system's (:data:`OS_DIRS`: ``/usr``, ``/etc``,
 ``/var``, …) is covered by an empty read-only tmpfs — ``/home``, ``/root``, ``/tmp``,
 ``/mnt``, ``/media``, a ``/work`` of checkouts, any other — and only what the run needs is
@@ -31,7 +31,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from puzzlebench.harness.run.sandbox.linux_calls import (
+from puzzlebench.harness.run.sealed.linux_calls import (
     MS_BIND,
     MS_NODEV,
     MS_NOEXEC,

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from puzzlebench.harness.run.inside.numba_kernels import read_only_caches
-from puzzlebench.harness.run.sandbox.linux_calls import (
+from puzzlebench.harness.run.sealed.linux_calls import (
     CLONE_NEWPID,
     CLONE_NEWUSER,
     IFF_UP,
@@ -81,8 +81,8 @@ from puzzlebench.harness.run.sandbox.linux_calls import (
     mount,
     set_read_only,
 )
-from puzzlebench.harness.run.sandbox.pid_namespace import keep, start_init
-from puzzlebench.harness.run.sandbox.sealed_view import View, apply_view
+from puzzlebench.harness.run.sealed.pid_namespace import keep, start_init
+from puzzlebench.harness.run.sealed.sealed_view import View, apply_view
 from puzzlebench.problems.known_counts import JUDGE_DATA
 
 #: ``--sandbox`` values: seal where possible, refuse to run unsealed, never seal.

@@ -13,7 +13,7 @@ import signal
 from functools import lru_cache
 from typing import NoReturn
 
-from puzzlebench.harness.run.sandbox.linux_calls import (
+from puzzlebench.harness.run.sealed.linux_calls import (
     CLONE_NEWPID,
     SandboxError,
     check,
