@@ -233,22 +233,18 @@ def _first_names(tree: ast.Module) -> None:
                 setattr(node, name, _sorted_runs(body))
 
 
-def _is_project_from(stmt: ast.stmt) -> bool:
-    return (isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module is not None
-            and stmt.module.startswith(PROJECT))
-
-
 def _sorted_runs(body: list[ast.stmt]) -> list[ast.stmt]:
     """``body`` with each run of consecutive project ``from … import`` statements sorted by
     module name, as the import sorter orders them (lower case)."""
     out: list[ast.stmt] = []
     run: list[ast.ImportFrom] = []
     for stmt in [*body, None]:
-        if stmt is not None and _is_project_from(stmt):
-            run.append(stmt)  # type: ignore[arg-type]
+        if (isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module is not None
+                and stmt.module.startswith(PROJECT)):
+            run.append(stmt)
             continue
         out.extend(sorted(run, key=lambda s: (s.module or "").lower()))
-        run = []
+        run.clear()
         if stmt is not None:
             out.append(stmt)
     return out
