@@ -243,11 +243,15 @@ def _sorted_runs(body: list[ast.stmt]) -> list[ast.stmt]:
                 and stmt.module.startswith(PROJECT)):
             run.append(stmt)
             continue
-        out.extend(sorted(run, key=lambda s: (s.module or "").lower()))
+        out.extend(sorted(run, key=_module_lower))
         run.clear()
         if stmt is not None:
             out.append(stmt)
     return out
+
+
+def _module_lower(stmt: ast.ImportFrom) -> str:
+    return (stmt.module or "").lower()
 
 
 def _is_bare_string(node: ast.AST) -> bool:
