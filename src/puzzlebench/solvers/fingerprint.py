@@ -243,7 +243,8 @@ def _sorted_runs(body: list[ast.stmt]) -> list[ast.stmt]:
                 and stmt.module.startswith(PROJECT)):
             run.append(stmt)
             continue
-        out.extend(sorted(run, key=_module_lower))
+        ordered: list[ast.ImportFrom] = sorted(run, key=_module_lower)
+        out.extend(ordered)
         run.clear()
         if stmt is not None:
             out.append(stmt)
