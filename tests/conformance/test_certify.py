@@ -259,9 +259,9 @@ def test_the_cap_probe_counts_the_effort_of_an_answer_past_the_limit(
     """The uncapped probe measures what a run spends, not its speed: an answer just past the
     limit (judged a timeout) still says its effort, and the capped run is then checked. Before,
     the check failed on the probe (greedy-h2 on nqueens-30: 2.6 s idle, 3.002 s under load)."""
-    from puzzlebench.conformance import checks
+    from puzzlebench.conformance import limit_checks
 
-    monkeypatch.setattr(checks, "CAP_TIME_LIMIT", 1.0)
+    monkeypatch.setattr(limit_checks, "CAP_TIME_LIMIT", 1.0)
     path = tmp_path / "late.py"
     path.write_text(LATE)
     case = next(c for c in cases_of(f"{path}:AnswersLate") if c.check == "cap:max_iterations")

@@ -17,8 +17,9 @@ import numba
 import numpy as np
 
 from puzzlebench.evolution.population_fitness import attacking_pairs
+from puzzlebench.evolution.queens_ga import Population, QueensGA
 from puzzlebench.solvers.contract import Param
-from puzzlebench.solvers.iterative import IterativeSolver, Run
+from puzzlebench.solvers.iterative import Run
 from puzzlebench.solvers.param_space import FloatRange, IntRange
 from puzzlebench.solvers.registry import register
 
@@ -48,31 +49,19 @@ def order_crossover(parents_a: np.ndarray, parents_b: np.ndarray, cuts: np.ndarr
     return out
 
 
-class _State:
-    """A population between generations."""
+class _State(Population):
+    """A population between generations, with each board's cost (attacking pairs)."""
 
-    n: int
-    torus: bool
-    rng: np.random.Generator
-    pop: np.ndarray
     cost: np.ndarray
-    generations: int
-    evaluations: int
 
 
 @register
-class PermutationGA(IterativeSolver):
+class PermutationGA(QueensGA):
     """Permutation GA: tournament selection, order crossover, swap mutation, elitism."""
 
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     name: ClassVar[str] = "ga-permutation"
-    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
-    # honours and traces repeat IterativeSolver's on purpose: the capabilities read where the
-    # solver is defined; deleting them would also change its run key (its code digest)
-    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
-    stochastic: ClassVar[bool] = True
-    traces: ClassVar[bool] = True
     evaluation: ClassVar[str] = ("one individual's cost counted in full (the elite carried over "
                                  "is not recounted)")
     params: ClassVar[dict[str, Any]] = {
@@ -84,16 +73,12 @@ class PermutationGA(IterativeSolver):
         "population_size": IntRange(10, 1000, log=True), "tournament": IntRange(1, 10),
         "crossover_rate": FloatRange(0.0, 1.0), "mutation_rate": FloatRange(0.0, 1.0),
         "elite": IntRange(0, 5)}
-    iteration_counter: ClassVar[str] = "generations"
     param_caps: ClassVar[dict[str, str]] = {"max_generations": "generations"}
 
     def init(self, instance: Any, rng: np.random.Generator, run: Run) -> _State:
-        st = _State()
-        st.n, st.torus, st.rng = instance.n, instance.wraps, rng
         m = int(self.config["population_size"])
-        st.pop = np.argsort(rng.random((m, st.n)), axis=1).astype(np.int64)
+        st = _State(instance, rng, np.argsort(rng.random((m, instance.n)), axis=1).astype(np.int64))
         st.cost = attacking_pairs(st.pop, st.torus, columns=False)
-        st.generations, st.evaluations = 0, m
         return st
 
     def conflicts(self, state: _State) -> int:
@@ -103,8 +88,7 @@ class PermutationGA(IterativeSolver):
         return state.pop[int(np.argmin(state.cost))].tolist()
 
     def counters(self, state: _State) -> dict[str, int]:
-        return {"generations": state.generations, "evaluations": state.evaluations,
-                "best_conflicts": int(state.cost.min())}
+        return {**super().counters(state), "best_conflicts": int(state.cost.min())}
 
     def step(self, state: _State) -> str:
         """One generation."""

@@ -26,36 +26,25 @@ from typing import Any, ClassVar
 import numpy as np
 
 from puzzlebench.evolution.population_fitness import attacking_pairs
+from puzzlebench.evolution.queens_ga import Population, QueensGA
 from puzzlebench.solvers.contract import Param
-from puzzlebench.solvers.iterative import IterativeSolver, Run
+from puzzlebench.solvers.iterative import Run
 from puzzlebench.solvers.param_space import FloatRange, IntRange
 from puzzlebench.solvers.registry import register
 
 
-class _State:
-    """A population between generations."""
+class _State(Population):
+    """A population between generations, with each board's fitness (non-attacking pairs)."""
 
-    n: int
-    torus: bool
-    rng: np.random.Generator
     max_fitness: int
-    pop: np.ndarray
     fit: np.ndarray
-    generations: int
-    evaluations: int
 
 
 @register
-class SeedGA(IterativeSolver):
+class SeedGA(QueensGA):
     """Seed 002's GA: repetition encoding, K-tournament, one-point crossover, one-gene mutation."""
 
     name: ClassVar[str] = "ga-seed002"
-    problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
-    # honours and traces repeat IterativeSolver's on purpose: the capabilities read where the
-    # solver is defined; deleting them would also change its run key (its code digest)
-    honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
-    stochastic: ClassVar[bool] = True
-    traces: ClassVar[bool] = True
     evaluation: ClassVar[str] = ("one individual's fitness counted in full (a generation adds its "
                                  "distinct children)")
     params: ClassVar[dict[str, Any]] = {
@@ -66,17 +55,13 @@ class SeedGA(IterativeSolver):
     param_space: ClassVar[dict[str, Any]] = {
         "population_size": IntRange(10, 1000, log=True), "k": IntRange(1, 10),
         "crossover_rate": FloatRange(0.0, 1.0), "mutation_rate": FloatRange(0.0, 1.0)}
-    iteration_counter: ClassVar[str] = "generations"
     time_param: ClassVar[str] = "time_cap"
 
     def init(self, instance: Any, rng: np.random.Generator, run: Run) -> _State:
-        st = _State()
-        st.n, st.torus, st.rng = instance.n, instance.wraps, rng
-        st.max_fitness = st.n * (st.n - 1) // 2
-        size = int(self.config["population_size"])
-        st.pop = rng.integers(0, st.n, size=(size, st.n), dtype=np.int64)
+        size, n = int(self.config["population_size"]), instance.n
+        st = _State(instance, rng, rng.integers(0, n, size=(size, n), dtype=np.int64))
+        st.max_fitness = n * (n - 1) // 2
         st.fit = st.max_fitness - attacking_pairs(st.pop, st.torus)
-        st.generations, st.evaluations = 0, size
         return st
 
     def conflicts(self, state: _State) -> int:
@@ -87,8 +72,8 @@ class SeedGA(IterativeSolver):
         return state.pop[int(np.argmax(state.fit))].tolist()
 
     def counters(self, state: _State) -> dict[str, int]:
-        return {"generations": state.generations, "evaluations": state.evaluations,
-                "best_fitness": int(state.fit.max()), "max_fitness": state.max_fitness}
+        return {**super().counters(state), "best_fitness": int(state.fit.max()),
+                "max_fitness": state.max_fitness}
 
     def step(self, state: _State) -> str:
         """One generation."""

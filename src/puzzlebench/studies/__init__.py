@@ -35,6 +35,12 @@ def split_analysis(analysis: Analysis) -> tuple[Callable[[pd.DataFrame], list[st
     return narrative, findings
 
 
+def wrong_or_crashed(frame: pd.DataFrame) -> str:
+    """The sentence that closes a narrative: how many runs were judged wrong or crashed."""
+    wrong = int(frame["outcome"].isin(["wrong", "crash"]).sum())
+    return f"{wrong} runs were judged wrong or crashed."
+
+
 @dataclass(frozen=True)
 class BuiltinStudy:
     """A named study with its narrative and extra tables."""

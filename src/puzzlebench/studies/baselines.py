@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from puzzlebench.solvers.registry import REGISTRY
-from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies import BuiltinStudy, wrong_or_crashed
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
 LARGE = ["mod12", "qs4"]
@@ -50,8 +50,7 @@ def narrative(frame: pd.DataFrame) -> list[str]:
     big = frame[frame["size"] > 64]
     for (solver, n), g in sorted(big.groupby(["solver", "size"])):
         lines.append(f"{solver} at n = {n:,}: {g['outcome'].iloc[0]} in {g['time_s'].iloc[0]:.3f} s.")
-    wrong = int(frame["outcome"].isin(["wrong", "crash"]).sum())
-    lines.append(f"{wrong} runs were judged wrong or crashed.")
+    lines.append(wrong_or_crashed(frame))
     return lines
 
 

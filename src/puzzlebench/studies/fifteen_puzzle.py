@@ -16,7 +16,8 @@ import pandas as pd
 
 from puzzlebench.problems.korf_instances import KORF_GOAL, korf100
 from puzzlebench.records.record import Outcome
-from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies import BuiltinStudy, wrong_or_crashed
+from puzzlebench.studies.korf_tables import korf_grid, outcome_shown
 
 PDB, LC = "idastar-pdb", "idastar-linear-conflict"
 #: The configurations set side by side: (short name, solver, its partition or None).
@@ -29,12 +30,8 @@ LIMIT = 10.0
 
 
 def _grid(count: int) -> dict:
-    starts = [",".join(map(str, k.start)) for k in korf100()[:count]]
-    return {"study": {"name": "fifteen-puzzle", "master_seed": 0, "time_limit": LIMIT,
-                      "memory_limit_mb": 4096},
-            "problems": [{"problem": "sliding", "sizes": [15], "starts": starts,
-                          "goal": ",".join(map(str, KORF_GOAL))}],
-            "solvers": [{"name": PDB}, {"name": PDB, "params": {"partition": "7-8"}}, {"name": LC}]}
+    return korf_grid("fifteen-puzzle", [k.start for k in korf100()[:count]], KORF_GOAL, 15, LIMIT,
+                     [{"name": PDB}, {"name": PDB, "params": {"partition": "7-8"}}, {"name": LC}])
 
 
 def _number(frame: pd.DataFrame) -> pd.Series:
@@ -65,8 +62,7 @@ def beside_korf(frame: pd.DataFrame) -> pd.DataFrame:
             if r.empty:
                 continue
             r = r.iloc[0]
-            row[f"{short}: outcome"] = r["outcome"] + (
-                " (not verified)" if r["outcome"] == Outcome.SOLVED and not r["success"] else "")
+            row[f"{short}: outcome"] = outcome_shown(r)
             row[f"{short}: moves"] = r["answer_length"] if r["outcome"] == Outcome.SOLVED else None
             row[f"{short}: nodes"] = int(r["counters"].get("nodes_generated", 0))
             row[f"{short}: s"] = round(float(r["time_s"]), 4)
@@ -138,8 +134,7 @@ def narrative(frame: pd.DataFrame) -> list[str]:
             ratio = (both["lc: nodes"].sum() / max(both["pdb: nodes"].sum(), 1))
             lines.append(f"On the {len(both)} instances both solved, linear conflict generated "
                          f"{ratio:,.0f} times as many nodes as the 6-6-3 pattern databases.")
-    wrong = int(frame["outcome"].isin(["wrong", "crash"]).sum())
-    lines.append(f"{wrong} runs were judged wrong or crashed.")
+    lines.append(wrong_or_crashed(frame))
     return lines
 
 

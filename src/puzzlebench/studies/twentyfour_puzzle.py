@@ -21,7 +21,8 @@ import pandas as pd
 
 from puzzlebench.problems.korf_instances import KORF24_GOAL, korf24
 from puzzlebench.records.record import Outcome
-from puzzlebench.studies import BuiltinStudy
+from puzzlebench.studies import BuiltinStudy, wrong_or_crashed
+from puzzlebench.studies.korf_tables import korf_grid, outcome_shown
 
 PDB = "idastar-pdb"
 LIMIT = 60.0
@@ -30,12 +31,8 @@ FIVE = (25, 32, 38, 40, 44)
 
 
 def _grid(numbers: tuple[int, ...], limit: float) -> dict:
-    starts = [",".join(map(str, k.start)) for k in korf24() if k.number in numbers]
-    return {"study": {"name": "twentyfour-puzzle", "master_seed": 0, "time_limit": limit,
-                      "memory_limit_mb": 4096},
-            "problems": [{"problem": "sliding", "sizes": [24], "starts": starts,
-                          "goal": ",".join(map(str, KORF24_GOAL))}],
-            "solvers": [{"name": PDB, "params": {"partition": "6-6-6-6"}}]}
+    return korf_grid("twentyfour-puzzle", [k.start for k in korf24() if k.number in numbers],
+                     KORF24_GOAL, 24, limit, [{"name": PDB, "params": {"partition": "6-6-6-6"}}])
 
 
 def beside_korf_felner(frame: pd.DataFrame) -> pd.DataFrame:
@@ -53,7 +50,7 @@ def beside_korf_felner(frame: pd.DataFrame) -> pd.DataFrame:
         rows.append({
             "#": k.number, "optimal (published)": k.optimal,
             "nodes expanded (published)": k.nodes_expanded,
-            "outcome": r["outcome"] + (" (not verified)" if solved and not r["success"] else ""),
+            "outcome": outcome_shown(r),
             "moves": r["answer_length"] if solved else None,
             "nodes expanded": expanded if solved else None,
             "before the last iteration": int(c.get("expanded_before_last", 0)) if solved else None,
@@ -91,8 +88,7 @@ def narrative(frame: pd.DataFrame) -> list[str]:
         lines.append(f"The other {len(rest)} ran into the limit ({how}); "
                      f"Korf & Felner needed between {int(rest['nodes expanded (published)'].min()):,} and "
                      f"{int(rest['nodes expanded (published)'].max()):,} nodes expanded for them.")
-    wrong = int(frame["outcome"].isin(["wrong", "crash"]).sum())
-    lines.append(f"{wrong} runs were judged wrong or crashed.")
+    lines.append(wrong_or_crashed(frame))
     return lines
 
 

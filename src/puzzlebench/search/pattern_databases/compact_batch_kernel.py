@@ -52,6 +52,7 @@ def idastar_batch_kernel(start: np.ndarray, rows: int, cols: int, tables: Any, p
     rpos = np.zeros(cells, np.int64)
     hv = np.zeros(n, np.int64)
     rhv = np.zeros(n, np.int64)
+    # the start's cells and sums, as in compact_kernel: written out (search/sliding/__init__.py)
     blank = 0
     for q in range(cells):
         t = tiles[q]
@@ -96,6 +97,7 @@ def idastar_batch_kernel(start: np.ndarray, rows: int, cols: int, tables: Any, p
     before_last = 0
     iterations = 0
     bound = h0
+    # The IDA* loop, written out in each kernel on purpose: why, in search/sliding/__init__.py
     while True:
         iterations += 1
         before_last = expanded

@@ -64,6 +64,7 @@ def idastar_compact_kernel(start: np.ndarray, rows: int, cols: int, tables: Any,
     dpos = np.zeros(cells, np.int64)
     hv = np.zeros(n, np.int64)
     rhv = np.zeros(n, np.int64)
+    # the start's cells and sums, as in compact_batch_kernel: written out (search/sliding/__init__.py)
     blank = 0
     for q in range(cells):
         t = tiles[q]
@@ -91,11 +92,7 @@ def idastar_compact_kernel(start: np.ndarray, rows: int, cols: int, tables: Any,
     dual_cuts = 0
     iterations = 0
     bound = h0
-    # The IDA* loop is written out in each kernel on purpose (idastar, idastar_pdb,
-    # blank_aware_kernel, compact_kernel): what a move updates differs in each (Manhattan and
-    # linear conflicts, sparse table indices, blank-aware ranks, compact ranks and their
-    # reflection), and a shared loop would take it as a per-node callback; kept apart, each
-    # compiles to one loop, and editing one kernel leaves the others' run keys alone.
+    # The IDA* loop, written out in each kernel on purpose: why, in search/sliding/__init__.py
     while True:
         iterations += 1
         expanded += 1  # the root

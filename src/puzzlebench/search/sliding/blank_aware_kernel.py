@@ -125,11 +125,7 @@ def idastar_blank_kernel(start: np.ndarray, rows: int, cols: int, tables: np.nda
     nodes = 0
     iterations = 0
     bound = h0
-    # The IDA* loop is written out in each kernel on purpose (idastar, idastar_pdb,
-    # blank_aware_kernel, compact_kernel): what a move updates differs in each (Manhattan and
-    # linear conflicts, sparse table indices, blank-aware ranks, compact ranks and their
-    # reflection), and a shared loop would take it as a per-node callback; kept apart, each
-    # compiles to one loop, and editing one kernel leaves the others' run keys alone.
+    # The IDA* loop, written out in each kernel on purpose: why, in search/sliding/__init__.py
     while True:
         iterations += 1
         next_bound = 1 << 30

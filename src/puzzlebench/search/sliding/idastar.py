@@ -62,11 +62,7 @@ def idastar_kernel(start: np.ndarray, goal: np.ndarray, rows: int, cols: int, ma
     if md + lc == 0:
         return 1, np.zeros(0, np.int64), 0, 0
     bound = md + lc
-    # The IDA* loop is written out in each kernel on purpose (idastar, idastar_pdb,
-    # blank_aware_kernel, compact_kernel): what a move updates differs in each (Manhattan and
-    # linear conflicts, sparse table indices, blank-aware ranks, compact ranks and their
-    # reflection), and a shared loop would take it as a per-node callback; kept apart, each
-    # compiles to one loop, and editing one kernel leaves the others' run keys alone.
+    # The IDA* loop, written out in each kernel on purpose: why, in search/sliding/__init__.py
     while True:
         iterations += 1
         next_bound = 1 << 30
