@@ -14,6 +14,7 @@ A module moved again later gets one more line here (its newest name → its firs
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -115,7 +116,7 @@ FIRST_NAME["puzzlebench.solvers.contract"] = "puzzlebench.contract"
 #: follows what they import and hashes that, never the re-export itself.
 FACADES = frozenset({"puzzlebench.contract"})
 
-__all__ = ["FACADES", "FIRST_NAME", "MOVED", "OldPaths", "canonical", "install"]
+__all__ = ["FACADES", "FIRST_NAME", "MOVED", "OldPaths", "canonical", "install", "to_first_names"]
 
 
 def canonical(name: str) -> str:
@@ -129,6 +130,46 @@ def canonical(name: str) -> str:
             return FIRST_NAME[head] + "." + name[len(head) + 1:]
         head = head.rpartition(".")[0]
     return name
+
+
+def to_first_names(tree: ast.Module) -> None:
+    """Every import statement names its modules by their first names (``old_paths``), and each
+    run of the project's ``from … import`` statements is in the order of those names (the
+    order the import sorter kept before the move): a module that only moved, or only follows
+    a moved import, keeps its digest."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            node.module = canonical(node.module)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                alias.name = canonical(alias.name)
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            body = getattr(node, name, None)
+            if isinstance(body, list):
+                setattr(node, name, _sorted_runs(body))
+
+
+def _sorted_runs(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` with each run of consecutive project ``from … import`` statements sorted by
+    module name, as the import sorter orders them (lower case)."""
+    out: list[ast.stmt] = []
+    run: list[ast.ImportFrom] = []
+    for stmt in [*body, None]:
+        if (isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module is not None
+                and stmt.module.startswith("puzzlebench")):
+            run.append(stmt)
+            continue
+        ordered: list[ast.ImportFrom] = sorted(run, key=_module_lower)
+        out.extend(ordered)
+        run.clear()
+        if stmt is not None:
+            out.append(stmt)
+    return out
+
+
+def _module_lower(stmt: ast.ImportFrom) -> str:
+    return (stmt.module or "").lower()
 
 
 class _Alias(importlib.abc.Loader):

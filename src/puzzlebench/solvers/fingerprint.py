@@ -38,7 +38,7 @@ from importlib import metadata
 from pathlib import Path
 
 from puzzlebench.host.cache_dir import cache_dir
-from puzzlebench.old_paths import FACADES, canonical
+from puzzlebench.old_paths import FACADES, canonical, to_first_names
 
 __all__ = ["closure", "digest_of", "fingerprint", "forget", "library_versions", "module_digest",
            "module_lines"]
@@ -207,52 +207,12 @@ def _facts(name: str) -> tuple[str, tuple[str, ...]] | None:
             node.body = [s for s in body if not _is_bare_string(s)] or [ast.Pass()]  # type: ignore[attr-defined]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     named = _named_imports(tree, package)
-    _first_names(tree)
+    to_first_names(tree)
     facts = (hashlib.sha256(ast.dump(tree, include_attributes=False).encode()).hexdigest(),
              named)
     memo[key] = [facts[0], list(facts[1])]
     _MEMO_STATE["dirty"] = True
     return facts
-
-
-def _first_names(tree: ast.Module) -> None:
-    """Every import statement names its modules by their first names (``old_paths``), and each
-    run of the project's ``from … import`` statements is in the order of those names (the
-    order the import sorter kept before the move): a module that only moved, or only follows
-    a moved import, keeps its digest."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            node.module = canonical(node.module)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                alias.name = canonical(alias.name)
-    for node in ast.walk(tree):
-        for name in ("body", "orelse", "finalbody"):
-            body = getattr(node, name, None)
-            if isinstance(body, list):
-                setattr(node, name, _sorted_runs(body))
-
-
-def _sorted_runs(body: list[ast.stmt]) -> list[ast.stmt]:
-    """``body`` with each run of consecutive project ``from … import`` statements sorted by
-    module name, as the import sorter orders them (lower case)."""
-    out: list[ast.stmt] = []
-    run: list[ast.ImportFrom] = []
-    for stmt in [*body, None]:
-        if (isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module is not None
-                and stmt.module.startswith(PROJECT)):
-            run.append(stmt)
-            continue
-        ordered: list[ast.ImportFrom] = sorted(run, key=_module_lower)
-        out.extend(ordered)
-        run.clear()
-        if stmt is not None:
-            out.append(stmt)
-    return out
-
-
-def _module_lower(stmt: ast.ImportFrom) -> str:
-    return (stmt.module or "").lower()
 
 
 def _is_bare_string(node: ast.AST) -> bool:
@@ -291,7 +251,7 @@ _MEMO: dict[str, object] = {}
 _MEMO_STATE = {"loaded": False, "dirty": False}
 MEMO_SIZE = 4000
 #: Part of every memo key: digests made before import statements were read by first names
-#: (``_first_names``) are never reused.
+#: (``old_paths.to_first_names``) are never reused.
 MEMO_VERSION = "first-names-2"
 
 
