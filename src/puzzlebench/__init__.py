@@ -1,7 +1,7 @@
 """puzzlebench: N-Queens-family and sliding-tile solvers compared against independent validators.
 
 The data flow is instance → solver → harness → record → store → report. Public entry points:
-``puzzlebench.problems`` (instances, validators, facts), ``puzzlebench.contract`` (the solver
+``puzzlebench.problems`` (instances, validators, facts), ``puzzlebench.solvers.contract`` (the solver
 contract and ``@register``), ``puzzlebench.solvers.registry`` (the solver registry),
 ``puzzlebench.harness.execute``
 (one judged run), ``puzzlebench.load`` (a store as a pandas DataFrame) and

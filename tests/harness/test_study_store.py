@@ -43,6 +43,7 @@ def with_(path: tuple[str, ...], value: object) -> dict:
     (("solvers", "0", "name"), "no-such", "[[solvers]] #1.name"),
     (("solvers", "1", "params"), {"nope": 1}, "[[solvers]] #2.params"),
     (("solvers", "0", "problems"), ["sliding"], "handles none"),
+    (("solvers", "0", "repeats"), 0, "[[solvers]] #1.repeats"),
 ])
 def test_validation_names_the_key(path: tuple[str, ...], value: object, needle: str) -> None:
     with pytest.raises(StudyError, match=None) as info:
@@ -65,6 +66,20 @@ def test_grid_and_seeds() -> None:
     grid = study_from_dict(with_(("solvers",), [{"name": "greedy-h3"}, {
         "name": "backtracking", "problems": ["nqueens"]}]))
     assert {r.solver for r in grid.runs()} == {"greedy-h3", "backtracking"}
+
+
+def test_a_solver_entry_takes_its_own_repeats() -> None:
+    """One entry's ``repeats`` replaces the study's for its runs only; the others keep the
+    study's, and each run keeps the seed it has with the study's repeats."""
+    base = {r.key: r for r in study_from_dict(BASE).runs()}
+    study = study_from_dict(with_(("solvers", "1", "repeats"), 5))
+    runs = study.runs()
+    per = {name: sorted({r.repeat for r in runs if r.name == name}) for name in ("mod12",
+                                                                                 "greedy-h3")}
+    assert per == {"mod12": [0, 1], "greedy-h3": [0, 1, 2, 3, 4]}
+    assert len(runs) == 3 * 2 + 3 * 5 == study.most_runs()
+    assert all(base[r.key].seed == r.seed for r in runs if r.key in base)
+    assert len({r.seed for r in runs}) == len(runs)
 
 
 def test_example_study_file_is_valid() -> None:

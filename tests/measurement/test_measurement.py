@@ -20,7 +20,7 @@ from puzzlebench.harness.run import isolation
 from puzzlebench.harness.run.forking import forkserver
 from puzzlebench.harness.run.isolation import run_task
 from puzzlebench.harness.run.measure import RUN_NICE, Measurement, check_stamps, repeat_more
-from puzzlebench.harness.run.sandbox import cgroups
+from puzzlebench.harness.run.sealed import cgroups
 from puzzlebench.problems import get_problem
 from puzzlebench.records.record import Outcome
 

@@ -25,7 +25,7 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.harness.campaign.storage.store import load_records
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.run.sandbox import sandbox
+from puzzlebench.harness.run.sealed import sandbox
 from puzzlebench.problems import get_problem, sliding_distances
 from puzzlebench.records.record import Outcome
 
@@ -272,7 +272,7 @@ def test_a_sealed_run_finds_the_judges_answers_nowhere(mode: str, monkeypatch,
 def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
     """Without the sandbox, the run's cgroup is what ends its setsid daemons (v1: frozen,
     killed, thawed; v2: cgroup.kill)."""
-    from puzzlebench.harness.run.sandbox import cgroups
+    from puzzlebench.harness.run.sealed import cgroups
 
     if cgroups.detect()[0] is None:
         pytest.skip(f"no usable cgroups here: {cgroups.detect()[1]}")
@@ -352,7 +352,7 @@ def test_an_unprivileged_harness_seals_its_runs_too() -> None:
 
 @pytest.mark.parametrize("mode", MODES, indirect=True)
 def test_what_a_run_leaves_running_is_named(mode: str, monkeypatch) -> None:
-    from puzzlebench.harness.run.sandbox import cgroups
+    from puzzlebench.harness.run.sealed import cgroups
 
     if cgroups.detect()[0] is None:
         pytest.skip(f"no usable cgroups here: {cgroups.detect()[1]}")

@@ -143,3 +143,22 @@ def test_run_span_says_when_and_where() -> None:
     assert text.startswith("3 runs made between 2026-11-23 10:00:00 and 2026-11-23 10:02:00 UTC")
     assert "(2.0 min from the first record to the last) on TestCPU, 2 cores" in text
     assert "no time stamps" in run_span(_frame([{**r, "timestamp": ""} for r in _runs("a", ["x"], 1)]))
+
+
+def test_html_figure_takes_many_panels() -> None:
+    """Twenty panels (an anytime chart of twenty sizes): plotly refuses a fixed gap of 0.08
+    of the height past thirteen; the gap shrinks with the panels instead."""
+    from itertools import pairwise
+
+    import numpy as np
+
+    from puzzlebench.report.chart import Chart, Panel, Series
+    from puzzlebench.report.plotly_render import figure
+
+    frame = _frame(_runs("one", ["a"], 1))
+    panels = tuple(Panel(f"n = {k}", (Series("one", np.array([1.0, 2.0]), np.array([3.0, 1.0])),))
+                   for k in range(20))
+    fig = figure(Chart("many", "twenty panels", "x", "y", panels), SeriesStyles.from_frame(frame))
+    assert len(fig.data) == 20
+    spans = sorted(fig.layout[f"yaxis{k}" if k > 1 else "yaxis"].domain for k in range(1, 21))
+    assert all(lo[1] < hi[0] for lo, hi in pairwise(spans))  # a gap between every two panels

@@ -62,7 +62,7 @@ def check_sandbox(mode: str | None) -> str | None:
     """A ``--sandbox`` value; ``required`` where runs cannot be sealed is refused here, before
     any run is made."""
     # imported on use: a command loads only the code it runs (CLI start-up time)
-    from puzzlebench.harness.run.sandbox import sandbox
+    from puzzlebench.harness.run.sealed import sandbox
 
     if mode is None:
         mode = sandbox.default_mode() if sandbox.MODE_ENV in os.environ else None

@@ -1,21 +1,24 @@
 """Textbook min-conflicts (Minton, Johnston, Philips & Laird 1992) for nqueens,
-torus-queens and nqueens-completion, for small and medium n (``min-conflicts``).
+torus-queens and nqueens-completion (``min-conflicts``).
 
-From a random placement (one queen per row, any column), repeatedly pick a conflicted queen at
-random and move it to the position of least conflict, ties broken at random; each such move
-is a repair. After ``restart_after`` repairs without a solution the search restarts from a
-new random placement (min-conflicts stalls on plateaus, notably on the torus). The
-neighbourhood (seed 003) is selectable: ``row`` (any column of its row, the
+From a start placement (one queen per row) — ``start = "random"`` (any column, the default)
+or ``"greedy"`` (Minton's: rows in order, each queen on a column of fewest conflicts with
+those already placed, ties at random; compiled, ``local.greedy_start``) — repeatedly pick a
+conflicted queen at random and move it to the position of least conflict, ties broken at
+random; each such move is a repair. After ``restart_after`` repairs without a solution the
+search restarts from a new start placement (min-conflicts stalls on plateaus, notably on the
+torus). The neighbourhood (seed 003) is selectable: ``row`` (any column of its row, the
 textbook move, default), ``step`` (one column left or right) or ``swap`` (exchange columns
 with another row). Line counts are kept in numpy arrays, so scoring all columns of a row is
 one vectorised expression (O(n) per repair). Counters: ``repairs``, ``iterations``,
-``restarts`` and ``evaluations`` in the common unit (``contract.EFFORT_UNIT``): each start
-placement counted is one, and a repair adds one per candidate it scores — n for the ``row``
-neighbourhood (every square of the row, its own included), the one or two neighbouring
-squares for ``step``, one per other movable row for ``swap``. ``max_iterations`` caps repairs,
-``max_evaluations`` evaluations, the parameter ``max_repairs`` repairs too: the framework
-(``puzzlebench.solvers.iterative``; a step is one repair or one restart) checks them before each step,
-so a cap is passed by less than one repair.
+``restarts``, ``start_attacked`` (queens attacked after the first start: how good a start it
+was) and ``evaluations`` in the common unit (``contract.EFFORT_UNIT``): each start placement
+counted is one, plus each square the greedy start scores, and a repair adds one per candidate
+it scores — n for the ``row`` neighbourhood (every square of the row, its own included), the
+one or two neighbouring squares for ``step``, one per other movable row for ``swap``.
+``max_iterations`` caps repairs, ``max_evaluations`` evaluations, the parameter
+``max_repairs`` repairs too: the framework (``puzzlebench.solvers.iterative``; a step is one repair or
+one restart) checks them before each step, so a cap is passed by less than one repair.
 
 Pre-placed queens (nqueens-completion) start on their squares and never move: only the other
 rows' queens are repaired or swapped. Being incomplete, it never claims ``infeasible``.
@@ -97,6 +100,8 @@ class _State:
     repairs: int
     restarts: int
     since_restart: int
+    greedy: bool
+    start_attacked: int
     all_cols: np.ndarray
     cols: np.ndarray
     lines: Lines
@@ -122,6 +127,7 @@ class MinConflicts(IterativeSolver):
     params: ClassVar[dict[str, Any]] = {
         "max_repairs": Param(100_000, 0, 10**12),
         "neighbourhood": Param("row", choices=("row", "step", "swap")),
+        "start": Param("random", choices=("random", "greedy")),
         "restart_after": Param(2_000, 1, 10**12)}
     #: What ``tune`` tries (the total repairs are the budget's, not tuned).
     param_space: ClassVar[dict[str, Any]] = {
@@ -139,11 +145,13 @@ class MinConflicts(IterativeSolver):
         st.rng, st.traced = rng, run.traced
         st.repairs = st.restarts = st.since_restart = 0
         st.all_cols = np.arange(st.n)
-        st.cols, st.lines = self._start(st.n, st.torus, st.hood, rng, st.fixed)
-        st.evaluations = 1  # the start placement's conflicts counted
+        st.greedy = self.config["start"] == "greedy"
+        st.cols, st.lines, scored = self._start(st.n, st.torus, st.hood, rng, st.fixed, st.greedy)
+        st.evaluations = 1 + scored  # the start placement's conflicts counted, squares scored
         st.exact_pairs = shares_both_diagonals(st.n, st.torus)  # a per-line count double-counts
         st.pairs = st.lines.pairs(st.cols) if st.traced else 0
         st.bad = np.flatnonzero(st.lines.attacked(st.cols))
+        st.start_attacked = int(st.bad.size)
         return st
 
     def solved(self, state: _State) -> bool:
@@ -159,7 +167,8 @@ class MinConflicts(IterativeSolver):
 
     def counters(self, state: _State) -> dict[str, int]:
         return {"repairs": state.repairs, "iterations": state.repairs,
-                "restarts": state.restarts, "evaluations": state.evaluations}
+                "restarts": state.restarts, "start_attacked": state.start_attacked,
+                "evaluations": state.evaluations}
 
     def describe(self, state: _State) -> str:
         return f"{state.bad.size} queens still attacked"
@@ -168,8 +177,9 @@ class MinConflicts(IterativeSolver):
         """A restart (after ``restart_after`` repairs without a solution) or one repair."""
         st, n, rng = state, state.n, state.rng
         if st.since_restart >= st.restart_after:
-            st.cols, st.lines = self._start(n, st.torus, st.hood, rng, st.fixed)
-            st.evaluations += 1
+            st.cols, st.lines, scored = self._start(n, st.torus, st.hood, rng, st.fixed,
+                                                    st.greedy)
+            st.evaluations += 1 + scored
             st.pairs = st.lines.pairs(st.cols) if st.traced else 0
             st.restarts += 1
             st.since_restart = 0
@@ -209,12 +219,20 @@ class MinConflicts(IterativeSolver):
 
     @staticmethod
     def _start(n: int, torus: bool, hood: int, rng: np.random.Generator,
-               fixed: tuple[tuple[int, int], ...] = ()) -> tuple[np.ndarray, Lines]:
-        """A random placement: a permutation for the swap neighbourhood (swaps keep columns
-        distinct), any columns otherwise; pre-placed queens on their squares."""
+               fixed: tuple[tuple[int, int], ...] = (),
+               greedy: bool = False) -> tuple[np.ndarray, Lines, int]:
+        """A random or greedy placement and the squares it scored (none for a random one): a
+        permutation for the swap neighbourhood (swaps keep columns distinct; greedy: while
+        free columns remain), any columns otherwise; pre-placed queens on their squares."""
+        if greedy:
+            # imported on use: a random start never loads numba
+            from puzzlebench.local.greedy_start import greedy_placement
+            cols, scored = greedy_placement(n, torus, rng, np.array([r for r, _ in fixed]),
+                                            np.array([c for _, c in fixed]), hood == 1)
+            return cols, Lines(cols, torus), scored
         if not fixed:
             cols = rng.permutation(n) if hood == 1 else rng.integers(0, n, size=n)
-            return cols, Lines(cols, torus)
+            return cols, Lines(cols, torus), 0
         rows = np.array([r for r, _ in fixed])
         free_rows = np.setdiff1d(np.arange(n), rows)
         free_cols = np.setdiff1d(np.arange(n), [c for _, c in fixed])
@@ -224,7 +242,7 @@ class MinConflicts(IterativeSolver):
             cols[free_rows] = rng.permutation(free_cols)
         else:
             cols[free_rows] = rng.integers(0, n, size=free_rows.size)
-        return cols, Lines(cols, torus)
+        return cols, Lines(cols, torus), 0
 
     @staticmethod
     def _swap(cols: np.ndarray, lines: Lines, r: int, rng: np.random.Generator,

@@ -174,11 +174,18 @@ def _rgba(hex_colour: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
+def _height(rows: int) -> int:
+    """A figure's height in pixels: 380 per panel and the legend's room."""
+    return 140 + 380 * rows
+
+
 def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
     """The plotly figure of ``chart``: one row per panel, shared axes, one legend."""
     rows = len(chart.panels)
+    # about 90 px between panels (plotly takes a fraction of the height, at most 1/(rows − 1):
+    # a fixed 0.08 refused charts of more than 13 panels)
     fig = make_subplots(rows=rows, cols=1, shared_xaxes=chart.share_axes,
-                        vertical_spacing=0.08 if rows > 1 else 0.0,
+                        vertical_spacing=min(0.08, 90 / _height(rows)) if rows > 1 else 0.0,
                         subplot_titles=[html.escape(p.title) for p in chart.panels]
                         if rows > 1 else None)
     seen: set[str] = set()
@@ -199,7 +206,7 @@ def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
                              row=row, col=1)
     if chart.ylim is not None:
         fig.update_yaxes(range=list(chart.ylim))
-    fig.update_layout(height=140 + 380 * rows, template="plotly_white",
+    fig.update_layout(height=_height(rows), template="plotly_white",
                       margin={"l": 70, "r": 20, "t": 40, "b": 60},
                       legend={"title": {"text": "click: hide · double-click: isolate"},
                               "itemsizing": "constant"},

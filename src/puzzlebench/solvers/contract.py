@@ -6,7 +6,7 @@ answer with the problem's independent validator and decides the outcome.
 
 Writing one::
 
-    from puzzlebench.contract import Budget, Claim, Proposal, Solver, register
+    from puzzlebench.solvers.contract import Budget, Claim, Proposal, Solver, register
 
     class MySolver(Solver):
         name = "my-solver"
@@ -19,7 +19,7 @@ Writing one::
             return Proposal(answer=cols, claim=Claim.SOLVED, counters={"iterations": k})
 
 Register it with ``@register`` or load it by name (``module:attr``). Plugins import all of this
-from ``puzzlebench.contract``, the one public import (this module is its home in the solvers' room).
+from ``puzzlebench.solvers.contract``, the one public import (this module is its home in the solvers' room).
 """
 
 from __future__ import annotations

@@ -192,7 +192,8 @@ class Study:
             prob = get_problem(entry["problem"])
             for size in entry["sizes"]:
                 units += sum(1 for _ in prob.grid(size, entry)) + int(entry.get("generate") or 0)
-        return units * sum(grid_size(s["params"]) for s in self.solvers) * self.repeats
+        return units * sum(grid_size(s["params"]) * s.get("repeats", self.repeats)
+                           for s in self.solvers)
 
     def runs(self) -> list[RunSpec]:
         """Every run of the study, in a fixed order."""
@@ -210,7 +211,7 @@ class Study:
                 budget, kill_after = own.to_dict(), self.kill_after_for(own)
                 for params in expand_grid(solver["params"]):
                     full = spec.check_params(params)
-                    for rep in range(self.repeats):
+                    for rep in range(solver.get("repeats", self.repeats)):
                         seed = derive_seed(self.master_seed, self.name, instance.instance_id,
                                            spec.name, params, rep)
                         specs.append(RunSpec(

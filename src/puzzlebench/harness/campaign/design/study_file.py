@@ -30,7 +30,7 @@ TOML format (see ``studies/example.toml``)::
     name = "mod12"              # a registered name or module:attr / file.py:attr
     # params = { population = [50, 100] }   # a list makes a grid over that parameter
     # problems = ["nqueens"]                # restrict to some of the study's problems
-    # min_size = 4, max_size = 64           # restrict to a range of sizes
+    # min_size = 4, max_size = 64           # sizes; repeats = 20: own (default the study's)
     #                                       # (a counting table takes only counting solvers)
     # max_evaluations = 20000               # this entry's own budget: any of time_limit,
     #                                       # max_nodes, max_iterations, max_evaluations here
@@ -91,7 +91,7 @@ PROBLEM_KEYS = {"problem", "sizes", "generate", "task", "unique"}
 #: What a [[problems]] table asks of its solvers: one solution (default) or the count.
 TASKS = ("solve", "count")
 BUDGET_KEYS = ("time_limit", "max_nodes", "max_iterations", "max_evaluations")
-SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", "tuned", "tune",
+SOLVER_KEYS = {"name", "params", "problems", "min_size", "max_size", "tuned", "tune", "repeats",
                *BUDGET_KEYS}
 TOP_KEYS = {"study", "problems", "solvers", "claims"}
 
@@ -353,6 +353,8 @@ def _solver(entry: Any, w: str, specs: list[SolverSpec], tasks: dict[str, set[st
     max_size = number(entry, "max_size", int, w, minimum=1, default=2**62)
     item = {"name": str(entry["name"]), "params": params, "problems": handled,
             "min_size": min_size, "max_size": max_size}
+    if "repeats" in entry:  # absent, the study's (a study's stored form stays as it was)
+        item["repeats"] = number(entry, "repeats", int, w, minimum=1, maximum=MAX_REPEATS)
     if any(k in entry for k in BUDGET_KEYS):
         item["budget"] = _entry_budget(entry, w, settings.time_limit, settings.hard_limit)
     tune = solver_tune(entry, w, settings.tune, spec,
