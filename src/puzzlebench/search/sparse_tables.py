@@ -1,0 +1,130 @@
+# mypy: disable-error-code="assignment,index,arg-type"
+"""The 24-puzzle's compact-ranked tables spread out to sparse indices, so that a move updates a
+pattern's index in one multiply-add instead of ranking the pattern again.
+
+A pattern of k tiles on a board of c cells has its entry at ``sum_j cell(tile_j) · c^(k−1−j)``
+(``c^k`` entries; those with two tiles on one cell are never read). On 5×5 the four 6-tile tables
+grow from 127.5 M to 244.1 M one-byte entries each (977 MB in all, against 486 MiB compact):
+measured on this machine, ranking a child's two patterns was most of the search's work per node
+(``benchmarks/twentyfour_kernel.py``). The values are the compact tables' own, copied entry by
+entry (``spread``), so the estimate is the same admissible, consistent one.
+
+The spread tables are cached beside their compact table (``<compact file>.sparse-<its mtime>.npy``,
+written under a temporary name then renamed) and memory-mapped, so processes share one copy;
+about 5 s per table to make; a cache that cannot be written keeps them in memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from puzzlebench.search.pattern_database_files import StoredDatabase
+from puzzlebench.search.region_pdb_build import pop32
+
+
+@numba.njit(cache=True)
+def spread(compact: np.ndarray, size: int, cells: int, popcount: np.ndarray) -> np.ndarray:
+    """The sparse table (``cells^size`` entries) of a compact-ranked table of ``size`` tiles."""
+    total = cells ** size
+    out = np.zeros(total, np.uint8)
+    digits = np.zeros(size, np.int64)
+    for index in range(total):
+        x = index
+        for j in range(size - 1, -1, -1):
+            digits[j] = x % cells
+            x //= cells
+        used = np.int64(0)
+        r = np.int64(0)
+        ok = True
+        for j in range(size):
+            c = digits[j]
+            bit = np.int64(1) << c
+            if used & bit:
+                ok = False
+                break
+            r = r * (cells - j) + c - pop32(used & (bit - 1), popcount)
+            used |= bit
+        if ok:
+            out[index] = compact[r]
+    return out
+
+
+def _cached_spread(db: StoredDatabase, popcount: np.ndarray) -> np.ndarray:
+    """The spread table of ``db``, from the cache when there, else made (and cached when the
+    compact table came from a file)."""
+    size, cells = len(db.cells), db.rows * db.cols
+    if db.path is None:
+        return spread(np.asarray(db.table), size, cells, popcount)
+    path = Path(f"{db.path}.sparse-{os.stat(db.path).st_mtime_ns}.npy")
+    if path.exists():
+        try:
+            table = np.load(path, mmap_mode="r")
+            if table.shape == (cells ** size,) and table.dtype == np.uint8:
+                return table
+        except (OSError, ValueError):
+            pass
+    table = spread(np.asarray(db.table), size, cells, popcount)
+    with contextlib.suppress(OSError):
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            np.save(fh, table)
+        os.replace(tmp, path)
+        return np.load(path, mmap_mode="r")
+    return table
+
+
+@dataclass(frozen=True)
+class SparseLookup:
+    """The arrays ``sparse_batch_kernel`` reads: the spread tables (a tuple, read in place), each
+    tile's pattern and weight in its pattern's index, each pattern's tiles back to back, and the
+    reflection of cells (−1 everywhere: none)."""
+
+    tables: tuple[np.ndarray, ...]
+    pattern_tiles: np.ndarray
+    pattern_start: np.ndarray
+    pattern_size: np.ndarray
+    pattern_of: np.ndarray
+    weight: np.ndarray
+    reflect: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        return sum(int(t.nbytes) for t in self.tables)
+
+
+_LOOKUPS: dict[tuple[object, ...], SparseLookup] = {}
+
+
+def sparse_lookup(dbs: list[StoredDatabase], rows: int, cols: int, use_reflection: bool,
+                  popcount: np.ndarray) -> SparseLookup:
+    """The kernel's arrays for these compact databases, made (or read from the cache) once per
+    process."""
+    key = (rows, cols, tuple(db.cells for db in dbs), tuple(str(db.path) for db in dbs), use_reflection)
+    if key in _LOOKUPS:
+        return _LOOKUPS[key]
+    cells = rows * cols
+    tables = []
+    for db in dbs:
+        view = np.asarray(_cached_spread(db, popcount)).view()
+        view.flags.writeable = False  # one compiled signature, memory map or not
+        tables.append(view)
+    pattern_of = np.full(cells, -1, np.int64)
+    weight = np.zeros(cells, np.int64)
+    for i, db in enumerate(dbs):
+        for j, c in enumerate(db.cells):
+            pattern_of[c] = i
+            weight[c] = cells ** (len(db.cells) - 1 - j)
+    sizes = np.array([len(db.cells) for db in dbs], np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    flat = np.array([c for db in dbs for c in db.cells], np.int64)
+    reflect = np.array([(p % cols) * cols + p // cols for p in range(cells)] if use_reflection
+                       else [-1] * cells, np.int64)
+    _LOOKUPS[key] = SparseLookup(tuple(tables), flat, starts, sizes, pattern_of, weight, reflect)
+    return _LOOKUPS[key]
