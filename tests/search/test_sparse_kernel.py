@@ -6,6 +6,7 @@ same nodes generated and expanded, optimal against breadth-first search on short
 from __future__ import annotations
 
 import itertools
+import os
 import random
 
 import numpy as np
@@ -97,8 +98,8 @@ def _both(look: CompactLookup, sparse: SparseLookup, tiles: np.ndarray, cap: int
           deadline: float = 1e18) -> tuple[tuple, tuple]:
     old = idastar_batch_kernel(tiles, 5, 5, look.tables, look.pattern_tiles, look.pattern_start,
                                look.pattern_size, look.pattern_of, look.reflect, look.popcount, cap, deadline)
-    new = idastar_sparse_kernel(tiles, 5, 5, sparse.tables, sparse.pattern_of, sparse.weight, sparse.reflect,
-                                cap, deadline)
+    new = idastar_sparse_kernel(tiles, 5, 5, sparse.table, sparse.base, sparse.pattern_of, sparse.weight,
+                                sparse.reflect, cap, deadline)
     return old, new
 
 
@@ -137,24 +138,31 @@ def test_the_sparse_kernel_keeps_the_node_cap_and_the_deadline(lookups) -> None:
     old, new = _both(look, sparse, tiles, cap=20_000)
     assert new[0] == old[0] == -1 and len(new[1]) == 0 and new[2] == old[2] == 20_000
     assert new[5:] == old[5:]
-    assert idastar_sparse_kernel(tiles, 5, 5, sparse.tables, sparse.pattern_of, sparse.weight,
+    assert idastar_sparse_kernel(tiles, 5, 5, sparse.table, sparse.base, sparse.pattern_of, sparse.weight,
                                  sparse.reflect, -1, 0.0)[0] == -1  # a deadline already past
 
 
 def test_the_spread_tables_are_cached_beside_the_compact_ones(tmp_path, monkeypatch) -> None:
-    """The first lookup writes ``<compact file>.sparse-<mtime>.npy``; the next process (a fresh
-    lookup cache) maps it instead of spreading again."""
-    table, states = build_compact_table((3, 4), 5, 5, blank_goal=0)
-    path = tmp_path / "5x5-3.4.compact.pdb"
-    path.write_bytes(b"stand-in")
-    db = StoredDatabase((3, 4), 5, 5, table, path, 0.0, states, False, 0.0, "compact", -1)
+    """The first lookup writes the tables end to end to ``5x5-spread-<crc>.npy``; the next process
+    (a fresh lookup cache) maps it instead of spreading again; a rebuilt compact table (a new
+    modification time) gets a new name."""
+    dbs = []
+    for cells in ((3, 4), (8, 9, 13)):
+        table, states = build_compact_table(cells, 5, 5, blank_goal=0)
+        path = tmp_path / f"5x5-{'.'.join(map(str, cells))}.compact.pdb"
+        path.write_bytes(b"stand-in")
+        dbs.append(StoredDatabase(cells, 5, 5, table, path, 0.0, states, False, 0.0, "compact", -1))
     monkeypatch.setattr(sparse_tables, "_LOOKUPS", {})
-    first = sparse_tables.sparse_lookup([db], 5, 5, False, popcounts())
-    written = list(tmp_path.glob("*.sparse-*.npy"))
-    assert len(written) == 1 and np.array_equal(np.load(written[0]), first.tables[0])
+    first = sparse_tables.sparse_lookup(dbs, 5, 5, False, popcounts())
+    written = list(tmp_path.glob("5x5-spread-*.npy"))
+    assert len(written) == 1 and np.array_equal(np.load(written[0]), first.table)
+    assert list(first.base) == [0, 625] and first.nbytes == 625 + 25 ** 3
+    assert first.weight[3] == 25 and first.weight[4] == 1 and first.weight[8] == 625
     calls = []
     monkeypatch.setattr(sparse_tables, "spread", lambda *a: calls.append(a))
     monkeypatch.setattr(sparse_tables, "_LOOKUPS", {})
-    again = sparse_tables.sparse_lookup([db], 5, 5, False, popcounts())
-    assert calls == [] and np.array_equal(again.tables[0], first.tables[0])
-    assert first.weight[3] == 25 and first.weight[4] == 1 and first.nbytes == 625
+    again = sparse_tables.sparse_lookup(dbs, 5, 5, False, popcounts())
+    assert calls == [] and np.array_equal(again.table, first.table)
+    before = sparse_tables.spread_path(dbs)
+    os.utime(dbs[1].path, ns=(1, 1))
+    assert sparse_tables.spread_path(dbs) != before

@@ -26,7 +26,7 @@ nor the 4-bit packing serve, so every such board takes the compact search
 as ``6-6-6-6`` is on boards of at most 16 cells): on 5×5 with the canonical goal Korf & Felner's
 6-6-6-6 partition and its reflection (``compact_lookup``: four 127.5 M-entry tables, 486 MiB),
 elsewhere the tiles cut row-major into patterns of at most six. The tables are then spread to
-sparse indices (``sparse_tables``: 244.1 M entries each, 977 MB, cached beside them) and searched
+sparse indices (``sparse_tables``: 244.1 M entries each, 977 MB in one array, cached beside them) and searched
 by ``sparse_batch_kernel`` (a move adds to its pattern's index instead of ranking it again; a
 node's children's entries read together): the nodes of ``compact_batch_kernel``, at about twice
 its nodes per second (``benchmarks/twentyfour_kernel.py``). Its counters add ``nodes_expanded``
@@ -278,8 +278,8 @@ class IDAStarPDB(Solver):
             table_bytes = sparse.nbytes
             caps = kernel_caps(budget)
             status, moves, nodes, iterations, h0, expanded, before_last = idastar_sparse_kernel(
-                tiles, rel.rows, rel.cols, sparse.tables, sparse.pattern_of, sparse.weight, sparse.reflect,
-                caps.max_nodes, caps.deadline)
+                tiles, rel.rows, rel.cols, sparse.table, sparse.base, sparse.pattern_of, sparse.weight,
+                sparse.reflect, caps.max_nodes, caps.deadline)
             dual_cuts = 0
         elif not self.config["dual"]:
             caps = kernel_caps(budget)

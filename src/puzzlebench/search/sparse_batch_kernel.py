@@ -3,10 +3,11 @@
 24-puzzle's search (``idastar-pdb`` on boards of more than 16 cells).
 
 ``compact_batch_kernel``'s search, move for move, with one change: the tables are the compact
-ones spread to sparse indices (``sparse_tables``), so a child's entry is found by adding
-``(new cell − old cell) · weight`` of the tile a move slides to its pattern's index (and the
-mirrored tile's to the reflected pattern's), where that kernel ranked the pattern afresh. Both
-indices of each pattern are kept with the state and restored on the way back.
+ones spread to sparse indices and laid end to end in one array (``sparse_tables``), so a child's
+entry is found by adding ``(new cell − old cell) · weight`` of the tile a move slides to its
+pattern's index (and the mirrored tile's to the reflected pattern's), where that kernel ranked
+the pattern afresh and picked its table from a tuple. Both indices of each pattern (its part's
+start included) are kept with the state and restored on the way back.
 
 The search: depth-first iterations bounded by f = g + max(h, h of the reflected state), never
 the inverse of the move before, the children in the order U D L R, a node's children's entries
@@ -21,8 +22,6 @@ returns the nodes expanded before the last iteration, which the order of the mov
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
 
@@ -34,10 +33,10 @@ MAX_DEPTH = 255
 
 @numba.njit(cache=True)
 def _indices(tiles: np.ndarray, idx: np.ndarray, ridx: np.ndarray, hv: np.ndarray, rhv: np.ndarray,
-             tables: Any, pattern_of: np.ndarray, weight: np.ndarray,
+             table: np.ndarray, base: np.ndarray, pattern_of: np.ndarray, weight: np.ndarray,
              reflect: np.ndarray) -> tuple[int, int, int]:
-    """Each pattern's sparse index and entry for ``tiles`` (and the reflected state's): (blank
-    cell, h, reflected h)."""
+    """Each pattern's index into ``table`` (its part's start ``base`` plus its sparse index) and
+    entry for ``tiles`` (and the reflected state's): (blank cell, h, reflected h)."""
     idx[:] = 0
     ridx[:] = 0
     blank = 0
@@ -53,28 +52,30 @@ def _indices(tiles: np.ndarray, idx: np.ndarray, ridx: np.ndarray, hv: np.ndarra
     h = 0
     hr = 0
     for p in range(idx.shape[0]):
-        hv[p] = tables[p][idx[p]]
+        idx[p] += base[p]
+        ridx[p] += base[p]
+        hv[p] = table[idx[p]]
         h += hv[p]
         if reflect[0] >= 0:
-            rhv[p] = tables[p][ridx[p]]
+            rhv[p] = table[ridx[p]]
             hr += rhv[p]
     return blank, h, hr
 
 
 @numba.njit(cache=True)
-def idastar_sparse_kernel(start: np.ndarray, rows: int, cols: int, tables: Any, pattern_of: np.ndarray,
-                          weight: np.ndarray, reflect: np.ndarray, max_nodes: int,
+def idastar_sparse_kernel(start: np.ndarray, rows: int, cols: int, table: np.ndarray, base: np.ndarray,
+                          pattern_of: np.ndarray, weight: np.ndarray, reflect: np.ndarray, max_nodes: int,
                           deadline: float) -> tuple[int, np.ndarray, int, int, int, int, int]:
     """(status 1 solved / −1 budget, blank moves 0U 1D 2L 3R, nodes generated, iterations, h0,
     nodes expanded, nodes expanded before the last iteration)."""
     tiles = start.copy()
-    n = len(tables)
+    n = base.shape[0]
     reflecting = reflect[0] >= 0
     idx = np.zeros(n, np.int64)
     ridx = np.zeros(n, np.int64)
     hv = np.zeros(n, np.int64)
     rhv = np.zeros(n, np.int64)
-    blank, h, hr = _indices(tiles, idx, ridx, hv, rhv, tables, pattern_of, weight, reflect)
+    blank, h, hr = _indices(tiles, idx, ridx, hv, rhv, table, base, pattern_of, weight, reflect)
     h0 = max(h, hr)
     if h == 0:
         return 1, np.zeros(0, np.int64), 0, 0, h0, 0, 0
@@ -133,9 +134,9 @@ def idastar_sparse_kernel(start: np.ndarray, rows: int, cols: int, tables: Any, 
                     c_mv[m] = mv
                     m += 1
                 for i in range(m):  # independent reads: their cache misses overlap
-                    c_v[i] = tables[c_p[i]][c_i[i]]
+                    c_v[i] = table[c_i[i]]
                     if reflecting:
-                        c_rv[i] = tables[c_rp[i]][c_ri[i]]
+                        c_rv[i] = table[c_ri[i]]
                 k = 0
                 for i in range(m):
                     nodes += 1
