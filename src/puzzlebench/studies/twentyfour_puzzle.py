@@ -25,7 +25,7 @@ from puzzlebench.studies import BuiltinStudy
 
 PDB = "idastar-pdb"
 #: The per-instance limit of the full study (s).
-LIMIT = 600.0
+LIMIT = 1200.0
 #: The five instances under 10^9 published nodes (the quick study).
 FIVE = (25, 32, 38, 40, 44)
 #: The fifteen under 10^10 published nodes, the most published nodes first.
