@@ -4,8 +4,10 @@ pattern's index in one multiply-add instead of ranking the pattern again.
 
 A pattern of k tiles on a board of c cells has its entry at ``sum_j cell(tile_j) · c^(k−1−j)``
 (``c^k`` entries; those with two tiles on one cell are never read). On 5×5 the four 6-tile tables
-grow from 127.5 M to 244.1 M one-byte entries each (977 MB in all, against 486 MiB compact):
-measured on this machine, ranking a child's two patterns was most of the search's work per node
+grow from 127.5 M to 244.1 M one-byte entries each (977 MB in all, against 486 MiB compact).
+Measured on this machine, ranking a child's two patterns was most of the search's work per node
+(with the ranks replaced by a stand-in, a search over a cache-sized table made 2.2× the nodes per
+CPU second), and the spread search makes 2.0× the compact one's
 (``benchmarks/twentyfour_kernel.py``). The values are the compact tables' own, copied entry by
 entry (``spread``), so the estimate is the same admissible, consistent one.
 
