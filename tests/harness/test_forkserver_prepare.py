@@ -91,7 +91,8 @@ HOOK = """
 import pickle, sys
 from puzzlebench.harness.run.forking.forkserver_main import _prepare_runs, _preload
 from puzzlebench.problems import get_problem
-from puzzlebench.search import idastar_pdb, pdb_lookup
+from puzzlebench.search.pattern_databases import pdb_lookup
+from puzzlebench.search.sliding import idastar_pdb
 
 sliding = get_problem("sliding")
 warm = sliding.warmup_like(sliding.make(8, start="125408367"))

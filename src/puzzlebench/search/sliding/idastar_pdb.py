@@ -20,14 +20,16 @@ entries read together; on Korf's 100 with reflection 0.90-0.93 s of CPU against 
 ``compact_kernel``, which ranks the pattern a move touches afresh, the same nodes expanded).
 ``--param dual=true`` adds the dual lookup (7-8 only), searched by ``compact_kernel``.
 
-**6-6-6-6: the 24-puzzle** (boards of 17..25 cells). Beyond 16 cells neither the sparse tables
+**6-6-6-6: the 24-puzzle** (boards of 17..25 cells). Beyond 16 cells neither the 15-puzzle's sparse tables
 nor the 4-bit packing serve, so every such board takes the compact search
 (``--param partition=6-6-6-6``, which the default ``6-6-3`` stands for there; ``7-8`` is declined,
 as ``6-6-6-6`` is on boards of at most 16 cells): on 5×5 with the canonical goal Korf & Felner's
 6-6-6-6 partition and its reflection (``compact_lookup``: four 127.5 M-entry tables, 486 MiB),
-elsewhere the tiles cut row-major into patterns of at most six, searched by
-``compact_batch_kernel`` (a node's children ranked, then their entries read together: 3× the
-nodes per second of ``compact_kernel`` on these tables). Its counters add ``nodes_expanded``
+elsewhere the tiles cut row-major into patterns of at most six. The tables are then spread to
+sparse indices (``sparse_tables``: 244.1 M entries each, 977 MB in one array, cached beside them) and searched
+by ``sparse_batch_kernel`` (a move adds to its pattern's index instead of ranking it again; a
+node's children's entries read together): the nodes of ``compact_batch_kernel``, at about twice
+its nodes per second (``benchmarks/twentyfour_kernel.py``). Its counters add ``nodes_expanded``
 (Korf & Felner's measure) and ``expanded_before_last`` (the part of it that does not depend on
 the order of the moves). ``blank_aware`` and ``dual`` are declined there.
 
@@ -70,6 +72,8 @@ from puzzlebench.search.pattern_databases.compact_batch_kernel import idastar_ba
 from puzzlebench.search.pattern_databases.compact_kernel import idastar_compact_kernel
 from puzzlebench.search.pattern_databases.compact_lookup import compact_databases, compact_lookup
 from puzzlebench.search.pattern_databases.pdb_lookup import MAX_CELLS, databases, estimate, lookup, slide
+from puzzlebench.search.pattern_databases.sparse_batch_kernel import idastar_sparse_kernel
+from puzzlebench.search.pattern_databases.sparse_tables import sparse_lookup
 from puzzlebench.search.sliding.blank_aware_kernel import idastar_blank_kernel
 from puzzlebench.search.sliding.sliding_search import solvable
 from puzzlebench.search.sliding.sliding_symmetry import DC, DR, original_moves, relabel
@@ -261,23 +265,34 @@ class IDAStarPDB(Solver):
         expanded."""
         dbs = compact_databases(rel.rows, rel.cols, rel.blank_goal)
         look = compact_lookup(dbs, rel.rows, rel.cols, bool(self.config["reflect"]) and rel.reflects)
-        caps = kernel_caps(budget)
         tiles = np.asarray(rel.tiles, np.int64)
         before_last = -1
-        if not self.config["dual"]:
+        table_bytes = sum(db.nbytes for db in dbs)
+        if rel.rows * rel.cols > MAX_CELLS:  # the 24-puzzle: the tables spread to sparse indices
+            sparse = sparse_lookup(dbs, rel.rows, rel.cols, bool(self.config["reflect"]) and rel.reflects,
+                                   look.popcount)
+            table_bytes = sparse.nbytes
+            caps = kernel_caps(budget)
+            status, moves, nodes, iterations, h0, expanded, before_last = idastar_sparse_kernel(
+                tiles, rel.rows, rel.cols, sparse.table, sparse.base, sparse.pattern_of, sparse.weight,
+                sparse.reflect, caps.max_nodes, caps.deadline)
+            dual_cuts = 0
+        elif not self.config["dual"]:
+            caps = kernel_caps(budget)
             status, moves, nodes, iterations, h0, expanded, before_last = idastar_batch_kernel(
                 tiles, rel.rows, rel.cols, look.tables, look.pattern_tiles, look.pattern_start,
                 look.pattern_size, look.pattern_of, look.reflect, look.popcount, caps.max_nodes,
                 caps.deadline)
             dual_cuts = 0
         else:
+            caps = kernel_caps(budget)
             status, moves, nodes, iterations, h0, dual_cuts, expanded = idastar_compact_kernel(
                 tiles, rel.rows, rel.cols, look.tables, look.pattern_tiles, look.pattern_start,
                 look.pattern_size, look.pattern_of, look.reflect, look.popcount,
                 bool(self.config["dual"]), caps.max_nodes, caps.deadline)
         counters: dict[str, int | float] = {
             "nodes_generated": int(nodes), "nodes_expanded": int(expanded), "iterations": int(iterations),
-            "start_h": int(h0), "steps": len(moves), "pdb_bytes": sum(db.nbytes for db in dbs),
+            "start_h": int(h0), "steps": len(moves), "pdb_bytes": table_bytes,
             "pdb_build_s": round(sum(db.build_s for db in dbs), 3),
             "pdb_load_s": round(sum(db.load_s for db in dbs), 4),
         }
