@@ -5,8 +5,8 @@ For each n and thread count, in one invocation: the ``constellations`` solver an
 ``count nqueens N`` run judged by the harness (the record's timed phase, warm-up excluded),
 and NQueensFAF's CPU solver (``benchmarks/nqueensfaf.py``: its timed ``start()`` after a JIT
 warm-up) when a checkout is named by ``--nqueensfaf DIR`` or ``$NQUEENSFAF`` and Java is
-installed. The contenders alternate within each repeat (A/B/A/B; the order reversed every
-other repeat), so a neighbour's load falls on all of them. ``bitboard`` has no thread setting:
+installed. The contenders alternate within each repeat, the order reversed every other
+repeat (A B C, C B A, ...), so a neighbour's load falls on all of them. ``bitboard`` has no thread setting:
 it runs once per n and repeat and is the yardstick of both thread counts' rows.
 
 Prints, per (n, threads), each contender's best wall time over the repeats, the ratios
@@ -115,12 +115,17 @@ def _rows(n: int, threads: list[int], best: dict[str, tuple[float, float, float]
     for t in threads:
         con, faf = best[f"constellations {t}"], best.get(f"NQueensFAF {t}")
         loads = "/".join(f"{x[2]:.1f}" for x in (faf, con, bb) if x is not None)
-        out.append(
-            f"| {n} | {t} | {f'{faf[0]:.2f}' if faf else '–'} | {con[0]:.2f} | "
-            f"{f'{con[0] / faf[0]:.2f}' if faf else '–'} | {f'{bb[0]:.2f}' if bb else '–'} | "
-            f"{f'{con[0] / bb[0]:.2f}' if bb else '–'} | {con[1]:.2f}, "
-            f"{f'{faf[1]:.2f}' if faf else '–'} | {loads} |")
+        cells = [_s(faf[0]) if faf else "–", _s(con[0]),
+                 f"{con[0] / faf[0]:.2f}" if faf else "–", _s(bb[0]) if bb else "–",
+                 f"{con[0] / bb[0]:.2f}" if bb else "–",
+                 f"{_s(con[1])}, {_s(faf[1]) if faf else '–'}", loads]
+        out.append(f"| {n} | {t} | " + " | ".join(cells) + " |")
     return out
+
+
+def _s(seconds: float) -> str:
+    """Seconds to three significant figures (milliseconds matter at small n)."""
+    return f"{seconds:.3g}"
 
 
 if __name__ == "__main__":
