@@ -93,15 +93,15 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
     st[1] = 0
     st[2] = 0
     st[3] = lay[0]
-    k = 0
+    p = 0  # the current level's offset in ``st`` (4 × level): no multiply per node
+    p_pen = 4 * (pen - 1)
     found = 0
     nodes = 0
     check = CLOCK_EVERY
-    while k >= 0:
-        p = 4 * k
+    while p >= 0:
         a = st[p + 3]
         if a == 0:
-            k -= 1
+            p -= 4
             continue
         bit = a & -a
         st[p + 3] = a ^ bit
@@ -110,7 +110,7 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
         g = lay[p + 5]
         ld = (st[p + 1] | bit) << g  # unmasked: bits past n are never read (``free`` masks)
         rd = (st[p + 2] | bit) >> g
-        if k + 1 == pen:
+        if p == p_pen:
             # Two rows left and two columns, x < y: a completion puts one in each row, and
             # the pair attacks diagonally only when y = x << g_last, whichever row takes x.
             nxt = f_pen & ~(c | ld | rd)
@@ -141,11 +141,11 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
                  & -np.int64(after2 & (after2 - 1) == 0))
         if nxt == 0:
             continue
-        k += 1
         st[p + 4] = c
         st[p + 5] = ld
         st[p + 6] = rd
         st[p + 7] = nxt
+        p += 4
     return found, nodes
 
 
