@@ -6,8 +6,10 @@ For each n and thread count, in one invocation: the ``constellations`` solver an
 and NQueensFAF's CPU solver (``benchmarks/nqueensfaf.py``: its timed ``start()`` after a JIT
 warm-up) when a checkout is named by ``--nqueensfaf DIR`` or ``$NQUEENSFAF`` and Java is
 installed. The contenders alternate within each repeat, the order reversed every other
-repeat (A B C, C B A, ...), so a neighbour's load falls on all of them. ``bitboard`` has no thread setting:
-it runs once per n and repeat and is the yardstick of both thread counts' rows.
+repeat (A B C, C B A, ...), so a neighbour's load falls on all of them, and all run at the
+priority the harness gives a sealed run's timed phase (nice -10 where it may). ``bitboard``
+has no thread setting: it runs once per n and repeat, the yardstick of both thread counts'
+rows.
 
 Prints, per (n, threads), each contender's best wall time over the repeats, the ratios
 constellations / NQueensFAF and constellations / bitboard, CPU seconds of constellations and
@@ -34,19 +36,25 @@ from nqueensfaf import count as faf_count
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count
 from puzzlebench.problems import get_problem
-from puzzlebench.record import Outcome
+from puzzlebench.record import Outcome, RunRecord
 
 #: A measurement: (wall seconds, CPU seconds, count).
 Measure = Callable[[], tuple[float, float, int]]
 
 
+def judged(solver: str, params: dict[str, object], n: int) -> RunRecord:
+    """One judged ``count nqueens n`` run of ``solver`` (exits on anything but a right count)."""
+    rec = run_count(solver, get_problem("nqueens").make(n), params=params,
+                    budget=Budget(time_limit=3600))
+    if rec.outcome is not Outcome.SOLVED or not rec.verified:
+        sys.exit(f"{solver} {params} n={n}: {rec.outcome.value} {rec.reason} {rec.error}")
+    return rec
+
+
 def sealed(solver: str, params: dict[str, object], n: int) -> Measure:
-    """One judged ``count nqueens n`` run of ``solver``: its timed phase and CPU seconds."""
+    """A judged run's measurement: its timed phase and CPU seconds."""
     def run() -> tuple[float, float, int]:
-        rec = run_count(solver, get_problem("nqueens").make(n), params=params,
-                        budget=Budget(time_limit=3600))
-        if rec.outcome is not Outcome.SOLVED or not rec.verified:
-            sys.exit(f"{solver} {params} n={n}: {rec.outcome.value} {rec.reason} {rec.error}")
+        rec = judged(solver, params, n)
         return rec.time_s, rec.cpu_s, int(rec.count or 0)
     return run
 
@@ -69,20 +77,22 @@ def main() -> None:
             classes = build(checkout)
         except NQueensFafError as err:
             sys.exit(f"NQueensFAF: {err}")
+    for t in threads:  # warm caches (numba, the fork server)
+        judged("constellations", {"threads": t}, 8)
+    # The harness raises a sealed run's priority for its timed phase (RUN_NICE, as root):
+    # NQueensFAF runs at the same, or a busy machine would favour the sealed runs.
+    nice = judged("bitboard", {}, 8).machine.get("nice")
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"load average at start {os.getloadavg()[0]:.2f}; best of {args.repeats} "
-          f"({args.repeats_large} from n = 18); NQueensFAF: "
+          f"({args.repeats_large} from n = 18); every contender at nice {nice}; NQueensFAF: "
           f"{checkout if classes else 'not run (no --nqueensfaf / $NQUEENSFAF)'}", flush=True)
-    for t in threads:  # warm caches (numba, the fork server)
-        sealed("constellations", {"threads": t}, 8)()
-    sealed("bitboard", {}, 8)()
     rows = []
     for n in sizes:
         contenders: list[tuple[str, Measure]] = []
         for t in threads:
             contenders.append((f"constellations {t}", sealed("constellations", {"threads": t}, n)))
             if classes is not None:
-                contenders.append((f"NQueensFAF {t}", partial(faf_count, classes, n, t)))
+                contenders.append((f"NQueensFAF {t}", partial(faf_count, classes, n, t, nice)))
         if not args.no_bitboard:
             contenders.insert(len(contenders) // 2, ("bitboard", sealed("bitboard", {}, n)))
         best: dict[str, tuple[float, float, float]] = {}
