@@ -56,7 +56,7 @@ def count(problem: str, size: int, solver: str | None = None, *, unique: bool = 
     """Build an instance, count its solutions with one solver and return the judged RunRecord.
 
     With ``solver`` None, the fastest counter measured for the board
-    (``puzzlebench.harness.default_counter``: ``constellations`` for nqueens from n = 14,
+    (``puzzlebench.harness.default_counter``: ``constellations`` for nqueens from n = 13,
     else ``bitboard``); the record's ``solver`` names the one used. Runs sealed, as ``solve``.
     """
     # imported on use: `import puzzlebench` stays light (start-up time)

@@ -32,7 +32,7 @@ def count_command(
     unique: Annotated[bool, typer.Option(help="Also count solutions distinct up to symmetry.")] = False,
     solver: Annotated[str | None, typer.Option(
         "--solver", "-s", help="A counting solver (default: the fastest measured for the "
-                               "board: constellations for nqueens from n = 14, else bitboard; "
+                               "board: constellations for nqueens from n = 13, else bitboard; "
                                "constellations for a constellations split).")] = None,
     time_limit: Annotated[float | None, typer.Option(
         help=TIME_LIMIT_HELP + " With --split: per sub-problem, default 3600.")] = None,

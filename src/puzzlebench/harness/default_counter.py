@@ -3,17 +3,17 @@
 ``bitboard`` (all eight symmetries, every core) wins on small boards, where a count takes
 milliseconds; from
 ``CONSTELLATIONS_FROM`` on, ``constellations`` (edge-queen constellations, every core) takes
-less time, and beyond it ever less. The crossover is a measured figure (2026-11-27, this
-project's 2-core machine, load average 17: constellations / bitboard 1.35 at n = 13, 0.78 at
-n = 14, 0.68 at n = 15):
-``python benchmarks/constellations.py --sizes 6,7,8,9,10,11,12,13,14,15 --threads 2
---repeats 5`` (docs/development.md has the table). Other problems count with ``bitboard``.
+less time, and beyond it ever less. The crossover is a measured figure (2026-11-27 19:31
+UTC, this project's 2-core machine, load average 15, best of 7, every core): constellations /
+bitboard 1.97 at n = 12, 0.91 at n = 13, 0.81 at n = 14, from
+``python benchmarks/constellations.py --sizes 12,13,14 --threads 2 --repeats 7``
+(docs/development.md has the table). Other problems count with ``bitboard``.
 """
 
 from __future__ import annotations
 
 #: The smallest n-queens board ``count`` hands to ``constellations`` by default.
-CONSTELLATIONS_FROM = 14
+CONSTELLATIONS_FROM = 13
 #: The largest board ``constellations`` counts (its ``count_max_n``).
 CONSTELLATIONS_MAX_N = 32
 
