@@ -9,9 +9,12 @@ bottom starts beside the representative's bottom queen rather than its top one, 
 nearest a corner and cuts least: the tree is about 1.6 times smaller at n = 15.
 
 Two kernels share that layout. ``_count_fast`` is the hot one: before descending it checks
-that the row after the next still has a free square (a cheap look-ahead that prunes about 15%
-of the nodes) and, when that row has a single one, drops the next row's candidates that
-attack it (both branch-free: about 8% faster at n = 16); it walks the last two rows inline.
+that the two rows after the next still have a free square each (a cheap look-ahead: the
+first row of it prunes about 15% of the nodes, the second 10% more) and, when one has a
+single square, drops the next row's candidates that attack it (11% fewer nodes again; all
+branch-free); the last two rows, where two columns are left, are counted in closed form
+without a loop, and its stack and row layout are interleaved in one array (n = 16: 20% less
+time than the kernel with a one-row look-ahead, a walk of the last two rows and four arrays).
 ``_count_boards`` keeps every row's queen so that a completion can be compared with its half-
 and quarter-turn images; it serves the few representatives a rotation keeps and the tiny
 boards (fewer than three free rows). Both read the clock every ~2^20 queens and stop past the
@@ -71,67 +74,78 @@ def _layout(n: int, top: int, bottom: int, left: int, right: int, work: np.ndarr
 
 @numba.njit(cache=True, nogil=True)
 def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: float,
-                work: np.ndarray) -> tuple[int, int]:
+                work: np.ndarray, fast: np.ndarray) -> tuple[int, int]:
     """(completions, queens placed) for at least three free rows; completions -1 past the
-    deadline."""
+    deadline. ``fast`` (8 × (n + 2)) holds the layout and the stack interleaved, four words
+    a row, so one index reaches a row's words (about 12% faster than four arrays)."""
     depth = _layout(n, top, bottom, left, right, work)
-    shift = work[SHIFT]
-    free = work[FREE]
-    cols_s = work[COLS]
-    ld_s = work[LD]
-    rd_s = work[RD]
-    avail = work[AVAIL]
-    pen = depth - 2  # the last two rows are walked inline
-    g_last = shift[depth - 1]
-    f_pen, f_last = free[pen], free[depth - 1]
-    cols_s[0] = 0
-    ld_s[0] = 0
-    rd_s[0] = 0
-    avail[0] = free[0]
-    k = 0
+    half = 4 * (n + 2)
+    lay = fast[:half]  # per free row: squares free of the edge queens, shift to it
+    st = fast[half:]  # per level: columns, the two diagonals, candidates left
+    for i in range(depth):
+        lay[4 * i] = work[FREE, i]
+        lay[4 * i + 1] = work[SHIFT, i]
+    pen = depth - 2  # the last two rows are counted in closed form
+    g_last = work[SHIFT, depth - 1]
+    f_pen, f_last = work[FREE, pen], work[FREE, depth - 1]
+    inner = ((1 << n) - 1) & ~((1 << top) | (1 << bottom) | 1 | (1 << (n - 1)))
+    st[0] = 0
+    st[1] = 0
+    st[2] = 0
+    st[3] = lay[0]
+    p = 0  # the current level's offset in ``st`` (4 × level): no multiply per node
+    p_pen = 4 * (pen - 1)
     found = 0
     nodes = 0
     check = CLOCK_EVERY
-    while k >= 0:
-        a = avail[k]
+    while p >= 0:
+        a = st[p + 3]
         if a == 0:
-            k -= 1
+            p -= 4
             continue
         bit = a & -a
-        avail[k] = a ^ bit
+        st[p + 3] = a ^ bit
         nodes += 1
-        c = cols_s[k] | bit
-        g = shift[k + 1]
-        ld = (ld_s[k] | bit) << g  # below 2^62 for n ≤ 32; ``free`` masks it
-        rd = (rd_s[k] | bit) >> g
-        if k + 1 == pen:
+        c = st[p] | bit
+        g = lay[p + 5]
+        ld = (st[p + 1] | bit) << g  # unmasked: bits past n are never read (``free`` masks)
+        rd = (st[p + 2] | bit) >> g
+        if p == p_pen:
+            # Two rows left and two columns, x < y: a completion puts one in each row, and
+            # the pair attacks diagonally only when y = x << g_last, whichever row takes x.
             nxt = f_pen & ~(c | ld | rd)
-            while nxt:
-                b2 = nxt & -nxt
-                nxt ^= b2
-                nodes += 1
-                if f_last & ~(c | b2 | ((ld | b2) << g_last) | ((rd | b2) >> g_last)):
-                    found += 1
-                    nodes += 1
+            lst = f_last & ~(c | (ld << g_last) | (rd >> g_last))
+            rest = inner & ~c
+            x = rest & -rest
+            y = rest ^ x
+            hit = ((((nxt & x) != 0) & ((lst & y) != 0)) + (((nxt & y) != 0) & ((lst & x) != 0))) \
+                * ((x << g_last) != y)
+            found += hit
+            nodes += hit + (nxt != 0) + ((nxt & (nxt - 1)) != 0)  # as a walk would place
             if nodes >= check:  # here, not per node: about 10% faster
                 check = nodes + CLOCK_EVERY
                 if now() >= deadline:
                     return -1, nodes
             continue
-        nxt = free[k + 1] & ~(c | ld | rd)
-        g2 = shift[k + 2]
-        after = free[k + 2] & ~(c | (ld << g2) | (rd >> g2))
-        # Branch-free: no square left in the row after the next drops every candidate of the
-        # next row; one square left drops the candidates that attack it.
-        nxt &= -np.int64(after != 0)
+        nxt = lay[p + 4] & ~(c | ld | rd)
+        g2 = lay[p + 9]
+        after = lay[p + 8] & ~(c | (ld << g2) | (rd >> g2))
+        g3 = g2 + lay[p + 13]
+        after2 = lay[p + 12] & ~(c | (ld << g3) | (rd >> g3))
+        # Branch-free look-ahead over the two rows after the next: one without a square left
+        # drops every candidate of the next row; one with a single square left drops the
+        # candidates that attack it.
+        nxt &= -np.int64((after != 0) & (after2 != 0))
         nxt &= ~((after | (after << g2) | (after >> g2)) & -np.int64(after & (after - 1) == 0))
+        nxt &= ~((after2 | (after2 << g3) | (after2 >> g3))
+                 & -np.int64(after2 & (after2 - 1) == 0))
         if nxt == 0:
             continue
-        k += 1
-        cols_s[k] = c
-        ld_s[k] = ld
-        rd_s[k] = rd
-        avail[k] = nxt
+        st[p + 4] = c
+        st[p + 5] = ld
+        st[p + 6] = rd
+        st[p + 7] = nxt
+        p += 4
     return found, nodes
 
 
@@ -212,16 +226,17 @@ def _count_boards(n: int, top: int, bottom: int, left: int, right: int, rotation
 
 @numba.njit(cache=True, nogil=True)
 def count_completions(n: int, top: int, bottom: int, left: int, right: int, rotation: int,
-                      deadline: float, work: np.ndarray) -> tuple[int, int, int, int]:
+                      deadline: float, work: np.ndarray,
+                      fast: np.ndarray) -> tuple[int, int, int, int]:
     """(completions, kept by a half turn, kept by a quarter turn, queens placed) of the edge
-    queens given, n ≤ 32, in the scratch space ``work`` (7 × n); ``rotation``
-    (0, 180, 90) is the smallest rotation that keeps them (only then are completions compared
-    with their images). Completions are -1 when ``time.perf_counter()`` passed ``deadline``
-    first."""
+    queens given, n ≤ 32, in the scratch space ``work`` (7 × n) and ``fast`` (8 × (n + 2));
+    ``rotation`` (0, 180, 90) is the smallest rotation that keeps them (only then are
+    completions compared with their images). Completions are -1 when
+    ``time.perf_counter()`` passed ``deadline`` first."""
     free_rows = n - 2 - (1 <= left <= n - 2) - (1 <= right <= n - 2)
     if rotation or free_rows < 3:
         return _count_boards(n, top, bottom, left, right, rotation, deadline, work)
-    found, nodes = _count_fast(n, top, bottom, left, right, deadline, work)
+    found, nodes = _count_fast(n, top, bottom, left, right, deadline, work, fast)
     return found, 0, 0, nodes
 
 
@@ -233,11 +248,12 @@ def count_batch(n: int, table: np.ndarray, deadline: float) -> np.ndarray:
     sub-problems (every ~2^16 queens), so that many small ones cannot run past it either."""
     out = np.full((table.shape[0], 4), -1, np.int64)
     work = np.zeros((7, n), np.int64)
+    fast = np.zeros(8 * (n + 2), np.int64)
     since = 0
     for i in range(table.shape[0]):
         t = table[i]
         found, half, quarter, nodes = count_completions(n, t[0], t[1], t[2], t[3], t[4],
-                                                        deadline, work)
+                                                        deadline, work, fast)
         out[i, 0], out[i, 1], out[i, 2], out[i, 3] = found, half, quarter, nodes
         if found < 0:
             break

@@ -5,7 +5,8 @@ The data flow is instance → solver → harness → record → store → report
 contract and ``@register``), ``puzzlebench.solvers.registry`` (the solver registry),
 ``puzzlebench.harness.execute``
 (one judged run), ``puzzlebench.load`` (a store as a pandas DataFrame) and
-``puzzlebench.load_traces`` (its anytime traces, one row per improvement).
+``puzzlebench.load_traces`` (its anytime traces, one row per improvement); ``puzzlebench.solve``
+and ``puzzlebench.count`` make one judged run.
 """
 
 from __future__ import annotations
@@ -54,4 +55,25 @@ def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: fl
                      isolate=isolate)
 
 
-__all__ = ["__version__", "load", "load_traces", "solve"]
+def count(problem: str, size: int, solver: str | None = None, *, unique: bool = False,
+          time_limit: float | None = 60.0, params: dict[str, Any] | None = None,
+          isolate: bool = True, **options: Any) -> Any:
+    """Build an instance, count its solutions with one solver and return the judged RunRecord.
+
+    With ``solver`` None, the fastest counter measured for the board
+    (``puzzlebench.harness.default_counter``: ``constellations`` for nqueens from n = 13,
+    else ``bitboard``); the record's ``solver`` names the one used. Runs sealed, as ``solve``.
+    """
+    # imported on use: `import puzzlebench` stays light (start-up time)
+    from puzzlebench.harness.default_counter import default_counter
+    from puzzlebench.harness.execute import run_count
+    from puzzlebench.problems import get_problem
+    from puzzlebench.solvers.contract import Budget
+
+    instance = get_problem(problem).make(size, **options)
+    name = solver or default_counter(instance.problem, getattr(instance, "n", instance.size))
+    return run_count(name, instance, unique=unique, params=params, budget=Budget(time_limit),
+                     isolate=isolate)
+
+
+__all__ = ["__version__", "count", "load", "load_traces", "solve"]

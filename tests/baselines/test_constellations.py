@@ -113,6 +113,19 @@ def test_both_kernels_agree(n: int) -> None:
         assert fast[0] == boards[0], s
 
 
+@pytest.mark.parametrize("n", [12, 13, 14])
+def test_closed_form_last_rows_and_look_ahead_agree_with_a_plain_walk(n: int) -> None:
+    """The fast kernel counts the last two free rows in closed form and looks two rows ahead,
+    with shifts of 2 and 3 where an edge queen's row is stepped over: against the plain
+    kernel, on every sub-problem whose left or right queen sits among rows 1-4 (the end of
+    the bottom-up search) and on every corner one."""
+    subs = [s for s in subproblems(n) if min(s.left, s.right) in (1, 2, 3, 4) or s.top == 0]
+    assert len({(s.left, s.right) for s in subs}) > 20
+    for s in subs:
+        fast = _completions(n, s, 0)
+        assert fast[0] == _completions(n, s, 180)[0], s
+
+
 def _solutions(n: int, prefix: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
     """Every solution, by plain backtracking (row → column)."""
     if len(prefix) == n:

@@ -19,6 +19,7 @@ from puzzlebench.cli.options import (
 )
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
+from puzzlebench.harness.default_counter import default_counter, why
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.records.record import Outcome
 
@@ -30,8 +31,9 @@ def count_command(
     size: Annotated[str, typer.Argument(help="Board size n.")],
     unique: Annotated[bool, typer.Option(help="Also count solutions distinct up to symmetry.")] = False,
     solver: Annotated[str | None, typer.Option(
-        "--solver", "-s", help="A counting solver (default: bitboard; constellations for a "
-                               "constellations split).")] = None,
+        "--solver", "-s", help="A counting solver (default: the fastest measured for the "
+                               "board: constellations for nqueens from n = 13, else bitboard; "
+                               "constellations for a constellations split).")] = None,
     time_limit: Annotated[float | None, typer.Option(
         help=TIME_LIMIT_HELP + " With --split: per sub-problem, default 3600.")] = None,
     param: Annotated[list[str] | None, typer.Option(help="Solver parameter KEY=VALUE.")] = None,
@@ -66,12 +68,12 @@ def count_command(
     # imported on use: `puzzlebench --help` loads every command, and this pulls in numba
     from puzzlebench.harness.execute import run_count
 
-    spec = resolve_solver(solver or "bitboard")
+    n = getattr(instance, "n", instance.size)
+    spec = resolve_solver(solver or default_counter(instance.problem, n))
     if not spec.counts:
         raise CliInputError(f"solver {spec.name!r} does not count solutions")
     if unique and not spec.counts_unique:
         raise CliInputError(f"solver {spec.name!r} does not count unique solutions")
-    n = getattr(instance, "n", instance.size)
     if spec.count_max_n is not None and n > spec.count_max_n:
         raise CliInputError(f"solver {spec.name!r} counts boards up to n = {spec.count_max_n}, "
                             f"not {n}")
@@ -81,7 +83,8 @@ def count_command(
     if as_json:
         out = {"problem": record.problem, "size": record.size, "solver": record.solver,
                "count": record.count, "time_s": record.time_s, "outcome": record.outcome.value,
-               "verified": record.verified, "reason": record.reason, "error": record.error}
+               "verified": record.verified, "reason": record.reason, "error": record.error,
+               "solver_default": solver is None}
         if unique:
             out["unique"] = record.unique
         emit_json(out)
@@ -91,7 +94,9 @@ def count_command(
         if unique and record.unique is not None:
             typer.echo(f"{record.unique} unique up to rotation and reflection")
         unverified = " unverified" if record.outcome.success and record.verified is False else ""
-        typer.echo(f"({record.solver}, {record.time_s:.3f} s, {record.outcome.value}{unverified})")
+        chosen = ", " if solver else f", {why(instance.problem, n)}; "
+        typer.echo(f"({record.solver}{chosen}{record.time_s:.3f} s, "
+                   f"{record.outcome.value}{unverified})")
         for label, text in (("reason", record.reason), ("error", record.error)):
             if text and (label != "error" or text != record.reason):
                 typer.echo(f"  {label}: {text}")
