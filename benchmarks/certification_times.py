@@ -1,5 +1,5 @@
 """How long the judge takes to certify infeasibility, by size: CaDiCaL's proof of the judge's
-CNF and dratify's check of it (``harness.judging.certificate``), per generated nqueens-completion
+CNF and dratify's check of it (``harness.judging.proofs``), per generated nqueens-completion
 instance (seeded by the size, as ``agree --generate`` draws them), and on the other families'
 instances no rule decides (queens-knights) or a rule does (nqueens n = 2, 3; torus sizes without
 solutions). Each certification runs exactly as the judge runs it: in a process of its own under its
@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from puzzlebench.harness.judging.certificate import CERTIFIED, REFUTED, certify_infeasible
+from puzzlebench.harness.judging.proofs import CERTIFIED, REFUTED, certify_infeasible
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.cnf import encode
 from puzzlebench.problems.nqueens_completion import CompletionInstance, _random_placement

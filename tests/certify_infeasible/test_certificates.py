@@ -14,7 +14,7 @@ from puzzlebench.cli import main
 from puzzlebench.contract import Budget
 from puzzlebench.harness.campaign.storage.store import Store, load_records
 from puzzlebench.harness.execute import run_count, run_solve
-from puzzlebench.harness.judging.certificate import (
+from puzzlebench.harness.judging.proofs import (
     CERTIFIED,
     LIMIT,
     REFUTED,
@@ -22,9 +22,9 @@ from puzzlebench.harness.judging.certificate import (
     certify_infeasible,
     formula_from_dimacs,
 )
-from puzzlebench.harness.judging.certify_runs import certify_claim
+from puzzlebench.harness.judging.proof_runs import certify_claim
 from puzzlebench.harness.judging.cross_run import judge_across
-from puzzlebench.harness.judging.judge import Judgement
+from puzzlebench.harness.judging.rules import Judgement
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.cnf import encode
 from puzzlebench.records.record import Outcome, RunRecord
@@ -89,7 +89,7 @@ def test_a_count_of_zero_is_certified_or_caught() -> None:
     rec = run_count(ref("ZeroCounter"), INFEASIBLE_12, budget=Budget(time_limit=5))
     assert rec.outcome is Outcome.SOLVED and rec.count == 0 and rec.verified is True
     assert rec.verified_by == "certificate" and "checked by dratify" in rec.certificate
-    from puzzlebench.harness.judging.verdict import judge_stored
+    from puzzlebench.harness.judging.pipeline import judge_stored
 
     again = judge_stored(rec.with_(judge_version="an older judge"))  # its proof is not stored
     assert again.verified_by == "certificate" and again.verified is True

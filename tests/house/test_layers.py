@@ -188,8 +188,8 @@ def test_harness_rooms_keep_to_themselves() -> None:
 
 
 @pytest.mark.parametrize("importer, imported", [
-    ("puzzlebench.harness.run.inside.child", "puzzlebench.harness.judging.judge"),
-    ("puzzlebench.harness.judging.judge", "puzzlebench.harness.campaign.storage.store"),
+    ("puzzlebench.harness.run.inside.child", "puzzlebench.harness.judging.rules"),
+    ("puzzlebench.harness.judging.rules", "puzzlebench.harness.campaign.storage.store"),
     ("puzzlebench.harness.run.forking.forkserver", "puzzlebench.harness.execute"),
 ])
 def test_room_check_catches_a_planted_import(importer: str, imported: str) -> None:

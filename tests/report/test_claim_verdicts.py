@@ -18,8 +18,8 @@ from puzzlebench.report.statistics.claim_power import ClaimDesign, reach, reach_
 from puzzlebench.report.statistics.claim_tests import CLAIM_COLUMNS, claim_verdicts
 from puzzlebench.report.statistics.scores import pairwise_tests
 from puzzlebench.report.statistics.stratified import compare_strata, smallest_p
-from puzzlebench.report.verdict import rank
-from tests.report.test_verdict import frame_of, run
+from puzzlebench.report.answer import rank
+from tests.report.test_answer import frame_of, run
 
 SIZES = (16, 32, 48, 64, 96, 128)
 

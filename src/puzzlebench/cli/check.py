@@ -2,7 +2,7 @@
 certify that an instance has no solution (``--infeasible``).
 
 ``--infeasible`` encodes the instance as the judge's CNF, refutes it with CaDiCaL and checks the
-DRUP proof with an independent checker (``harness.judging.certificate``); with ``--proof FILE`` it
+DRUP proof with an independent checker (``harness.judging.proofs``); with ``--proof FILE`` it
 checks a DRUP/DRAT proof made anywhere instead (of the judge's formula, or of ``--cnf FILE``
 when every clause of that is one of the judge's).
 
@@ -21,7 +21,7 @@ from puzzlebench.cli.app import app
 from puzzlebench.cli.options import CliInputError, check_limit, parse_int
 from puzzlebench.cli.output import emit_json
 from puzzlebench.cli.problem_options import ProblemArg, build_instance, problem_options
-from puzzlebench.harness.judging.certificate import CERTIFY_TIME_S, certify_infeasible
+from puzzlebench.harness.judging.proofs import CERTIFY_TIME_S, certify_infeasible
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance, PuzzlebenchError
 from puzzlebench.problems.cnf import ENCODED, encodes

@@ -138,7 +138,7 @@ class RunVerdict:
     verified_by: str = ""
     certificate: str = ""
     certify_s: float | None = None
-    #: The code fingerprint of the judge that decided the outcome (``harness.judging.judge``): a
+    #: The code fingerprint of the judge that decided the outcome (``harness.judging.rules``): a
     #: stored run judged by another version is judged again when read. Empty: made before.
     judge_version: str = ""
     #: What ended the run (``contract.STOPPED_BY``): ``answer`` (a solved or infeasible claim),

@@ -3,7 +3,7 @@ against each other — how a user validates a solver against the baselines.
 
 For each instance: every answer goes through the validator (a ``wrong`` outcome, a crash or a
 timeout is a disagreement); an ``infeasible`` claim is checked against the solvability rule,
-certified by a checked proof where no rule decides (``harness.judging.certify_runs``), and checked
+certified by a checked proof where no rule decides (``harness.judging.proof_runs``), and checked
 against every valid answer any solver found (``harness.judging.cross_run``); counts from every
 counting solver — totals and, where a solver can, unique counts — are compared with each other
 and with OEIS, and a counter that fails or returns something that is not a count is named;

@@ -28,7 +28,7 @@ from puzzlebench.harness.campaign.preparation import prepare
 from puzzlebench.harness.campaign.progress import StudyProgress
 from puzzlebench.harness.campaign.storage.store import Store
 from puzzlebench.harness.execute import make_task
-from puzzlebench.harness.judging.judge import judge_version
+from puzzlebench.harness.judging.rules import judge_version
 from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.child_report import ChildReport

@@ -1,4 +1,4 @@
-"""A run's record: what its process reported, judged by the one pipeline (``judging.verdict``),
+"""A run's record: what its process reported, judged by the one pipeline (``judging.pipeline``),
 with the figures the harness accepted and where the run came from, as one ``RunRecord``.
 
 Every front door ends here (``solve``, ``count``, ``agree``, a study's runs, the Python API),
@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from puzzlebench.harness.judging import environment
-from puzzlebench.harness.judging.judge import Judgement, judge_version
-from puzzlebench.harness.judging.verdict import RunContext, verdict
+from puzzlebench.harness.judging.rules import Judgement, judge_version
+from puzzlebench.harness.judging.pipeline import RunContext, verdict
 from puzzlebench.harness.run.child_report import ChildReport
 from puzzlebench.harness.run.measure import clock_resolution_s
 from puzzlebench.harness.run.protocol.payload import MalformedProposalError, ProposalData, from_payload

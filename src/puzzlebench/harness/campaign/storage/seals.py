@@ -7,7 +7,7 @@ split counts), each row is checked: a digest that no longer matches (the row was
 stored after sealing began without one (its digest was removed), or a success whose stored
 answer or count the judge version it names rejects (re-judged cheaply: the validator and the
 known facts, never a table build or a proof check) is refused and named. A row another judge
-version decided is judged again on reading instead (``judging.verdict.judge_stored``), as
+version decided is judged again on reading instead (``judging.pipeline.judge_stored``), as
 before. Rows of a store made before rows were sealed load as *unsealed*: their answers are
 re-judged the same way, but an edit to their other fields cannot be seen, and the report says
 how many there are.
@@ -141,8 +141,8 @@ def rejudged_failure(record: RunRecord) -> str:
     if not record.outcome.success or record.task not in ("solve", "count"):
         return ""
     # imported on use: judging loads the problems and the judge (the store stays light)
-    from puzzlebench.harness.judging.judge import judge_version
-    from puzzlebench.harness.judging.verdict import RunContext, verdict
+    from puzzlebench.harness.judging.rules import judge_version
+    from puzzlebench.harness.judging.pipeline import RunContext, verdict
     from puzzlebench.harness.run.protocol.payload import ProposalData
     from puzzlebench.problems import get_problem
 

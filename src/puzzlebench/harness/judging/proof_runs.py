@@ -1,5 +1,5 @@
 """Certification where it matters: every judged ``infeasible`` claim that no rule verified is
-certified by the judge (``harness.judging.certificate``) before its record is made — in ``agree``,
+certified by the judge (``harness.judging.proofs``) before its record is made — in ``agree``,
 ``compare``, ``run`` and ``solve`` alike, since they all judge through ``judging.run_record.make_record``. A
 count of zero no known count checks is the same claim and is certified the same way.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from puzzlebench.harness.judging.certificate import (
+from puzzlebench.harness.judging.proofs import (
     CERTIFIED,
     CERTIFY_MEMORY_MB,
     CERTIFY_TIME_S,
@@ -22,7 +22,7 @@ from puzzlebench.harness.judging.certificate import (
     Certification,
     certify_infeasible,
 )
-from puzzlebench.harness.judging.judge import Judgement
+from puzzlebench.harness.judging.rules import Judgement
 from puzzlebench.problems.base import Instance
 from puzzlebench.problems.cnf import encodes
 from puzzlebench.records.record import Outcome, rung_rank

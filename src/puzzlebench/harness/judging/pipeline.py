@@ -4,12 +4,12 @@ re-judging a stored run (``judge_stored``) both call :func:`verdict`.
 
 The rules, in their order:
 
-1. **the proposal itself** (``judging.judge``): a count against the known counts and the
+1. **the proposal itself** (``judging.rules``): a count against the known counts and the
    solvability rule; an answer through the problem's validator, an optimality claim against the
    known optimum, a claim against the rules; what the validator learned on the way (a cached
    table refused and rebuilt) comes back in the judgement's ``notes``;
 2. **the time limit**: a success answered after the run's time limit is a ``timeout``;
-3. **certification** (``judging.certify_runs``): an ``infeasible`` claim, or a count of zero,
+3. **certification** (``judging.proof_runs``): an ``infeasible`` claim, or a count of zero,
    that no rule verified is proved or refuted by a checked proof. Live runs only: a stored
    run keeps the verdict its proof gave (proofs are not stored, and a check takes seconds).
 
@@ -23,9 +23,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from puzzlebench.harness.judging.certify_runs import certify_claim, certify_zero_count
+from puzzlebench.harness.judging.proof_runs import certify_claim, certify_zero_count
 from puzzlebench.harness.judging.cross_run import judge_across
-from puzzlebench.harness.judging.judge import (
+from puzzlebench.harness.judging.rules import (
     Judgement,
     judge_count,
     judge_solution,

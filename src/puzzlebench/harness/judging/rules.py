@@ -19,7 +19,7 @@ between solvers (``harness.judging.cross_run``) can later turn an unverified cla
 Each verification names its rung (``verified_by``, ``record.RUNGS``): ``validator``, ``rule``
 (solvability rules, known counts, known optima), ``certificate``. An ``infeasible`` claim that
 comes with a proof of unsatisfiability (``Proposal.proof``) has the proof checked here
-(``harness.judging.certificate``): accepted, the claim is certified (unless a rule, a stronger rung,
+(``harness.judging.proofs``): accepted, the claim is certified (unless a rule, a stronger rung,
 decides it already); rejected, the claim is ``wrong`` with the checker's reason, whatever a rule
 says — a wrong certificate is a wrong answer, as in the SAT Competition.
 """
@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlebench.harness.judging.certificate import REJECTED, certify_infeasible
+from puzzlebench.harness.judging.proofs import REJECTED, certify_infeasible
 from puzzlebench.harness.run.protocol.payload import ProposalData
 from puzzlebench.problems.base import Instance, Problem
 from puzzlebench.records.record import Outcome
@@ -39,8 +39,8 @@ from puzzlebench.solvers.fingerprint import digest_of
 
 #: The harness's own judging code; with a problem family's module (its validator, facts and
 #: tables), what a judge version digests.
-JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judging.judge",
-                                  "puzzlebench.harness.judging.verdict",
+JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judging.rules",
+                                  "puzzlebench.harness.judging.pipeline",
                                   "puzzlebench.harness.run.protocol.payload")
 
 

@@ -133,7 +133,7 @@ def certify_infeasible(instance: Instance, *, proof: str | None = None, cnf: str
     and check it — in a fresh process of the judge's under ``time_limit`` seconds and
     ``memory_mb`` of address space.
 
-    A fresh interpreter (``python -P -m puzzlebench.harness.judging.certificate``: safe path),
+    A fresh interpreter (``python -P -m puzzlebench.harness.judging.proofs``: safe path),
     not a fork: the judge's process runs threads (the scheduler's reading loop, a Dask
     worker's), and a forked child can deadlock on a lock one of them held; ``subprocess``
     forks and executes at once."""
@@ -141,7 +141,7 @@ def certify_infeasible(instance: Instance, *, proof: str | None = None, cnf: str
         return Certification(UNAVAILABLE, f"no CNF encoding of {instance.problem}")
     request = pickle.dumps((instance, proof, cnf, memory_mb))
     try:
-        done = subprocess.run(python_command("puzzlebench.harness.judging.certificate"),
+        done = subprocess.run(python_command("puzzlebench.harness.judging.proofs"),
                               input=request, capture_output=True, timeout=time_limit,
                               check=False, env=python_env())
     except subprocess.TimeoutExpired:  # the child is killed and waited for

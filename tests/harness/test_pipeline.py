@@ -1,5 +1,5 @@
 """One judging pipeline (issue 39 §2): the live path and re-judging a stored run reach the same
-verdict through ``judging.verdict``, and what the validator learned comes back with its result."""
+verdict through ``judging.pipeline``, and what the validator learned comes back with its result."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from puzzlebench.contract import Budget, Claim
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.judging.verdict import RunContext, judge_stored, verdict
+from puzzlebench.harness.judging.pipeline import RunContext, judge_stored, verdict
 from puzzlebench.harness.run.protocol.payload import ProposalData
 from puzzlebench.problems import get_problem, sliding_distances
 from puzzlebench.records.record import Outcome
