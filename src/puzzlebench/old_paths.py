@@ -61,6 +61,7 @@ _MOVED = {
     "harness.run.sealed_view": "harness.run.sandbox.sealed_view",
     "harness.run.solver_call": "harness.run.inside.solver_call",
     "harness.run.warmup": "harness.run.inside.warmup",
+    "harness.task": "harness.run_request",
     "iterative": "solvers.iterative",
     "param_space": "solvers.param_space",
     "plugin_loader": "solvers.plugin_loader",
@@ -103,9 +104,9 @@ _MOVED = {
     "search.sliding_state": "search.sliding.sliding_state",
     "search.sliding_symmetry": "search.sliding.sliding_symmetry",
     "solver_index": "solvers.index",
-    "solver_references": "solvers.references",
-    "solver_references.manifest": "solvers.references.manifest",
-    "solver_references.python_plugin": "solvers.references.python_plugin",
+    "solver_references": "solvers.locators",
+    "solver_references.manifest": "solvers.locators.manifest",
+    "solver_references.python_plugin": "solvers.locators.python_plugin",
     "solver_spec": "solvers.spec",
     "terminal": "host.terminal",
     "trace": "records.trace",
@@ -116,6 +117,9 @@ _MOVED = {
 #: ``_MOVED`` already points to the newest).
 _MOVED_AGAIN = {
     "search.queens.seed001_loop": "search.queens.source001_loop",
+    "solvers.references": "solvers.locators",
+    "solvers.references.manifest": "solvers.locators.manifest",
+    "solvers.references.python_plugin": "solvers.locators.python_plugin",
 }
 #: ``puzzlebench.<old>`` → ``puzzlebench.<new>``.
 MOVED: dict[str, str] = {f"puzzlebench.{o}": f"puzzlebench.{n}"

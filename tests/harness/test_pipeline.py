@@ -16,7 +16,7 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.contract import Budget, Claim, Proposal
 from puzzlebench.harness.campaign.storage.store import load_records
-from puzzlebench.harness.execute import make_task, run_solve
+from puzzlebench.harness.execute import make_request, run_solve
 from puzzlebench.harness.judging.pipeline import (
     RunContext,
     as_judged_then,
@@ -92,7 +92,7 @@ def _judged_live(solver: str, instance: Any, proposal: Proposal) -> Any:
     """The record ``solve`` makes of ``proposal``, as if ``solver``'s process had sent it."""
     spec = resolve_solver(solver)
     data, raw = to_payload(get_problem(instance.problem), proposal)
-    task = make_task(spec, instance, "solve", budget=Budget(time_limit=5.0))
+    task = make_request(spec, instance, "solve", budget=Budget(time_limit=5.0))
     return make_record(spec, task, ChildReport(status="done", data=data, raw=raw, wall_s=0.01))
 
 

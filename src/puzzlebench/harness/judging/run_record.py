@@ -16,7 +16,7 @@ from puzzlebench.harness.judging.rules import judge_version
 from puzzlebench.harness.run.child_report import ChildReport
 from puzzlebench.harness.run.measure import clock_resolution_s
 from puzzlebench.harness.run.protocol.payload import MalformedProposalError, ProposalData, from_payload
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.run_request import RunRequest
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.catalogue import family_origin
 from puzzlebench.records.record import (
@@ -32,7 +32,7 @@ from puzzlebench.solvers.contract import Claim
 from puzzlebench.solvers.spec import SolverSpec
 
 
-def make_record(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: bool = True,
+def make_record(spec: SolverSpec, task: RunRequest, report: ChildReport, *, isolated: bool = True,
                 **meta: Any) -> RunRecord:
     """Judge what a run's process reported (``pipeline.judge_run``) and make its record."""
     assert task.instance is not None
@@ -113,7 +113,7 @@ def figures_of(report: ChildReport, proposal: ProposalData, trace: list[list[flo
         time_min_s=report.time_min_s, repeats_agree=report.repeats_agree, core=report.core)
 
 
-def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: Task) -> str:
+def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: RunRequest) -> str:
     """What ended the run (``RunRecord.stopped_by``): the harness's own view (killed, an
     answer, a decline), else what the solver (the iterative framework) reported, else what
     its counters and time say against the budget; '' for a crash or where nothing says."""
