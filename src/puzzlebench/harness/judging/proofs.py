@@ -17,8 +17,8 @@ dratify took 0.01-0.03 s at n = 12 and 0.04-0.09 s at n = 16 where drup took 1.2
 through ctypes structures; it also reads proof text with a parser that runs a deletion line
 into the line before it. Two orders of magnitude decide it.
 
-ProofResult runs in a process of its own started by the judge's (never the solver's), under
-its own wall-clock and memory limits: a certification that runs out of either leaves the claim
+A proof runs in a process of its own started by the judge's (never the solver's), under
+its own wall-clock and memory limits: a proof that runs out of either leaves the claim
 at the rung it had and says so.
 """
 
@@ -39,21 +39,21 @@ from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.problems.cnf import Cnf, encode, encodes
 
-#: Wall-clock seconds a certification (solve and check) may take by default.
+#: Wall-clock seconds a proof (solve and check) may take by default.
 PROOF_TIME_S = 60.0
-#: Address space (MB) a certification's process may use by default.
+#: Address space (MB) a proof's process may use by default.
 PROOF_MEMORY_MB = 4096
 #: The SAT solver that makes the judge's own proofs (PySAT's name for CaDiCaL 1.9.5).
 ENGINE = "cadical195"
 
-#: Statuses of a certification.
+#: Statuses of a proof.
 CERTIFIED, REFUTED, REJECTED, LIMIT, UNAVAILABLE = (
     "certified", "refuted", "rejected", "limit", "unavailable")
 
 
 @dataclass(frozen=True, slots=True)
 class ProofResult:
-    """What certifying one claim found.
+    """What proving one claim found.
 
     ``status``: ``certified`` (a proof of the judge's formula was checked), ``refuted`` (the
     formula has a model and ``answer`` is the solution read from it — the claim is false),
@@ -163,7 +163,7 @@ def prove_infeasible(instance: Instance, *, proof: str | None = None, cnf: str |
 
 
 def _main() -> None:
-    """The certification's own process: the request on stdin (pickled by the judge), its
+    """The proof's own process: the request on stdin (pickled by the judge), its
     memory limit, the work, one pickled ProofResult on stdout."""
     # the module by its own name, so that what is pickled names puzzlebench's classes
     from puzzlebench.harness.judging import proofs
