@@ -43,7 +43,7 @@ SOLVE_ONCE = f"""
 import numpy as np
 from puzzlebench.contract import Budget
 from puzzlebench.problems import get_problem
-from puzzlebench.solvers.references import load_solver
+from puzzlebench.solvers.locators import load_solver
 spec = load_solver("astar-manhattan")
 spec.create().solve(get_problem("sliding").make(8, start="{START}"), Budget(),
                     np.random.default_rng(0))

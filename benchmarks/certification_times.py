@@ -1,5 +1,5 @@
 """How long the judge takes to certify infeasibility, by size: CaDiCaL's proof of the judge's
-CNF and dratify's check of it (``harness.judging.certificate``), per generated nqueens-completion
+CNF and dratify's check of it (``harness.judging.proofs``), per generated nqueens-completion
 instance (seeded by the size, as ``agree --generate`` draws them), and on the other families'
 instances no rule decides (queens-knights) or a rule does (nqueens n = 2, 3; torus sizes without
 solutions). Each certification runs exactly as the judge runs it: in a process of its own under its
@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from puzzlebench.harness.judging.certificate import CERTIFIED, REFUTED, certify_infeasible
+from puzzlebench.harness.judging.proofs import CERTIFIED, REFUTED, prove_infeasible
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.cnf import encode
 from puzzlebench.problems.nqueens_completion import CompletionInstance, _random_placement
@@ -84,7 +84,7 @@ def _row(label: str, insts: list, limit: float) -> None:  # type: ignore[type-ar
     for inst in insts:
         clauses.append(len(encode(inst).clauses))
         t = time.perf_counter()
-        got = certify_infeasible(inst, time_limit=limit)
+        got = prove_infeasible(inst, time_limit=limit)
         walls.append(time.perf_counter() - t)
         if got.status == CERTIFIED:
             certified += 1

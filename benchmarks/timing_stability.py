@@ -64,7 +64,7 @@ import json, os, sys, time
 import numpy as np
 from puzzlebench.contract import Budget
 from puzzlebench.problems import get_problem
-from puzzlebench.solvers.references import load_solver
+from puzzlebench.solvers.locators import load_solver
 solver, start, count, nice = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 if nice != "off":  # the priority the harness gives its runs, session (autogroup) included
     try:

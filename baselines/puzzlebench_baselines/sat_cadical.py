@@ -11,7 +11,7 @@ CaDiCaL's own ``conflicts`` and ``decisions``.
 ``--param proof=true`` solves the judge's own formula (``puzzlebench.problems.cnf``, pairwise
 at-most-one clauses, the same variables an outside program would use) with CaDiCaL's DRUP
 proof switched on and hands an ``infeasible`` claim over with its proof: the judge checks it
-and records the claim as certified, or ``wrong`` if the proof fails (``harness.judging.certificate``).
+and records the claim as certified, or ``wrong`` if the proof fails (``harness.judging.proofs``).
 
 Time: CaDiCaL cannot be interrupted through PySAT, so ``solve`` reads no budget — the
 harness's hard limit stops it (``honours`` is empty). Counting and listing add one blocking

@@ -9,7 +9,8 @@ that keeps those paths working.
   made (:func:`canonical`), so a module that only moved keeps its digest and every stored run
   stays valid.
 
-A module moved again later gets one more line here (its newest name → its first name).
+A module moved again later has its line here point to its newest name, and its name in between
+gets a line of ``_MOVED_AGAIN`` (so both old paths import it, and run keys keep its first name).
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ _MOVED = {
     "harness.campaign.study_mistakes": "harness.campaign.design.study_mistakes",
     "harness.campaign.study_tune": "harness.campaign.design.study_tune",
     "harness.campaign.study_values": "harness.campaign.design.study_values",
+    "harness.judging.certificate": "harness.judging.proofs",
+    "harness.judging.certify_runs": "harness.judging.proof_runs",
+    "harness.judging.judge": "harness.judging.rules",
+    "harness.judging.verdict": "harness.judging.pipeline",
     "harness.run.cgroups": "harness.run.sealed.cgroups",
     "harness.run.child": "harness.run.inside.child",
     "harness.run.early_server": "harness.run.forking.early_server",
@@ -57,6 +62,7 @@ _MOVED = {
     "harness.run.sealed_view": "harness.run.sealed.sealed_view",
     "harness.run.solver_call": "harness.run.inside.solver_call",
     "harness.run.warmup": "harness.run.inside.warmup",
+    "harness.task": "harness.run_request",
     "iterative": "solvers.iterative",
     "param_space": "solvers.param_space",
     "plugin_loader": "solvers.plugin_loader",
@@ -65,6 +71,7 @@ _MOVED = {
     "record": "records.record",
     "registry": "solvers.registry",
     "report.anytime_statistics": "report.statistics.anytime_statistics",
+    "report.verdict": "report.answer",
     "report.bootstrap": "report.statistics.bootstrap",
     "report.borda": "report.statistics.borda",
     "report.claim_power": "report.statistics.claim_power",
@@ -91,26 +98,36 @@ _MOVED = {
     "search.queens_search": "search.queens.queens_search",
     "search.queens_states": "search.queens.queens_states",
     "search.region_pdb_build": "search.pattern_databases.region_pdb_build",
-    "search.seed001_loop": "search.queens.seed001_loop",
+    "search.seed001_loop": "search.queens.source001_loop",
     "search.sliding_heuristics": "search.sliding.sliding_heuristics",
     "search.sliding_kernels": "search.sliding.sliding_kernels",
     "search.sliding_search": "search.sliding.sliding_search",
     "search.sliding_state": "search.sliding.sliding_state",
     "search.sliding_symmetry": "search.sliding.sliding_symmetry",
     "solver_index": "solvers.index",
-    "solver_references": "solvers.references",
-    "solver_references.manifest": "solvers.references.manifest",
-    "solver_references.python_plugin": "solvers.references.python_plugin",
+    "solver_references": "solvers.locators",
+    "solver_references.manifest": "solvers.locators.manifest",
+    "solver_references.python_plugin": "solvers.locators.python_plugin",
     "solver_spec": "solvers.spec",
     "terminal": "host.terminal",
     "trace": "records.trace",
     "trace_kernels": "records.trace_kernels",
     "trace_points": "records.trace_points",
 }
+#: A name in between → the newest name, for a module that moved twice (its first name's line in
+#: ``_MOVED`` already points to the newest).
+_MOVED_AGAIN = {
+    "search.queens.seed001_loop": "search.queens.source001_loop",
+    "solvers.references": "solvers.locators",
+    "solvers.references.manifest": "solvers.locators.manifest",
+    "solvers.references.python_plugin": "solvers.locators.python_plugin",
+}
 #: ``puzzlebench.<old>`` → ``puzzlebench.<new>``.
-MOVED: dict[str, str] = {f"puzzlebench.{o}": f"puzzlebench.{n}" for o, n in _MOVED.items()}
+MOVED: dict[str, str] = {f"puzzlebench.{o}": f"puzzlebench.{n}"
+                         for o, n in (_MOVED | _MOVED_AGAIN).items()}
 #: The reverse: a module's name now → its name when run keys were first made.
-FIRST_NAME: dict[str, str] = {new: old for old, new in MOVED.items()}
+FIRST_NAME: dict[str, str] = {f"puzzlebench.{new}": f"puzzlebench.{old}"
+                              for old, new in _MOVED.items()}
 FIRST_NAME["puzzlebench.solvers.contract"] = "puzzlebench.contract"
 #: Modules that only re-export another (the public plugin API's fixed path): a fingerprint
 #: follows what they import and hashes that, never the re-export itself.

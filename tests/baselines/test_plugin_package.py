@@ -43,7 +43,7 @@ def test_a_registry_without_the_entry_points_has_no_reference() -> None:
 
 
 def test_the_minizinc_model_kind_arrives_through_an_entry_point() -> None:
-    from puzzlebench.solvers.references import kinds
+    from puzzlebench.solvers.locators import kinds
 
     eps = {ep.value for ep in entry_points(group="puzzlebench.references")}
     assert "puzzlebench_baselines.minizinc_reference:KIND" in eps

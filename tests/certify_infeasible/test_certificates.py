@@ -14,17 +14,18 @@ from puzzlebench.cli import main
 from puzzlebench.contract import Budget
 from puzzlebench.harness.campaign.storage.store import Store, load_records
 from puzzlebench.harness.execute import run_count, run_solve
-from puzzlebench.harness.judging.certificate import (
+from puzzlebench.harness.judging.cross_run import judge_across
+from puzzlebench.harness.judging.pipeline import as_judged_then
+from puzzlebench.harness.judging.proof_runs import prove_claim
+from puzzlebench.harness.judging.proofs import (
     CERTIFIED,
     LIMIT,
     REFUTED,
     REJECTED,
-    certify_infeasible,
     formula_from_dimacs,
+    prove_infeasible,
 )
-from puzzlebench.harness.judging.certify_runs import certify_claim
-from puzzlebench.harness.judging.cross_run import judge_across
-from puzzlebench.harness.judging.judge import Judgement
+from puzzlebench.harness.judging.rules import Judgement
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.cnf import encode
 from puzzlebench.records.record import Outcome, RunRecord
@@ -50,10 +51,10 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def test_the_instances_are_what_the_tests_take_them_for() -> None:
     assert COMPLETION.is_solvable(SOLVABLE_12) is None  # above the module's own enumeration
-    assert certify_infeasible(SOLVABLE_12).status == REFUTED
-    made = certify_infeasible(INFEASIBLE_12)
+    assert prove_infeasible(SOLVABLE_12).status == REFUTED
+    made = prove_infeasible(INFEASIBLE_12)
     assert made.certified and "lemmas" in made.text and made.check_s is not None
-    assert "unit propagation" in certify_infeasible(PROPAGATED_12).text
+    assert "unit propagation" in prove_infeasible(PROPAGATED_12).text
 
 
 @pytest.mark.parametrize(("problem", "n", "options"), [
@@ -62,13 +63,13 @@ def test_the_instances_are_what_the_tests_take_them_for() -> None:
     ("nqueens-completion", 6, {"placed": "0:0"}),
 ])
 def test_infeasible_families_are_certified(problem: str, n: int, options: dict[str, str]) -> None:
-    got = certify_infeasible(get_problem(problem).make(n, **options))
+    got = prove_infeasible(get_problem(problem).make(n, **options))
     assert got.status == CERTIFIED, got.text
     assert "checked by dratify" in got.text
 
 
 def test_a_solvable_instance_is_refuted_with_a_valid_answer() -> None:
-    got = certify_infeasible(get_problem("queens-knights").make(6, queens=3))
+    got = prove_infeasible(get_problem("queens-knights").make(6, queens=3))
     inst = get_problem("queens-knights").make(6, queens=3)
     assert got.status == REFUTED and get_problem("queens-knights").validate(inst, got.answer)
 
@@ -89,7 +90,7 @@ def test_a_count_of_zero_is_certified_or_caught() -> None:
     rec = run_count(ref("ZeroCounter"), INFEASIBLE_12, budget=Budget(time_limit=5))
     assert rec.outcome is Outcome.SOLVED and rec.count == 0 and rec.verified is True
     assert rec.verified_by == "certificate" and "checked by dratify" in rec.certificate
-    from puzzlebench.harness.judging.verdict import judge_stored
+    from puzzlebench.harness.judging.pipeline import judge_stored
 
     again = judge_stored(rec.with_(judge_version="an older judge"))  # its proof is not stored
     assert again.verified_by == "certificate" and again.verified is True
@@ -103,11 +104,11 @@ def test_a_forged_proof_is_caught(instance: object) -> None:
     rec = run_solve(ref("ForgedProof"), instance, budget=Budget(time_limit=5))  # type: ignore[arg-type]
     assert rec.outcome is Outcome.WRONG and "fails the check" in rec.reason
     assert "rejected by dratify" in rec.reason and "lemma 1" in rec.reason
-    assert certify_infeasible(instance, proof="0\n").status == REJECTED  # type: ignore[arg-type]
+    assert prove_infeasible(instance, proof="0\n").status == REJECTED  # type: ignore[arg-type]
 
 
 def test_a_proof_of_another_formula_certifies_nothing() -> None:
-    got = certify_infeasible(INFEASIBLE_12, proof="0\n", cnf="p cnf 1 2\n1 0\n-1 0\n")
+    got = prove_infeasible(INFEASIBLE_12, proof="0\n", cnf="p cnf 1 2\n1 0\n-1 0\n")
     assert got.status == LIMIT and "not in the judge's encoding" in got.text
     # judged, the claim is certified (or refuted) by the judge's own proof, never by that one
     rec = run_solve(ref("ForeignFormula"), INFEASIBLE_12, budget=Budget(time_limit=5))
@@ -139,20 +140,20 @@ def test_sat_cadical_hands_over_its_proof() -> None:
 
 
 def test_certification_out_of_time_or_memory_leaves_the_claim_where_it_was() -> None:
-    assert certify_infeasible(INFEASIBLE_12, time_limit=0.001).status == LIMIT
+    assert prove_infeasible(INFEASIBLE_12, time_limit=0.001).status == LIMIT
     big = COMPLETION.generate(60, 1, __import__("numpy").random.default_rng(1))[0]
-    short = certify_infeasible(big, memory_mb=1)  # its formula alone needs far more
+    short = prove_infeasible(big, memory_mb=1)  # its formula alone needs far more
     assert short.status == LIMIT and "memory" in short.text
     unverified = Judgement(Outcome.INFEASIBLE, None, "infeasibility not verified by a rule",
                            verified=False)
     fresh = COMPLETION.agreement_instances(13, {})[0]  # certified by no other test (cache)
-    assert certify_infeasible(fresh).certified
-    kept = certify_claim(fresh, unverified, time_limit=0.001)
+    assert prove_infeasible(fresh).certified
+    kept = prove_claim(fresh, unverified, time_limit=0.001)
     assert kept.verified is False and kept.verified_by == ""
     assert "ran out of time" in kept.certificate and "left unverified" in kept.certificate
     agreed = replace(unverified, verified=True, verified_by="agreement")
-    assert certify_claim(fresh, agreed, time_limit=0.001).certificate.endswith("left agreement")
-    assert certify_claim(fresh, agreed).verified_by == "certificate"  # the stronger rung
+    assert prove_claim(fresh, agreed, time_limit=0.001).certificate.endswith("left agreement")
+    assert prove_claim(fresh, agreed).verified_by == "certificate"  # the stronger rung
 
 
 def _claim(solver: str, **changes: object) -> RunRecord:
@@ -176,7 +177,7 @@ def test_records_stored_before_the_ladder_get_their_rung() -> None:
         d = _claim("cpsat", **fields).to_dict()
         for name in ("verified_by", "certificate", "certify_s"):
             d.pop(name)
-        return RunRecord.from_dict(d)
+        return RunRecord.from_dict(as_judged_then(d))  # as a stored row is read
 
     assert old(verified=True, reason="infeasibility agreed by complete solvers a, b "
                                      "(no rule decides it)").verified_by == "agreement"

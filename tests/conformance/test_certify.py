@@ -67,7 +67,7 @@ def test_a_liar_on_solvable_instances_fails_solves_and_keeps_passing_the_rest() 
     assert lie.status is Status.FAIL and "claimed infeasible" in lie.reason
     assert by_check[("infeasible", "nqueens-2")].status is Status.PASS  # the truth passes
     assert by_check[("solves", "nqueens-1")].status is Status.PASS
-    assert not card.passed and card.verdict().startswith("NOT CERTIFIED")
+    assert not card.passed and card.conclusion().startswith("NOT CERTIFIED")
 
 
 def test_a_good_plugin_passes_every_check_that_applies(good: str) -> None:

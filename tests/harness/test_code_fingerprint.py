@@ -247,7 +247,7 @@ def _even_record(answer: list[int]) -> object:
 
 def test_the_judge_version_follows_the_validator(family: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlebench.harness.judging.judge import judge_version
+    from puzzlebench.harness.judging.rules import judge_version
     from puzzlebench.problems import get_problem
 
     before = judge_version(get_problem("fp-even"))
@@ -286,7 +286,7 @@ def test_stored_proposals_are_judged_again_by_a_new_judge(
 
 
 def test_records_made_before_judge_versions_are_judged_again() -> None:
-    from puzzlebench.harness.judging.verdict import judge_stored
+    from puzzlebench.harness.judging.pipeline import judge_stored
     from puzzlebench.records.record import Outcome, RunRecord
 
     old = RunRecord.of(problem="nqueens", size=4, instance_id="nqueens-4", solver="old",
@@ -303,7 +303,7 @@ def test_records_made_before_judge_versions_are_judged_again() -> None:
 def test_a_certified_or_refuted_claim_keeps_its_verdict_when_judged_again() -> None:
     """A proof check is not redone on reading (its proof is not stored): a claim the judge
     certified, or refuted, stays so; a claim with no certificate is judged again."""
-    from puzzlebench.harness.judging.verdict import judge_stored
+    from puzzlebench.harness.judging.pipeline import judge_stored
     from puzzlebench.records.record import Outcome, RunRecord
 
     claim = RunRecord.of(problem="queens-knights", size=3, instance_id="queens-knights-3-A2",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness.execute import make_task, run_judged
+from puzzlebench.harness.execute import make_request, run_judged
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.forking import early_server, forkserver
 from puzzlebench.problems import get_problem
@@ -57,7 +57,7 @@ def test_a_compiled_solver_gets_the_compiler_server_and_its_run_uses_it(
     assert list(servers) == [True]  # bitboard's module imports numba
     started = servers[True]
     spec = resolve_solver("bitboard")
-    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(6), "count"))
+    record = run_judged(spec, make_request(spec, get_problem("nqueens").make(6), "count"))
     assert record.outcome is Outcome.SOLVED and record.count == 4
     assert servers[True] is started and started.proc.poll() is None  # the same server ran it
 
@@ -75,7 +75,7 @@ def test_a_pure_python_run_never_loads_numba_into_its_server(
         servers: dict[bool, forkserver.ForkServer], solver: str) -> None:
     assert early_server.start_for(["solve", "nqueens", "8", "--solver", solver])
     spec = resolve_solver(solver)
-    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve"))
+    record = run_judged(spec, make_request(spec, get_problem("nqueens").make(8), "solve"))
     assert record.outcome is Outcome.SOLVED and record.verified
     server = servers[False]
     assert server.proc.poll() is None
@@ -99,7 +99,7 @@ def test_a_fork_server_loads_what_a_project_solver_imports_on_first_use(
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
     spec = resolve_solver("cpsat")
     assert spec.factory is not None and spec.factory.run_imports
-    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve"))
+    record = run_judged(spec, make_request(spec, get_problem("nqueens").make(8), "solve"))
     assert record.outcome is Outcome.SOLVED and record.verified
     (server,) = servers.values()
     assert "ortools" in Path(f"/proc/{server.proc.pid}/maps").read_text()

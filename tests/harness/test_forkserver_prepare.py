@@ -27,15 +27,15 @@ import pytest
 
 from puzzlebench.harness.run.forking import forkserver_main
 from puzzlebench.harness.run.starting import prepare_blob
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.run_request import RunRequest
 from puzzlebench.problems import get_problem
 
 
-def _task(**fields: Any) -> Task:
+def _task(**fields: Any) -> RunRequest:
     sliding = get_problem("sliding")
     instance = sliding.make(8, start="125408367")
     fields.setdefault("warmup_instance", sliding.warmup_like(instance))
-    return Task(kind="solve", solver="idastar-pdb", instance=instance, **fields).sealed()
+    return RunRequest(kind="solve", solver="idastar-pdb", instance=instance, **fields).sealed()
 
 
 def test_a_project_solver_gets_its_parameters_and_warmup_instance() -> None:
@@ -59,7 +59,7 @@ class ForeignInstance:  # a problem family that is not the project's (this test 
 
 
 def test_a_plugin_problem_is_never_unpickled_in_the_server() -> None:
-    task = Task(kind="solve", solver="idastar-pdb", warmup_instance=ForeignInstance(),  # type: ignore[arg-type]
+    task = RunRequest(kind="solve", solver="idastar-pdb", warmup_instance=ForeignInstance(),  # type: ignore[arg-type]
                 project_module="puzzlebench.search.sliding.idastar_pdb")
     assert prepare_blob(task) is None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from puzzlebench.contract import Budget
-from puzzlebench.harness.execute import make_task, run_judged
+from puzzlebench.harness.execute import make_request, run_judged
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import Measurement
 from puzzlebench.problems import get_problem
@@ -19,7 +19,7 @@ PLUGIN = Path(__file__).parents[1] / "plugins" / "reads_the_judge.py"
 
 def _count(sandbox: str):  # type: ignore[no-untyped-def]
     spec = resolve_solver(f"{PLUGIN}:ReadsTheJudge")
-    task = make_task(spec, get_problem("nqueens").make(12), "count", budget=Budget(time_limit=20))
+    task = make_request(spec, get_problem("nqueens").make(12), "count", budget=Budget(time_limit=20))
     return run_judged(spec, task, measurement=Measurement(sandbox=sandbox))
 
 

@@ -137,11 +137,11 @@ def test_a_count_is_primed_after_a_solve_of_the_same_solver(tmp_path) -> None:
 
 def test_the_primer_key_names_the_method_the_warm_up_calls() -> None:
     from puzzlebench.harness.run.forking.forkserver import prime_key
-    from puzzlebench.harness.task import Task
+    from puzzlebench.harness.run_request import RunRequest
     from puzzlebench.problems.catalogue import get_problem
 
     warm = get_problem("nqueens").make(8)
-    keys = {prime_key(Task(kind=kind, solver="bitboard", instance=None, warmup_instance=warm,
+    keys = {prime_key(RunRequest(kind=kind, solver="bitboard", instance=None, warmup_instance=warm,
                            unique=unique))
             for kind, unique in (("solve", False), ("count", False), ("count", True),
                                  ("enumerate", False))}

@@ -10,7 +10,7 @@ import pytest
 
 from puzzlebench.contract import Claim, Proposal, Solver, SolverConfigError
 from puzzlebench.harness.resolve import resolve_solver
-from puzzlebench.solvers.references.python_plugin import load_reference
+from puzzlebench.solvers.locators.python_plugin import load_reference
 from puzzlebench.solvers.registry import REGISTRY, Registry, RegistryError
 
 
@@ -162,7 +162,7 @@ def test_index_fingerprint_covers_entry_points(tmp_path: Path, monkeypatch: pyte
 
 PLUGIN_IN_A_FRESH_PROCESS = '''
 import sys
-from puzzlebench.solvers.references import load_solver
+from puzzlebench.solvers.locators import load_solver
 from puzzlebench.solvers.registry import REGISTRY, RegistryError
 try:
     load_solver(sys.argv[1])

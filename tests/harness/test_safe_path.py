@@ -48,9 +48,10 @@ def test_a_spawned_run_imports_nothing_from_the_current_folder(tmp_path: Path) -
     harness whose own path is safe, started in the planted folder."""
     plant(tmp_path)
     code = ("from puzzlebench.contract import Budget\n"
-            "from puzzlebench.harness.execute import execute, make_task, resolve\n"
+            "from puzzlebench.harness.execute import execute, make_request\n"
+            "from puzzlebench.harness.resolve import resolve_solver\n"
             "from puzzlebench.problems import get_problem\n"
-            "task = make_task(resolve('mod12'), get_problem('nqueens').make(8), 'solve',\n"
+            "task = make_request(resolve_solver('mod12'), get_problem('nqueens').make(8), 'solve',\n"
             "                 budget=Budget(30.0))\n"
             "report = execute(task, spawn=True)\n"
             "print('STATUS', report.status, report.error)\n")

@@ -18,7 +18,7 @@ from puzzlebench.harness import scheduler
 from puzzlebench.harness.campaign import runner
 from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.storage.store import Store, load_records
-from puzzlebench.harness.execute import make_task
+from puzzlebench.harness.execute import make_request
 from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.run_process import RunProcess
@@ -87,8 +87,8 @@ def test_a_failing_judge_stops_the_loop() -> None:
     """A judge that raises ends the scheduling at once: the running run is killed (not left
     to its hard limit) and the error reaches the caller."""
     nq = get_problem("nqueens")
-    quick = make_task(resolve_solver("mod12"), nq.make(6), "solve")
-    endless = make_task(resolve_solver(f"{PLUGIN}:EndlessLoop"), nq.make(6), "solve",
+    quick = make_request(resolve_solver("mod12"), nq.make(6), "solve")
+    endless = make_request(resolve_solver(f"{PLUGIN}:EndlessLoop"), nq.make(6), "solve",
                         budget=Budget(time_limit=60.0))
 
     def broken(_report: Any) -> Any:

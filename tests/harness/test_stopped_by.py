@@ -9,7 +9,7 @@ import numpy as np
 from puzzlebench.contract import Budget, Claim, Proposal, Solver
 from puzzlebench.harness.campaign.agreement import SYMBOL
 from puzzlebench.harness.execute import run_solve
-from puzzlebench.harness.judging.judge import judge_solution
+from puzzlebench.harness.judging.rules import judge_solution
 from puzzlebench.harness.run.protocol.payload import ProposalData
 from puzzlebench.problems import NQueens, QueensInstance, SlidingInstance
 from puzzlebench.records.record import Outcome, RunRecord, infer_stopped_by

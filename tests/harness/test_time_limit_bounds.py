@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.contract import Budget
-from puzzlebench.harness.execute import make_task, run_judged
+from puzzlebench.harness.execute import make_request, run_judged
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import (
     PRE_GO_FLOOR_S,
@@ -36,7 +36,7 @@ def test_a_warm_up_that_cannot_finish_is_cut_and_the_run_goes_on() -> None:
     spec = resolve_solver(f"{PLUGIN}:SlowFirstCall")
     # 12 s: start-up and warm-up get 3 s, far more than a loaded machine needs to reach the
     # warm-up's first call (a cut before it would leave the slow call to the timed phase)
-    task = make_task(spec, get_problem("nqueens").make(10), "solve",
+    task = make_request(spec, get_problem("nqueens").make(10), "solve",
                      budget=Budget(time_limit=12.0))
     assert task.warmup  # declared compiled: warmed
     record = run_judged(spec, task)
@@ -51,7 +51,7 @@ def test_a_warm_up_that_cannot_finish_is_cut_and_the_run_goes_on() -> None:
 def test_astar_h1_stops_by_itself_at_n_10000() -> None:
     spec = resolve_solver("astar-h1")
     assert "time_limit" in spec.honours
-    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(10_000), "solve",
+    record = run_judged(spec, make_request(spec, get_problem("nqueens").make(10_000), "solve",
                                     budget=Budget(time_limit=1.0)))
     assert record.outcome is Outcome.BUDGET, record.reason
     assert "killed" not in record.reason
@@ -61,7 +61,7 @@ def test_repeats_that_reuse_the_first_solve_are_not_its_time() -> None:
     """A solver that caches its answer at module level, timed with --min-time: the median of
     the repeats would credit it with a lookup; the first solve's time is recorded instead."""
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'remembers.py'}:Remembers")
-    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(10), "solve",
+    record = run_judged(spec, make_request(spec, get_problem("nqueens").make(10), "solve",
                                     budget=Budget(time_limit=20.0), min_time=0.5))
     assert record.outcome is Outcome.SOLVED, record.reason
     assert record.repeats > 1
@@ -91,7 +91,7 @@ def test_repeats_cheaper_than_the_first_solve_are_flagged_whatever_the_ratio(
     """Issue 53 §5, §6: repeats 9× cheaper than the first solve, and a first solve of 10 µs
     with cheaper repeats, are noted and timed by the first solve, not the repeats' median."""
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'remembers.py'}:{plugin}")
-    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(10), "solve",
+    record = run_judged(spec, make_request(spec, get_problem("nqueens").make(10), "solve",
                                     budget=Budget(time_limit=20.0), min_time=min_time))
     assert record.outcome is Outcome.SOLVED and record.repeats > 2, record.reason
     assert "the first solve took" in record.notes and "measurably less" in record.notes
@@ -122,7 +122,7 @@ def test_a_killed_run_keeps_the_cpu_time_its_cgroup_measured() -> None:
     from puzzlebench.harness.run.sealed.cgroups import detect
 
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'burns.py'}:Burns")
-    record = run_judged(spec, make_task(spec, get_problem("nqueens").make(8), "solve",
+    record = run_judged(spec, make_request(spec, get_problem("nqueens").make(8), "solve",
                                     budget=Budget(time_limit=0.3), hard_limit=1.0))
     assert record.outcome is Outcome.TIMEOUT and "hard limit" in record.error
     layout, _ = detect()

@@ -8,7 +8,7 @@ The layers, top first; a module may import its own layer and the layers below it
     cli, the package's API (puzzlebench/__init__), __main__
     studies, tune
     harness | report          (siblings: neither imports the other)
-    solvers.references        (solver references resolved above the registry)
+    solvers.locators        (solver references resolved above the registry)
     the solvers: search, local, evolution, solvers.external_program; the public plugin API
         (puzzlebench.contract, a re-export)
     solvers.registry, .spec, .index, .fingerprint
@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "puzzlebench.testing"),
     ("puzzlebench.studies", "puzzlebench.conformance", "puzzlebench.tune"),
     ("puzzlebench.harness", "puzzlebench.report"),
-    ("puzzlebench.solvers.references",),
+    ("puzzlebench.solvers.locators",),
     ("puzzlebench.search", "puzzlebench.local", "puzzlebench.evolution",
      "puzzlebench.solvers.external_program", "puzzlebench.contract"),
     ("puzzlebench.solvers.registry", "puzzlebench.solvers.spec", "puzzlebench.solvers.index",
@@ -51,7 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 SIBLINGS = (("puzzlebench.harness", "puzzlebench.report"),)
 #: The harness's three rooms and what each must never import: the run side (one process) knows
 #: nothing of judging or of studies, and judging knows nothing of the store or of studies. The
-#: front door (``harness.execute``, ``scheduler``, ``resolve``, ``task``) sits above the rooms.
+#: front door (``harness.execute``, ``scheduler``, ``resolve``, ``run_request``) sits above the rooms.
 HARNESS = "puzzlebench.harness"
 ROOM_NEVER = {
     "puzzlebench.harness.run": ("puzzlebench.harness.judging", "puzzlebench.harness.campaign",
@@ -188,8 +188,8 @@ def test_harness_rooms_keep_to_themselves() -> None:
 
 
 @pytest.mark.parametrize("importer, imported", [
-    ("puzzlebench.harness.run.inside.child", "puzzlebench.harness.judging.judge"),
-    ("puzzlebench.harness.judging.judge", "puzzlebench.harness.campaign.storage.store"),
+    ("puzzlebench.harness.run.inside.child", "puzzlebench.harness.judging.rules"),
+    ("puzzlebench.harness.judging.rules", "puzzlebench.harness.campaign.storage.store"),
     ("puzzlebench.harness.run.forking.forkserver", "puzzlebench.harness.execute"),
 ])
 def test_room_check_catches_a_planted_import(importer: str, imported: str) -> None:
@@ -250,7 +250,7 @@ def test_graph_reads_real_imports() -> None:
     """The reader finds imports known to be there (so an empty graph cannot pass)."""
     pairs = {(e.importer, e.imported) for e in GRAPH}
     assert ("puzzlebench.report.summary", "puzzlebench.records.record") in pairs
-    assert ("puzzlebench.harness.resolve", "puzzlebench.solvers.references") in pairs
+    assert ("puzzlebench.harness.resolve", "puzzlebench.solvers.locators") in pairs
     assert ("puzzlebench_baselines.bitboard", "puzzlebench_baselines.bitboard_tasks") in pairs
     assert ("puzzlebench_baselines.cpsat", "puzzlebench.contract") in pairs
     assert len(GRAPH) > 300

@@ -39,7 +39,7 @@ def test_an_unknown_path_is_still_an_import_error() -> None:
     ("puzzlebench.solvers.iterative", "puzzlebench.iterative"),
     ("puzzlebench.solvers.contract", "puzzlebench.contract"),
     ("puzzlebench.solvers.contract.Budget", "puzzlebench.contract.Budget"),
-    ("puzzlebench.solvers.references.manifest", "puzzlebench.solver_references.manifest"),
+    ("puzzlebench.solvers.locators.manifest", "puzzlebench.solver_references.manifest"),
     ("puzzlebench.search.queens.queens_states", "puzzlebench.search.queens_states"),
     ("puzzlebench.problems.nqueens", "puzzlebench.problems.nqueens"),
     ("numpy.random", "numpy.random"),

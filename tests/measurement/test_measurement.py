@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebench.harness.execute import make_task, resolve, run_solve
+from puzzlebench.harness.execute import make_request, run_solve
+from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run import isolation
 from puzzlebench.harness.run.forking import forkserver
-from puzzlebench.harness.run.isolation import run_task
+from puzzlebench.harness.run.isolation import run_request
 from puzzlebench.harness.run.measure import RUN_NICE, Measurement, check_stamps, repeat_more
 from puzzlebench.harness.run.sealed import cgroups
 from puzzlebench.problems import get_problem
@@ -272,14 +273,14 @@ def test_a_done_run_gets_the_harness_priority_back(monkeypatch: pytest.MonkeyPat
     teardown must not preempt other runs' timed phases. Its helper, alive until the run's
     cgroup is emptied, shows the priority the run's process group was left with."""
     monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "off")  # the helper's pid, as seen from here
-    task = make_task(resolve(ref("LeavesASleeper")), EIGHT, "solve")
+    task = make_request(resolve_solver(ref("LeavesASleeper")), EIGHT, "solve")
     seen: list[int] = []
 
     def report(_task: object, child: object) -> None:
         helper = child.data["counters"]["helper"]  # type: ignore[attr-defined]
         seen.append(os.getpriority(os.PRIO_PROCESS, helper))
 
-    isolation.run_tasks([task], workers=1, on_report=report,
+    isolation.run_requests([task], workers=1, on_report=report,
                         measurement=Measurement(nice=-7))
     assert seen == [os.getpriority(os.PRIO_PROCESS, 0)]
 
@@ -352,11 +353,11 @@ def test_a_deeply_nested_frame_is_a_crash_not_a_traceback() -> None:
 
 def test_the_run_is_told_its_instance_only_with_go() -> None:
     ten = get_problem("nqueens").make(10)
-    task = make_task(resolve("mod12"), ten, "solve")
+    task = make_request(resolve_solver("mod12"), ten, "solve")
     sealed = task.sealed()
     assert sealed.instance is None and sealed.warmup_instance is not None
     assert sealed.warmup_instance.instance_id != ten.instance_id
-    assert run_task(task).status == "done"
+    assert run_request(task).status == "done"
 
 
 # -- the fork servers ------------------------------------------------------------------------

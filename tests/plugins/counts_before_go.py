@@ -18,7 +18,7 @@ def _look() -> tuple[int, int]:
     """(the seeds of the tasks in this process, summed; how many of them hold an instance)."""
     seeds = instances = 0
     for obj in gc.get_objects():
-        if type(obj).__name__ == "Task" and hasattr(obj, "seed"):
+        if type(obj).__name__ == "RunRequest" and hasattr(obj, "seed"):
             seeds += int(obj.seed)
             instances += getattr(obj, "instance", None) is not None
     return seeds, instances

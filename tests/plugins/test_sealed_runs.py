@@ -250,14 +250,15 @@ def test_a_sealed_run_finds_the_judges_answers_nowhere(mode: str, monkeypatch,
     other copies of the package on the import path or beside the checkout, the suite's cache:
     sealed, a counting plugin reads none of them and its "count" is not verified; unsealed,
     the package's own table is there to read (what sealing hides, shown by its absence)."""
-    from puzzlebench.harness.execute import make_task, resolve, run_judged
+    from puzzlebench.harness.execute import make_request, run_judged
+    from puzzlebench.harness.resolve import resolve_solver
 
     cache = tmp_path / "cache"
     cache.mkdir()
     (cache / "eight_puzzle_bfs_v2_blank8.npz").write_bytes(b"a table")
     monkeypatch.setenv("PUZZLEBENCH_CACHE", str(cache))
-    spec = resolve(str(Path(__file__).with_name("reads_the_judge.py")) + ":LooksEverywhere")
-    task = make_task(spec, get_problem("nqueens").make(12), "count")
+    spec = resolve_solver(str(Path(__file__).with_name("reads_the_judge.py")) + ":LooksEverywhere")
+    task = make_request(spec, get_problem("nqueens").make(12), "count")
     rec = run_judged(spec, task)
     c = rec.counters
     if mode == "off":
@@ -288,14 +289,15 @@ def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
 
 
 def test_the_spawned_run_of_a_dask_worker_is_sealed_too(monkeypatch) -> None:
-    from puzzlebench.harness.execute import make_task, resolve
+    from puzzlebench.harness.execute import make_request
     from puzzlebench.harness.judging.run_record import make_record
-    from puzzlebench.harness.run.isolation import run_task
+    from puzzlebench.harness.resolve import resolve_solver
+    from puzzlebench.harness.run.isolation import run_request
 
     monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "auto")
-    spec = resolve(ref("Inspector"))
-    task = make_task(spec, get_problem("nqueens").make(8), "solve")
-    rec = make_record(spec, task, run_task(task, spawn=True))
+    spec = resolve_solver(ref("Inspector"))
+    task = make_request(spec, get_problem("nqueens").make(8), "solve")
+    rec = make_record(spec, task, run_request(task, spawn=True))
     assert rec.outcome is Outcome.SOLVED and rec.sandbox == "namespaces"
     assert (rec.counters["pid"], rec.counters["processes"], rec.counters["interfaces"]) == (2, 2, 1)
 

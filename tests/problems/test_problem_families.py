@@ -274,7 +274,7 @@ def test_solve_prints_a_problems_own_answer_summary(capsys) -> None:
 def test_a_plugin_familys_origin_reaches_the_record_and_the_report(tmp_path: Path) -> None:
     """A family from a user's file judges with its own validator: the record's versions and
     notes name the file, and the report's manifest (which lists the versions) shows it."""
-    from puzzlebench.harness.execute import make_task, run_judged
+    from puzzlebench.harness.execute import make_request, run_judged
     from puzzlebench.harness.resolve import resolve_solver
     from puzzlebench.problems import get_problem
     from puzzlebench.problems.catalogue import family_origin
@@ -284,7 +284,7 @@ def test_a_plugin_familys_origin_reaches_the_record_and_the_report(tmp_path: Pat
     assert family_origin(problem.id) == f"{TOY}:SpacedOnes (sha256 {digest})"
     assert family_origin("nqueens") == ""
     spec = resolve_solver(SOLVER)
-    record = run_judged(spec, make_task(spec, problem.make(5, ones=3), "solve"))
+    record = run_judged(spec, make_request(spec, problem.make(5, ones=3), "solve"))
     assert record.outcome is Outcome.SOLVED and record.verified_by == "validator"
     assert record.versions["problem family"] == f"{TOY}:SpacedOnes (sha256 {digest})"
     assert "problem family's own validator" in record.notes

@@ -14,12 +14,12 @@ import pytest
 from puzzlebench.records.claims import Claim, ClaimError, parse_claim
 from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.report import write_report
+from puzzlebench.report.answer import rank
 from puzzlebench.report.statistics.claim_power import ClaimDesign, reach, reach_lines
 from puzzlebench.report.statistics.claim_tests import CLAIM_COLUMNS, claim_verdicts
 from puzzlebench.report.statistics.scores import pairwise_tests
 from puzzlebench.report.statistics.stratified import compare_strata, smallest_p
-from puzzlebench.report.verdict import rank
-from tests.report.test_verdict import frame_of, run
+from tests.report.test_answer import frame_of, run
 
 SIZES = (16, 32, 48, 64, 96, 128)
 

@@ -66,5 +66,5 @@ def test_the_report_leaves_them_out_and_says_so(tmp_path: Path) -> None:
     per_instance = pd.read_csv(tmp_path / "tables" / "per_instance.csv").set_index("solver")
     assert per_instance.loc["a", "solved"] == "1/1" and per_instance.loc["b", "solved"] == "3/3"
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
-    # among the details (the answer is report/verdict.py's to word)
+    # among the details (the answer is report/answer.py's to word)
     assert md.index("## Details") < md.index("2 of 7 runs left out") < md.index("## Legend")

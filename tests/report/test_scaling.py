@@ -26,7 +26,7 @@ from puzzlebench.report.statistics.scaling import (
     sentence,
 )
 from puzzlebench.report.statistics.scaling_models import fit_scaling, statistic
-from tests.report.test_verdict import frame_of, run
+from tests.report.test_answer import frame_of, run
 
 POLY_SIZES = (8, 16, 32, 64, 128, 256, 512, 1024)
 EXP_SIZES = (20, 40, 60, 80, 100, 140, 180, 220)
@@ -224,7 +224,7 @@ def test_the_report_command_loads_both_kinds_of_claim_and_writes_the_scaling_sec
     and keeps the scaling sentences out of the answer box."""
     from puzzlebench.cli import main
     from puzzlebench.harness.campaign.storage.store import Store
-    from tests.report.test_verdict import store_of
+    from tests.report.test_answer import store_of
     records = poly_runs(np.random.default_rng(11)) + exp_runs(np.random.default_rng(3))
     db = store_of(tmp_path, records)
     pair = Claim("expo beats poly on time", "expo", "poly")

@@ -33,7 +33,7 @@ SEED_001 = {
 
 @pytest.mark.covers("seed001-loop")
 @pytest.mark.parametrize(("start", "published"), SEED_001.items())
-def test_seed001_loop_reproduces_the_published_node_counts(start: str, published) -> None:
+def test_source001_loop_reproduces_the_published_node_counts(start: str, published) -> None:
     record = run_solve("seed001-loop", SL.make(8, start=start))
     assert record.outcome is Outcome.SOLVED
     assert (record.counters["nodes_examined"], record.counters["nodes_generated"]) == published

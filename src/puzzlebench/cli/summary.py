@@ -1,6 +1,6 @@
 """What a comparison prints at its end: the summary table (outcomes folded into one cell), its
 legend, and one verdict line — who did best and by how much, from the report's own ranking
-(``report.verdict.rank``: PAR-2 per instance, mean rank, the test's groups) — then what went
+(``report.answer.rank``: PAR-2 per instance, mean rank, the test's groups) — then what went
 wrong or crashed, with the first reason.
 
 hyperfine's closing sentence is the model: one line a reader can quote.
@@ -88,7 +88,7 @@ def _ranked(records: Sequence[RunRecord]) -> list[tuple[str, Any]]:
     try:
         # imported on use: pandas and scipy are the report's, 0.5-1 s to load
         from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
-        from puzzlebench.report.verdict import rank
+        from puzzlebench.report.answer import rank
     except ImportError:
         return []
     frame = records_to_frame(records)

@@ -1,7 +1,7 @@
 """``certify``: every conformance check that applies to a solver, and its place beside the
 built-in solvers, as one report card (text, JSON, Markdown and HTML).
 
-The card's verdict is the framework's, not the solver's: a check passes only on what the
+The card's conclusion is the framework's, not the solver's: a check passes only on what the
 harness judged of isolated runs. ``certify`` exits 0 only when no check fails.
 """
 
@@ -24,7 +24,7 @@ from puzzlebench.solvers.spec import SolverSpec
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """A solver's report card: each check's verdict, the standings, and how long it took."""
+    """A solver's report card: each check's result, the standings, and how long it took."""
 
     solver: str
     reference: str
@@ -45,7 +45,7 @@ class Card:
     def counts(self) -> dict[str, int]:
         return {str(s): sum(r.status is s for r in self.results) for s in Status}
 
-    def verdict(self) -> str:
+    def conclusion(self) -> str:
         """The card's last line."""
         c = self.counts()
         head = "CERTIFIED" if self.passed else "NOT CERTIFIED"
@@ -59,7 +59,7 @@ class Card:
                 "counts": self.counts(), "checks": [r.to_json() for r in self.results],
                 "standings": [s.to_json() for s in self.standings],
                 "seconds": {k: round(v, 2) for k, v in self.seconds.items()},
-                "verdict": self.verdict()}
+                "verdict": self.conclusion()}  # the JSON key stays: users read it
 
 
 def certify(solver: str | SolverSpec, *, problems: list[str] | None = None,
@@ -97,7 +97,7 @@ def cases_of(solver: str | SolverSpec, problems: list[str] | None = None) -> lis
 # -- rendering ---------------------------------------------------------------------------------
 
 def result_line(result: CheckResult) -> str:
-    """One line of the card: verdict, check, problem, instance, and why."""
+    """One line of the card: result, check, problem, instance, and why."""
     where = f"{result.problem}" + (f" {result.instance_id}" if result.instance_id else "")
     why = f" — {result.reason}" if result.reason else ""
     return f"{result.status!s:4}  {result.check:<22} {where}{why}"
@@ -125,7 +125,7 @@ def card_text(card: Card) -> str:
         lines += ["", "Beside the built-in solvers (verified successes, then PAR-2; "
                   "1 s per run on each problem's conformance cases):", *standing_lines(card.standings)]
     per = ", ".join(f"{p} {s:.1f} s" for p, s in card.seconds.items())
-    lines += ["", f"time per problem: {per}" if per else "", card.verdict()]
+    lines += ["", f"time per problem: {per}" if per else "", card.conclusion()]
     return "\n".join(lines)
 
 

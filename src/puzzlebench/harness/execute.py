@@ -1,7 +1,8 @@
 """One judged run: the solver proposes in a process of its own, the harness judges here.
 
-``make_task`` and ``judging.run_record.make_record`` are the unit every front door builds on (CLI, agreement,
-study runner, the Python API): a checked task, and its report judged into a record. By
+``make_request`` and ``judging.run_record.make_record`` are the unit every front door builds on
+(CLI, agreement, study runner, the Python API): a checked run request, and its report judged
+into a record. By
 default each run executes in a fresh process under a hard wall-clock limit enforced from
 outside, through the one scheduler (``harness.scheduler``; ``run_solve``/``run_count`` and
 ``judged`` for one run); its proposal crosses back as data and is judged in this process, in
@@ -37,23 +38,18 @@ from puzzlebench.harness.run.measure import (
     stamp_ns,
 )
 from puzzlebench.harness.run.protocol.payload import MalformedProposalError, from_payload
+from puzzlebench.harness.run_request import Go, RunRequest
 from puzzlebench.harness.scheduler import Job
-from puzzlebench.harness.task import Go, Task
 from puzzlebench.problems.base import Instance
 from puzzlebench.records.record import RunRecord
 from puzzlebench.solvers.contract import Budget
 from puzzlebench.solvers.registry import RegistryError, SolverSpec
 
 
-def resolve(solver: str | SolverSpec) -> SolverSpec:
-    """A spec from a registered name, a plugin reference, or a spec."""
-    return solver if isinstance(solver, SolverSpec) else resolve_solver(solver)
-
-
-def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[str, Any] | None = None,
+def make_request(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[str, Any] | None = None,
               seed: int = 0, budget: Budget | None = None, unique: bool = False,
               limit: int | None = None, hard_limit: float | None = None,
-              memory_limit_mb: int | None = None, min_time: float | None = None) -> Task:
+              memory_limit_mb: int | None = None, min_time: float | None = None) -> RunRequest:
     """A checked task: the solver handles the problem, its parameters are valid."""
     if instance.problem not in spec.problems:
         raise RegistryError(
@@ -78,7 +74,7 @@ def make_task(spec: SolverSpec, instance: Instance, kind: str, *, params: dict[s
     elif budget.time_limit is not None and hard_limit < budget.time_limit:
         raise RegistryError(f"the hard limit ({hard_limit} s) is below the time limit "
                             f"({budget.time_limit} s)")
-    return Task(kind=kind, solver=spec.reference or spec.name, instance=instance,
+    return RunRequest(kind=kind, solver=spec.reference or spec.name, instance=instance,
                 params=spec.check_params(params), seed=int(seed), budget=budget, unique=unique,
                 limit=limit, hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
                 warmup=warms(spec), compiled=spec.compiled, jit=uses_numba(spec),
@@ -93,7 +89,7 @@ def warms(spec: SolverSpec) -> bool:
     return spec.compiled or spec.origin in ("handwritten", "baseline")
 
 
-def execute(task: Task, *, isolate: bool = True, spawn: bool = False,
+def execute(task: RunRequest, *, isolate: bool = True, spawn: bool = False,
             measurement: Measurement | None = None) -> ChildReport:
     """Run a task in a fresh process through the scheduler (or, with ``isolate=False``,
     here); its report, unjudged."""
@@ -104,7 +100,7 @@ def execute(task: Task, *, isolate: bool = True, spawn: bool = False,
     return report
 
 
-def run_judged(spec: SolverSpec, task: Task, *, isolate: bool = True,
+def run_judged(spec: SolverSpec, task: RunRequest, *, isolate: bool = True,
            measurement: Measurement | None = None, **meta: Any) -> RunRecord:
     """One run through the scheduler (``harness.scheduler``), judged in its judging thread:
     ``solve``, ``count`` and the Python API. With ``isolate=False`` it runs and is judged
@@ -117,7 +113,7 @@ def run_judged(spec: SolverSpec, task: Task, *, isolate: bool = True,
     return record
 
 
-def run_here(task: Task) -> ChildReport:
+def run_here(task: RunRequest) -> ChildReport:
     """The in-process form of a run (no isolation, no hard limit): for debugging only."""
     marks: dict[str, float] = {}
 
@@ -164,9 +160,9 @@ def run_solve(
 ) -> RunRecord:
     """Solve once and judge: the solver proposes (in its own process), the validator decides.
     ``measurement`` sets repeats to a minimum time, pinning and cgroups (``harness.run.measure``)."""
-    spec = resolve(solver)
+    spec = resolve_solver(solver)
     measurement = measurement or Measurement()
-    task = make_task(spec, instance, "solve", params=params, seed=seed, budget=budget,
+    task = make_request(spec, instance, "solve", params=params, seed=seed, budget=budget,
                      hard_limit=hard_limit, memory_limit_mb=memory_limit_mb,
                      min_time=measurement.min_time)
     return run_judged(spec, task, isolate=isolate, measurement=measurement, **meta)
@@ -184,8 +180,8 @@ def run_count(
     **meta: Any,
 ) -> RunRecord:
     """Count solutions once and compare the count with the known facts."""
-    spec = resolve(solver)
-    task = make_task(spec, instance, "count", params=params, budget=budget, unique=unique,
+    spec = resolve_solver(solver)
+    task = make_request(spec, instance, "count", params=params, budget=budget, unique=unique,
                      hard_limit=hard_limit)
     return run_judged(spec, task, isolate=isolate, **meta)
 
@@ -194,8 +190,8 @@ def run_enumerate(solver: str | SolverSpec, instance: Instance, *, budget: Budge
                   limit: int | None = None) -> tuple[list[Any], bool, str]:
     """(solutions as canonical data, whether the set is complete, error text) from a
     solver's enumeration, run in its own process."""
-    spec = resolve(solver)
-    task = make_task(spec, instance, "enumerate", budget=budget, limit=limit)
+    spec = resolve_solver(solver)
+    task = make_request(spec, instance, "enumerate", budget=budget, limit=limit)
     report = execute(task)
     if report.status != "done" or report.data is None:
         return [], False, report.error or f"enumeration ended: {report.status}"

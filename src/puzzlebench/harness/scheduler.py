@@ -5,11 +5,11 @@
 (``harness.campaign.runner``) hand it jobs — a task and how its report becomes a result —
 and it runs them under one set of limits, one error path and one Ctrl-C path, in two threads:
 
-* the reading loop (``harness.run.isolation.run_tasks``, in the calling thread) starts the runs,
+* the reading loop (``harness.run.isolation.run_requests``, in the calling thread) starts the runs,
   reads their pipes, answers ``ready`` with ``go``, enforces the limits and kills. It does
   nothing else: a finished run's report is put on a queue, and the loop turns again;
 * the judging thread takes finished runs off that queue in the order they ended, judges each
-  (the job's ``judge``: ``judging.run_record.make_record``, certification included) and hands the result to
+  (the job's ``record_of``: ``judging.run_record.make_record``, proofs included) and hands the result to
   the sink — the store's transaction, the progress display, the caller's callback. The sink is
   opened in this thread, so a SQLite connection stays in the thread that writes.
 
@@ -40,20 +40,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlebench.harness.run.child_report import ChildReport
-from puzzlebench.harness.run.isolation import run_tasks
+from puzzlebench.harness.run.isolation import run_requests
 from puzzlebench.harness.run.measure import Measurement
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.run_request import RunRequest
 
 __all__ = ["Job", "WorkerResult", "schedule"]
 
 
 @dataclass(eq=False, slots=True)
 class Job:
-    """One run: its task, how its report becomes a result (called in the judging thread),
+    """One run: its run request, how its report becomes a result (called in the judging thread),
     and the caller's own data (``tag``: a study's run spec, ...)."""
 
-    task: Task | None  # None: a job only a backend that judges where it runs can make
-    judge: Callable[[ChildReport], Any]
+    request: RunRequest | None  # None: a job only a backend that judges where it runs can make
+    record_of: Callable[[ChildReport], Any]
     tag: Any = None
 
 
@@ -96,7 +96,7 @@ class _Judging(threading.Thread):
                 while (item := self.queue.get()) is not _END:
                     job, got = item
                     with self.busy:
-                        result = got.result if isinstance(got, WorkerResult) else job.judge(got)
+                        result = got.result if isinstance(got, WorkerResult) else job.record_of(got)
                         deliver(job, result)
                     self.results.append(result)
         except BaseException as exc:  # raised in the caller's thread
@@ -147,11 +147,11 @@ def schedule(jobs: Iterable[Job] | Callable[[], Iterable[Job]], *, workers: int 
 def _run_local(todo: list[Job], judging: _Judging, workers: int,
                measurement: Measurement | None, spawn: bool) -> None:
     """The reading loop over fresh local processes; a finished run is only queued."""
-    job_of = {id(job.task): job for job in todo}
-    tasks = [job.task for job in todo]
+    job_of = {id(job.request): job for job in todo}
+    tasks = [job.request for job in todo]
     if any(task is None for task in tasks):
         raise ValueError("a job without a task cannot run here")
-    run_tasks([task for task in tasks if task is not None], workers=workers,
+    run_requests([task for task in tasks if task is not None], workers=workers,
               on_report=lambda task, report: judging.put(job_of[id(task)], report),
               spawn=spawn, measurement=measurement, check=judging.check,
               fork_guard=judging.busy)
@@ -162,9 +162,9 @@ def _distinct(jobs: Iterable[Job]) -> list[Job]:
     out: list[Job] = []
     seen: set[int] = set()
     for job in jobs:
-        if job.task is not None and id(job.task) in seen:
-            job = Job(copy.copy(job.task), job.judge, job.tag)
-        seen.add(id(job.task))
+        if job.request is not None and id(job.request) in seen:
+            job = Job(copy.copy(job.request), job.record_of, job.tag)
+        seen.add(id(job.request))
         out.append(job)
     return out
 

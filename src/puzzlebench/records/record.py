@@ -138,7 +138,7 @@ class RunVerdict:
     verified_by: str = ""
     certificate: str = ""
     certify_s: float | None = None
-    #: The code fingerprint of the judge that decided the outcome (``harness.judging.judge``): a
+    #: The code fingerprint of the judge that decided the outcome (``harness.judging.rules``): a
     #: stored run judged by another version is judged again when read. Empty: made before.
     judge_version: str = ""
     #: What ended the run (``contract.STOPPED_BY``): ``answer`` (a solved or infeasible claim),
@@ -288,13 +288,10 @@ class RunRecord:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunRecord:
         """A record from its flat form as stored (older stores included: fields added since
-        take their defaults, and the two derived ones are rebuilt)."""
+        take their defaults; the verification of a record stored before the ladder is the
+        judge's to say, ``harness.judging.pipeline.as_judged_then``, applied on reading)."""
         d = {k: v for k, v in data.items() if k in PART_OF}
         d["outcome"] = Outcome(d["outcome"])
-        if "verified" not in data and d["outcome"].success:  # records made before the field
-            d["verified"] = d["outcome"] is Outcome.SOLVED or not d.get("reason")
-        if "verified_by" not in data:  # records made before the ladder: its rung, as judged then
-            d["verified_by"] = _old_rung(d)
         return cls.of(**d)
 
     def stable(self) -> dict[str, Any]:
@@ -342,15 +339,6 @@ def infer_stopped_by(counters: Any, budget: Any, time_s: float) -> str:
     if limit is not None and time_s >= 0.95 * float(limit):
         return "time_limit"
     return ""
-
-
-def _old_rung(d: dict[str, Any]) -> str:
-    """The rung of a record stored before ``verified_by``: what verified it then."""
-    if not (d["outcome"].success and d.get("verified")):
-        return ""
-    if d["outcome"] is Outcome.SOLVED:
-        return "validator" if d.get("task", "solve") == "solve" else "rule"
-    return "agreement" if "agreed by complete solvers" in str(d.get("reason", "")) else "rule"
 
 
 def json_default(obj: Any) -> Any:

@@ -3,7 +3,7 @@
 Both formats give the answer first, on one screen: the study's question, its lead sentences
 (a built-in study's own first, then the answer generated for any study: wrong answers, the
 ranking with the groups no test separates, the best per problem, the virtual best solver and
-each configuration's marginal contribution — ``report.verdict``), the findings table (one row
+each configuration's marginal contribution — ``report.answer``), the findings table (one row
 per claim, the built-in study's and the study file's own ``[[claims]]``: sizes confirmed /
 contradicted / not confirmed / too little data, adjusted p; the per-size tests one click
 away), the anytime table where runs were traced, and a critical-difference chart per problem.
@@ -40,6 +40,7 @@ from puzzlebench.problems.errors import PuzzlebenchError
 from puzzlebench.records.claims import AnyClaim, Claim
 from puzzlebench.records.record import NOISE_FLOOR_S, inert_table
 from puzzlebench.report.agreement_matrix import agreement_matrix
+from puzzlebench.report.answer import answer
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.chart import Chart
 from puzzlebench.report.ert_size import ert_by_size, ert_figure
@@ -63,7 +64,6 @@ from puzzlebench.report.summary import (
     summary_table,
     wrong_runs,
 )
-from puzzlebench.report.verdict import answer
 
 #: Sub-folders of a report: PNG figures, CSV tables.
 FIGURES, TABLES = "figures", "tables"

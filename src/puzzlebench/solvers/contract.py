@@ -116,7 +116,7 @@ class Proposal:
     ``optimal`` is an exact solver's claim that the answer is optimal (sliding); ``count``
     and ``unique`` are filled by counting runs. ``proof`` is a DRUP/DRAT proof (text) of an
     ``infeasible`` claim and ``cnf`` the DIMACS formula it refutes (None: the judge's own
-    encoding, ``puzzlebench.problems.cnf``); the judge checks it (``harness.judging.certificate``).
+    encoding, ``puzzlebench.problems.cnf``); the judge checks it (``harness.judging.proofs``).
     ``stopped_by`` says what ended a run without an answer (``STOPPED_BY``; '' when the solver
     does not say): the iterative framework (``puzzlebench.solvers.iterative``) always fills it.
     """

@@ -20,7 +20,7 @@ JSON object on stdin — ``problem``, ``size``, ``instance`` (the instance's fie
 non-empty line* of stdout: ``{"claim": ..., "answer": ..., "counters": {...}, "count": ...,
 "unique": ...}`` (a claim among ``solved``, ``infeasible``, ``unknown``, ``declined``); an
 ``infeasible`` claim may name a DRUP/DRAT ``proof`` file and the DIMACS
-``cnf`` file it refutes, which the judge checks (``harness.judging.certificate``). Everything else it
+``cnf`` file it refutes, which the judge checks (``harness.judging.proofs``). Everything else it
 prints is kept as the run's log. A non-zero exit status, a death by signal, or a missing or
 malformed last line is a crash with the tail of stderr.
 

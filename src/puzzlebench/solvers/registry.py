@@ -10,7 +10,7 @@ installed package alike — is a class named by an entry point of the ``puzzlebe
 group; those of the ``puzzlebench`` distribution itself are the references (origin
 ``baseline``), the rest plugins. The registry is a name → spec map and nothing more: a user's
 solver named by reference (``package.module:attr``, ``path/to/file.py:attr``, a TOML manifest,
-a ``.mzn`` model) is resolved above it, in ``puzzlebench.solvers.references`` (and, in the judge's
+a ``.mzn`` model) is resolved above it, in ``puzzlebench.solvers.locators`` (and, in the judge's
 process, ``puzzlebench.harness.resolve``); the registry imports nothing of either.
 
 Capabilities as data live in ``solver_spec``; the on-disk index that lets ``load`` import just
@@ -129,7 +129,7 @@ class Registry:
 
     def load(self, name: str) -> SolverSpec:
         """A registered solver by name (a reference to a plugin, a manifest or a model is
-        resolved above the registry: ``puzzlebench.solvers.references``)."""
+        resolved above the registry: ``puzzlebench.solvers.locators``)."""
         if name in self._specs:  # already registered: no index look-up (it walks the tree)
             return self._specs[name]
         if not self._discovered and self._use_index:

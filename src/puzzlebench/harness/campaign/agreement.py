@@ -3,7 +3,7 @@ against each other — how a user validates a solver against the baselines.
 
 For each instance: every answer goes through the validator (a ``wrong`` outcome, a crash or a
 timeout is a disagreement); an ``infeasible`` claim is checked against the solvability rule,
-certified by a checked proof where no rule decides (``harness.judging.certify_runs``), and checked
+certified by a checked proof where no rule decides (``harness.judging.proof_runs``), and checked
 against every valid answer any solver found (``harness.judging.cross_run``); counts from every
 counting solver — totals and, where a solver can, unique counts — are compared with each other
 and with OEIS, and a counter that fails or returns something that is not a count is named;
@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzlebench.harness import scheduler as schedules
-from puzzlebench.harness.execute import make_task, run_enumerate
+from puzzlebench.harness.execute import make_request, run_enumerate
 from puzzlebench.harness.judging.cross_run import judge_across
 from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.measure import Measurement
+from puzzlebench.harness.run_request import RunRequest
 from puzzlebench.harness.scheduler import Job
-from puzzlebench.harness.task import Task
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance
 from puzzlebench.records.record import Outcome, RunRecord
@@ -154,17 +154,17 @@ def check_agreement(
     # An incomplete solver cannot prove a rule-infeasible instance so: a short look suffices
     # to see that it claims nothing false (rather than the whole limit on n = 2 and 3).
     short = Budget(time_limit=min(time_limit, INCOMPLETE_ON_INFEASIBLE_S))
-    jobs: list[tuple[SolverSpec, Task]] = []
+    jobs: list[tuple[SolverSpec, RunRequest]] = []
     for inst in insts:
         hopeless = get_problem(problem).is_solvable(inst) is False
         for s in specs:
             own = short if hopeless and not s.complete else budget
-            jobs.append((s, make_task(s, inst, "solve", seed=seed, budget=own,
+            jobs.append((s, make_request(s, inst, "solve", seed=seed, budget=own,
                                       min_time=min_time)))
             n = getattr(inst, "n", inst.size)
             if s.counts and n <= count_up_to and (s.count_max_n is None or n <= s.count_max_n):
                 unique = s.counts_unique and get_problem(problem).known_count(inst, True) is not None
-                jobs.append((s, make_task(s, inst, "count", unique=unique,
+                jobs.append((s, make_request(s, inst, "count", unique=unique,
                                           budget=Budget(time_limit=count_time_limit or time_limit))))
     records: list[RunRecord] = schedules.schedule(
         [Job(t, functools.partial(make_record, s, t)) for s, t in jobs],

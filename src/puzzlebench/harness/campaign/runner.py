@@ -27,16 +27,16 @@ from puzzlebench.harness.campaign.design.study import RunSpec, Study
 from puzzlebench.harness.campaign.preparation import prepare
 from puzzlebench.harness.campaign.progress import StudyProgress
 from puzzlebench.harness.campaign.storage.store import Store
-from puzzlebench.harness.execute import make_task
-from puzzlebench.harness.judging.judge import judge_version
+from puzzlebench.harness.execute import make_request
+from puzzlebench.harness.judging.rules import judge_version
 from puzzlebench.harness.judging.run_record import make_record
 from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.child_report import ChildReport
 from puzzlebench.harness.run.forking.early_server import start_for_solvers
-from puzzlebench.harness.run.isolation import run_task
+from puzzlebench.harness.run.isolation import run_request
 from puzzlebench.harness.run.measure import STARTUP_LIMIT, Measurement
+from puzzlebench.harness.run_request import RunRequest
 from puzzlebench.harness.scheduler import Backend, Job, Put, WorkerResult
-from puzzlebench.harness.task import Task
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.records.record import RunRecord
@@ -167,22 +167,22 @@ def largest_first(specs: Iterable[RunSpec]) -> list[RunSpec]:
     return sorted(specs, key=lambda spec: -spec.size)
 
 
-def _task(spec: RunSpec) -> Task:
-    return make_task(resolve_solver(spec.solver), spec.instance(), spec.kind, unique=spec.unique,
+def _request(spec: RunSpec) -> RunRequest:
+    return make_request(resolve_solver(spec.solver), spec.instance(), spec.kind, unique=spec.unique,
                      params=spec.params,
                      seed=spec.seed, budget=Budget(**spec.budget), hard_limit=spec.hard_limit,
                      memory_limit_mb=spec.memory_limit_mb, min_time=spec.min_time)
 
 
-def _record(spec: RunSpec, task: Task, report: ChildReport, workers: int) -> RunRecord:
+def _record(spec: RunSpec, task: RunRequest, report: ChildReport, workers: int) -> RunRecord:
     record = make_record(resolve_solver(spec.solver), task, report, study=spec.study,
                       repeat=spec.repeat, master_seed=spec.master_seed)
     return record.with_(machine={**record.machine, "workers": workers})
 
 
 def _job(spec: RunSpec, workers: int) -> Job:
-    """A study's run for the scheduler: its task, judged into its record."""
-    task = _task(spec)
+    """A study's run for the scheduler: its run request, judged into its record."""
+    task = _request(spec)
     return Job(task, lambda report: _record(spec, task, report, workers), spec)
 
 
@@ -204,8 +204,8 @@ def run_on_dask_worker(spec_json: str, workers: int) -> dict[str, Any]:
     are not pinned on Dask (a worker knows nothing of its siblings' cores): pin the workers
     themselves (``taskset``) where that matters."""
     spec = RunSpec.from_json(spec_json)
-    task = _task(spec)
-    report = run_task(task, spawn=True, measurement=replace(measurement_of([spec]), pin=False))
+    task = _request(spec)
+    report = run_request(task, spawn=True, measurement=replace(measurement_of([spec]), pin=False))
     record = _record(spec, task, report, workers)
     return {**record.to_dict(), "trace": record.trace}  # the trace travels beside the record
 

@@ -9,7 +9,7 @@ report, ``compare``, ``agree``), so the verdict does not depend on the order run
   agreement is the only evidence there is where the problem has no rule (nqueens-completion
   above the sizes its validator enumerates). ``complete`` is self-declared: a plugin's claim
   (``origin`` plugin, as the harness recorded it) is never verified by agreement, its own or
-  with anyone else's — only by a rule or a checked certificate (``harness.judging.certify_runs``,
+  with anyone else's — only by a rule or a checked certificate (``harness.judging.proof_runs``,
   applied when each run is judged; a certified claim is verified already and agreement, a
   weaker rung, never replaces it);
 * a count that differs from a verified count of the same instance is ``wrong``; two

@@ -1,4 +1,4 @@
-"""A run's record: what its process reported, judged by the one pipeline (``judging.verdict``),
+"""A run's record: what its process reported, judged by the one pipeline (``judging.pipeline``),
 with the figures the harness accepted and where the run came from, as one ``RunRecord``.
 
 Every front door ends here (``solve``, ``count``, ``agree``, a study's runs, the Python API),
@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from puzzlebench.harness.judging import environment
-from puzzlebench.harness.judging.judge import Judgement, judge_version
-from puzzlebench.harness.judging.verdict import RunContext, verdict
+from puzzlebench.harness.judging.pipeline import RunContext, judge_run, kept_trace
+from puzzlebench.harness.judging.rules import judge_version
 from puzzlebench.harness.run.child_report import ChildReport
 from puzzlebench.harness.run.measure import clock_resolution_s
 from puzzlebench.harness.run.protocol.payload import MalformedProposalError, ProposalData, from_payload
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.run_request import RunRequest
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.catalogue import family_origin
 from puzzlebench.records.record import (
@@ -28,14 +28,13 @@ from puzzlebench.records.record import (
     RunVerdict,
     infer_stopped_by,
 )
-from puzzlebench.records.trace_points import check_points
 from puzzlebench.solvers.contract import Claim
 from puzzlebench.solvers.spec import SolverSpec
 
 
-def make_record(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: bool = True,
+def make_record(spec: SolverSpec, task: RunRequest, report: ChildReport, *, isolated: bool = True,
                 **meta: Any) -> RunRecord:
-    """Judge what a run's process reported (:func:`verdict`) and make its record."""
+    """Judge what a run's process reported (``pipeline.judge_run``) and make its record."""
     assert task.instance is not None
     instance = task.instance
     problem = problem_of(instance)
@@ -46,16 +45,11 @@ def make_record(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: 
             proposal = from_payload(report.data, report.raw)
         except MalformedProposalError as exc:
             error = str(exc)
-    if proposal is not None:
-        judgement = verdict(problem, instance, proposal, RunContext(
-            kind=task.kind, exact=spec.exact, unique=task.unique, time_s=report.wall_s,
-            time_limit=task.budget.time_limit))
-    elif report.status in ("timeout", "startup"):  # a limit ended it, before go or after
-        judgement = Judgement(Outcome.TIMEOUT, None, error)
-    elif report.status == "error" and report.error_kind == "memout":
-        judgement = Judgement(Outcome.MEMOUT, None, error)
-    else:
-        judgement = Judgement(Outcome.CRASH, None, error)
+    ended = "memout" if report.status == "error" and report.error_kind == "memout" else \
+        report.status if report.status in ("done", "timeout", "startup") else "crash"
+    judgement = judge_run(problem, instance, proposal, RunContext(
+        kind=task.kind, exact=spec.exact, unique=task.unique, time_s=report.wall_s,
+        time_limit=task.budget.time_limit), ended=ended, error=error)
     proposal = proposal or ProposalData(claim=Claim.UNKNOWN)
     answer = judgement.answer
     notes = list(report.notes) + list(judgement.notes)  # e.g. a judge's table rebuilt
@@ -72,13 +66,10 @@ def make_record(spec: SolverSpec, task: Task, report: ChildReport, *, isolated: 
         notes.append(f"answers differ between the {report.repeats} repeats under the same seed "
                      "(the first was judged)")
     trace = report.data.get("trace") if report.status == "done" and isinstance(report.data, dict) else None
-    if trace is not None:
-        why = check_points(trace, solved=judgement.outcome is Outcome.SOLVED and judgement.verified is True,
-                           wall_s=report.wall_s,
-                           evaluations=(proposal.counters or {}).get("evaluations"))
-        if why:
-            notes.append(f"trace dropped: {why}")
-            trace = None
+    trace, why = kept_trace(trace, judgement, wall_s=report.wall_s,
+                            evaluations=(proposal.counters or {}).get("evaluations"))
+    if why:
+        notes.append(f"trace dropped: {why}")
     key = RunKey(
         problem=instance.problem, size=instance.size, instance_id=instance.instance_id,
         solver=spec.name, params=dict(task.params), seed=task.seed if task.kind == "solve" else 0,
@@ -122,7 +113,7 @@ def figures_of(report: ChildReport, proposal: ProposalData, trace: list[list[flo
         time_min_s=report.time_min_s, repeats_agree=report.repeats_agree, core=report.core)
 
 
-def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: Task) -> str:
+def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: RunRequest) -> str:
     """What ended the run (``RunRecord.stopped_by``): the harness's own view (killed, an
     answer, a decline), else what the solver (the iterative framework) reported, else what
     its counters and time say against the budget; '' for a crash or where nothing says."""

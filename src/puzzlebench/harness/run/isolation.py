@@ -40,9 +40,9 @@ from puzzlebench.harness.run.measure import Measurement
 from puzzlebench.harness.run.reaping import reap
 from puzzlebench.harness.run.run_process import RunProcess
 from puzzlebench.harness.run.starting import forks_in_server
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.run_request import RunRequest
 
-__all__ = ["fork_server", "pinned_cores", "run_task", "run_tasks"]
+__all__ = ["fork_server", "pinned_cores", "run_request", "run_requests"]
 
 
 def _drain(selector: selectors.BaseSelector, running: dict[int, tuple[RunProcess, int]],
@@ -53,7 +53,7 @@ def _drain(selector: selectors.BaseSelector, running: dict[int, tuple[RunProcess
         running[int(key.fd)][0].read()
 
 
-def _start(task: Task, spawn: bool, measurement: Measurement, core: int | None,
+def _start(task: RunRequest, spawn: bool, measurement: Measurement, core: int | None,
            server: ForkServer | None,
            fork_guard: AbstractContextManager[object] | None = None) -> RunProcess:
     """A run forked by the fork server (forked from here if the server is gone). A run forked
@@ -70,11 +70,11 @@ def _start(task: Task, spawn: bool, measurement: Measurement, core: int | None,
         return RunProcess(task, spawn, measurement, core, None)
 
 
-def run_task(task: Task, *, spawn: bool = False, measurement: Measurement | None = None
+def run_request(task: RunRequest, *, spawn: bool = False, measurement: Measurement | None = None
              ) -> ChildReport:
     """Run one task in a fresh process and wait for it."""
     out: list[ChildReport] = []
-    run_tasks([task], workers=1, on_report=lambda _t, r: out.append(r), spawn=spawn,
+    run_requests([task], workers=1, on_report=lambda _t, r: out.append(r), spawn=spawn,
               measurement=measurement)
     return out[0]
 
@@ -89,8 +89,8 @@ def pinned_cores(workers: int) -> list[int]:
     return [cores[i % len(cores)] for i in range(max(1, workers))]
 
 
-def run_tasks(tasks: Iterable[Task], *, workers: int,
-              on_report: Callable[[Task, ChildReport], None], spawn: bool = False,
+def run_requests(tasks: Iterable[RunRequest], *, workers: int,
+              on_report: Callable[[RunRequest, ChildReport], None], spawn: bool = False,
               measurement: Measurement | None = None,
               check: Callable[[], None] | None = None,
               fork_guard: AbstractContextManager[object] | None = None) -> None:
@@ -118,7 +118,7 @@ def run_tasks(tasks: Iterable[Task], *, workers: int,
         start_compiler(load=True)
     servers: dict[bool, ForkServer | None] = {}
 
-    def server_for(task: Task) -> ForkServer | None:
+    def server_for(task: RunRequest) -> ForkServer | None:
         if spawn or not forks_in_server(task):
             return None
         if task.jit not in servers:

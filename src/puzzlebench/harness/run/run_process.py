@@ -37,7 +37,7 @@ from puzzlebench.harness.run.starting import (
     project_module,
     spawn_run,
 )
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.run_request import RunRequest
 
 #: Seconds a run may spend comparing its repeats' answers after ``done``.
 REPEATS_CHECK_LIMIT = 30.0
@@ -53,7 +53,7 @@ RESULT_PIPE_BYTES = 1 << 20
 class RunProcess:
     """One child process and what has arrived from it so far."""
 
-    def __init__(self, task: Task, spawn: bool, measurement: Measurement, core: int | None,
+    def __init__(self, task: RunRequest, spawn: bool, measurement: Measurement, core: int | None,
                  server: ForkServer | None = None) -> None:
         self.task = task
         self.server: ForkServer | None = None  # the fork server that forked this run

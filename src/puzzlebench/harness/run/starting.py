@@ -16,7 +16,7 @@ from typing import IO
 
 from puzzlebench.harness.run.forking.forkserver import python_command, python_env
 from puzzlebench.harness.run.inside.child import RunSetup, child_main
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.run_request import RunRequest
 
 
 def spawn_run(write_fd: int, control_read: int, log: IO[bytes]) -> subprocess.Popen[bytes]:
@@ -28,7 +28,7 @@ def spawn_run(write_fd: int, control_read: int, log: IO[bytes]) -> subprocess.Po
     )
 
 
-def fork_here(sealed: Task, setup: RunSetup, write_fd: int, control_read: int, log_fd: int,
+def fork_here(sealed: RunRequest, setup: RunSetup, write_fd: int, control_read: int, log_fd: int,
               *, close: tuple[int, ...]) -> int:
     """Fork the run from the harness (a session of its own; ``close``: the harness's ends of
     the pipes); returns the child's pid. The child never returns."""
@@ -48,13 +48,13 @@ def fork_here(sealed: Task, setup: RunSetup, write_fd: int, control_read: int, l
     return pid
 
 
-def forks_in_server(task: Task) -> bool:
+def forks_in_server(task: RunRequest) -> bool:
     """Whether the fork server can make this run: its solver is found by reference or by
     registered name (a class that lives only in the harness's memory cannot cross)."""
     return task.factory is None
 
 
-def project_module(task: Task) -> str | None:
+def project_module(task: RunRequest) -> str | None:
     """The project module that defines the task's solver, for the server to import before
     forking so that runs inherit it: a handwritten or a reference solver's (``execute`` sets
     it by origin, since the references live in their own package), never a plugin's — plugin
@@ -62,7 +62,7 @@ def project_module(task: Task) -> str | None:
     return task.project_module or None
 
 
-def prepare_blob(task: Task) -> bytes | None:
+def prepare_blob(task: RunRequest) -> bytes | None:
     """What the fork server hands a project solver's ``Solver.prepare_runs`` before forking its
     runs: the run's parameters and warm-up instance (never its own instance), pickled; None for
     a plugin's solver, a run that is not warmed, or a warm-up instance of a problem family that

@@ -79,7 +79,7 @@ from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.records.claims import AnyClaim
 from puzzlebench.solvers.contract import SolverConfigError
-from puzzlebench.solvers.references import kind_of
+from puzzlebench.solvers.locators import kind_of
 from puzzlebench.solvers.registry import REGISTRY, RegistryError
 from puzzlebench.solvers.spec import SolverSpec, check_distinct
 

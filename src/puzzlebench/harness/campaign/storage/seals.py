@@ -7,7 +7,7 @@ split counts), each row is checked: a digest that no longer matches (the row was
 stored after sealing began without one (its digest was removed), or a success whose stored
 answer or count the judge version it names rejects (re-judged cheaply: the validator and the
 known facts, never a table build or a proof check) is refused and named. A row another judge
-version decided is judged again on reading instead (``judging.verdict.judge_stored``), as
+version decided is judged again on reading instead (``judging.pipeline.judge_stored``), as
 before. Rows of a store made before rows were sealed load as *unsealed*: their answers are
 re-judged the same way, but an edit to their other fields cannot be seen, and the report says
 how many there are.
@@ -25,6 +25,10 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from puzzlebench.harness.judging.pipeline import RunContext, as_judged_then, judge_proposal
+from puzzlebench.harness.judging.rules import judge_version
+from puzzlebench.harness.run.protocol.payload import ProposalData
+from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.records.record import RunRecord
 from puzzlebench.solvers.contract import Claim
@@ -111,7 +115,7 @@ class RowChecker:
         digest)."""
         rowid, key, *columns, digest = row
         text = columns[-1]
-        record = RunRecord.from_dict(json.loads(text))
+        record = RunRecord.from_dict(as_judged_then(json.loads(text)))
         why = ""
         if digest is None:
             if self.sealed_from is not None and rowid >= self.sealed_from:
@@ -140,12 +144,6 @@ def rejudged_failure(record: RunRecord) -> str:
     judged here."""
     if not record.outcome.success or record.task not in ("solve", "count"):
         return ""
-    # imported on use: judging loads the problems and the judge (the store stays light)
-    from puzzlebench.harness.judging.judge import judge_version
-    from puzzlebench.harness.judging.verdict import RunContext, verdict
-    from puzzlebench.harness.run.protocol.payload import ProposalData
-    from puzzlebench.problems import get_problem
-
     try:
         problem = get_problem(record.problem)
         if record.judge_version != judge_version(problem):
@@ -155,9 +153,9 @@ def rejudged_failure(record: RunRecord) -> str:
             return f"its instance is {instance.instance_id}, not {record.instance_id}"
         proposal = ProposalData(claim=Claim(record.claim), answer=record.answer,
                                 count=record.count, unique=record.unique)
-        judged = verdict(problem, instance, proposal, RunContext(
+        judged = judge_proposal(problem, instance, proposal, RunContext(
             kind=record.task, unique=record.unique is not None, time_s=record.time_s,
-            time_limit=record.budget.get("time_limit"), certify=False))
+            time_limit=record.budget.get("time_limit"), prove=False))
     except (PuzzlebenchError, ValueError, TypeError, KeyError):
         return ""  # a family not loaded here, a record of another shape: kept as stored
     if judged.outcome.success:

@@ -25,7 +25,7 @@ from puzzlebench.harness.campaign.storage.seals import (
     seal_from_now,
 )
 from puzzlebench.harness.campaign.storage.store_modes import leave_after_writing, open_to_read
-from puzzlebench.harness.judging.verdict import judge_stored_runs
+from puzzlebench.harness.judging.pipeline import judge_stored_runs
 from puzzlebench.problems.base import PuzzlebenchError
 from puzzlebench.records.record import RunRecord, json_default
 

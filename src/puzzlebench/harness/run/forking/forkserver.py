@@ -16,7 +16,7 @@ Tasks whose solver class exists only in the harness's memory (a class an API use
 made at run time, not importable by name) are forked from the harness as before.
 
 A harness keeps two servers (``fork_server`` below): one for solvers whose code uses
-numba (``Task.jit``: compiled ones, and those importing a module that imports it), which starts
+numba (``RunRequest.jit``: compiled ones, and those importing a module that imports it), which starts
 numba's compiler at once (its runs inherit it: 160 MB), and a *lean* one for the rest, which
 never loads numba (40 MB). Forking a process and tearing it down costs in proportion to the
 memory it maps, so a pure-Python run forked from the lean server costs the machine less: a
@@ -209,7 +209,7 @@ SERVERS: dict[bool, ForkServer] = {}
 
 def fork_server(jit: bool = False) -> ForkServer | None:
     """This process's fork server for solvers that use numba (``jit``: its compiler started,
-    inherited by every run; ``Task.jit``) or for the rest (lean: a run forked from it maps a
+    inherited by every run; ``RunRequest.jit``) or for the rest (lean: a run forked from it maps a
     quarter of the memory, and its fork and teardown cost the machine half as much); started
     on first use (None where it cannot start)."""
     server = SERVERS.get(jit)

@@ -40,7 +40,7 @@ def serve(sock: socket.socket, *, jit: bool = True) -> NoReturn:
     numba (``numba_kernels.start_compiler``)."""
     # imported here, not at the top: the harness imports this module for the client side
     # only, and the server's side pulls in the run code (start-up time)
-    from puzzlebench.solvers.references import kinds
+    from puzzlebench.solvers.locators import kinds
 
     if jit:
         import numba  # noqa: F401 - loaded for start_compiler below
@@ -231,7 +231,7 @@ def _warm(task: Any) -> None:
     """The primer's work: the run's own warm-up, in a process that may write numba's cache."""
     # imported in the server only (the harness imports this module for the client side)
     from puzzlebench.harness.run.inside.warmup import warm_up
-    from puzzlebench.solvers.references import load_solver
+    from puzzlebench.solvers.locators import load_solver
 
     warm_up(load_solver(task.solver), task)
 

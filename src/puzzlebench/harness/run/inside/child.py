@@ -53,11 +53,11 @@ from puzzlebench.harness.run.measure import (
 from puzzlebench.harness.run.protocol.messages import read_message, send
 from puzzlebench.harness.run.protocol.payload import MalformedProposalError, answer_data, to_payload
 from puzzlebench.harness.run.sealed.sandbox import NONE, SandboxPlan, Sealed, check_mode, seal
-from puzzlebench.harness.task import Go, Task
+from puzzlebench.harness.run_request import Go, RunRequest
 from puzzlebench.problems import problem_of
 from puzzlebench.problems.base import Instance
 from puzzlebench.solvers.contract import Enumeration
-from puzzlebench.solvers.references import load_solver
+from puzzlebench.solvers.locators import load_solver
 from puzzlebench.solvers.spec import spec_of
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class Performed:
     raw: bytes | None
     stamps: list[list[int]]
     warmup_s: float
-    task: Task | None = None
+    task: RunRequest | None = None
     problem: Any = None
     later: tuple[Any, ...] = ()
     #: Start-up and warm-up used their whole share of the time limit, so the solver was given
@@ -112,7 +112,7 @@ class Performed:
         return all(_digest(*_as_data(self.task, self.problem, r)) == first for r in self.later)
 
 
-def perform(task: Task, wait_for_go: Callable[[Warmup], Go | None],
+def perform(task: RunRequest, wait_for_go: Callable[[Warmup], Go | None],
             on_stop: Callable[[], None] | None = None,
             started: float | None = None) -> Performed:
     """Load and (if ``task.warmup``) warm the solver, then run the task: the proposal as data.
@@ -175,7 +175,7 @@ def perform(task: Task, wait_for_go: Callable[[Warmup], Go | None],
                      capped)
 
 
-def _as_data(task: Task, problem: Any, result: Any) -> tuple[dict[str, Any], bytes | None]:
+def _as_data(task: RunRequest, problem: Any, result: Any) -> tuple[dict[str, Any], bytes | None]:
     if task.kind == "enumerate":
         if isinstance(result, Enumeration):
             solutions, complete = list(result.solutions), bool(result.complete)
@@ -226,7 +226,7 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
+def child_main(task: RunRequest, result_fd: int, log_fd: int, control_fd: int,
                setup: RunSetup | None = None) -> NoReturn:
     """Run a task in this (fresh) process and report on ``result_fd``; never returns.
 
@@ -320,10 +320,10 @@ def child_main(task: Task, result_fd: int, log_fd: int, control_fd: int,
     _linger(control_fd)
 
 
-def _seal(task: Task, setup: RunSetup) -> Sealed:
+def _seal(task: RunRequest, setup: RunSetup) -> Sealed:
     """Seal the run's process (``harness.run.sealed.sandbox``) before any solver code is loaded. A project
     solver (trusted code) keeps its pattern-database cache writable; numba's cache machinery is
-    loaded first for a run whose code uses numba (``Task.jit``), so its cached kernels stay
+    loaded first for a run whose code uses numba (``RunRequest.jit``), so its cached kernels stay
     usable, and never for one that does not (forked lean, it would cost 0.25 s of start-up)."""
     plan = SandboxPlan(check_mode(setup.sandbox))
     if plan.mode == "off":

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.random import default_rng  # loaded with the run side: every solve takes one
 
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.run_request import RunRequest
 from puzzlebench.problems.base import Instance
 from puzzlebench.solvers.contract import Budget
 from puzzlebench.solvers.spec import SolverSpec
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from puzzlebench.records.trace import Trace
 
 
-def trace_type(task: Task, spec: SolverSpec) -> type[Trace] | None:
+def trace_type(task: RunRequest, spec: SolverSpec) -> type[Trace] | None:
     """The trace sink's class when the solver takes one in this task, else None."""
     if task.kind != "solve" or not spec.traces:
         return None
@@ -31,7 +31,7 @@ def trace_type(task: Task, spec: SolverSpec) -> type[Trace] | None:
     return Trace
 
 
-def call_solver(solver: Any, task: Task, instance: Instance | None, budget: Budget,
+def call_solver(solver: Any, task: RunRequest, instance: Instance | None, budget: Budget,
                 sink: Trace | None = None) -> Any:
     """Call the solver's method for the task's kind: ``solve`` with a generator seeded by the
     task's seed (and the trace sink, when it takes one), ``count`` or ``enumerate``."""

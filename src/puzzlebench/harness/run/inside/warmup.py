@@ -29,7 +29,7 @@ from typing import Any
 
 from puzzlebench.harness.run.inside.numba_kernels import compilations, compiling
 from puzzlebench.harness.run.inside.solver_call import call_solver, trace_type
-from puzzlebench.harness.task import Task
+from puzzlebench.harness.run_request import RunRequest
 from puzzlebench.solvers.contract import Budget
 from puzzlebench.solvers.spec import SolverSpec
 
@@ -90,7 +90,7 @@ class Warmup:
     complete: bool
 
 
-def warm_up(spec: SolverSpec, task: Task, until: float | None = None) -> Warmup:
+def warm_up(spec: SolverSpec, task: RunRequest, until: float | None = None) -> Warmup:
     """Run the solver untimed on the task's warm-up instance, round after round while a round
     runs out of its time *and* compiled something (at most ``WARMUP_ROUNDS``), and never past
     ``until`` (``time.monotonic``; None: no cut) — see ``above``.

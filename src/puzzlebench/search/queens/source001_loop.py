@@ -1,9 +1,10 @@
-"""Seed 001's own search loop, reproduced as the named solver ``seed001-loop``.
+"""Source study 001's own search loop, reproduced as the named solver ``seed001-loop``.
 
-("Seed" here means one of the five source documents the project comes from, not a random
-seed; the module and the solver keep the name because it is part of every stored run's key.)
+(The source studies are the documents the project comes from; the solver keeps its older name
+``seed001-loop`` because it is part of every stored run's key, and run keys name this module by
+its first name, ``search.seed001_loop``. "Seed" alone means the random seed: see the glossary.)
 
-The seed calls it A*, but it always takes the open node with the least h (the first such node
+The source calls it A*, but it always takes the open node with the least h (the first such node
 in insertion order) and keeps no g: it is greedy best-first. Its heuristic is ``calculate_h``
 (tiles outside their goal row + tiles outside their goal column); children are generated in
 the seed's order — blank right, down, left, up — and a child is kept only if it was never

@@ -23,7 +23,7 @@ class Go(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class Task:
+class RunRequest:
     """One unit of solver work, as plain picklable data (never a live solver object).
 
     ``hard_limit`` counts from the start of the timed phase; ``None`` means no kill.
@@ -64,7 +64,7 @@ class Task:
         for k, v in state.items():
             object.__setattr__(self, k, v)
 
-    def sealed(self) -> Task:
+    def sealed(self) -> RunRequest:
         """The task as a run's process gets it: everything but the instance and the seed,
         which the harness sends only with ``go`` (:meth:`go`): nothing a run can read before
         ``go`` identifies its instance (a split's per-run seeds derive from the sub-problem)."""

@@ -7,7 +7,7 @@ and tables — never with anything the solver could have touched.
 Judge versions: each record keeps ``judge_version``, the code fingerprint
 (``puzzlebench.solvers.fingerprint``) of the judge that decided it — this module, the payload
 reader and the problem family's module with its import closure. A stored run judged by another
-version (or made before the field) is judged again when it is read (``verdict.judge_stored``), from its
+version (or made before the field) is judged again when it is read (``pipeline.judge_stored``), from its
 stored proposal (answer, claim, counts), so a fixed validator reaches every stored study
 without re-running it.
 
@@ -19,7 +19,7 @@ between solvers (``harness.judging.cross_run``) can later turn an unverified cla
 Each verification names its rung (``verified_by``, ``record.RUNGS``): ``validator``, ``rule``
 (solvability rules, known counts, known optima), ``certificate``. An ``infeasible`` claim that
 comes with a proof of unsatisfiability (``Proposal.proof``) has the proof checked here
-(``harness.judging.certificate``): accepted, the claim is certified (unless a rule, a stronger rung,
+(``harness.judging.proofs``): accepted, the claim is certified (unless a rule, a stronger rung,
 decides it already); rejected, the claim is ``wrong`` with the checker's reason, whatever a rule
 says — a wrong certificate is a wrong answer, as in the SAT Competition.
 """
@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlebench.harness.judging.certificate import REJECTED, certify_infeasible
+from puzzlebench.harness.judging.proofs import REJECTED, ProofResult, prove_infeasible
 from puzzlebench.harness.run.protocol.payload import ProposalData
 from puzzlebench.problems.base import Instance, Problem
 from puzzlebench.records.record import Outcome
@@ -39,8 +39,8 @@ from puzzlebench.solvers.fingerprint import digest_of
 
 #: The harness's own judging code; with a problem family's module (its validator, facts and
 #: tables), what a judge version digests.
-JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judging.judge",
-                                  "puzzlebench.harness.judging.verdict",
+JUDGE_MODULES: tuple[str, ...] = ("puzzlebench.harness.judging.rules",
+                                  "puzzlebench.harness.judging.pipeline",
                                   "puzzlebench.harness.run.protocol.payload")
 
 
@@ -59,6 +59,8 @@ class Judgement:
     certify_s: float | None = None
     #: What the judge learned on the way (a cached table of facts refused and rebuilt).
     notes: tuple[str, ...] = ()
+    #: The checked proof this judgement rests on, whole (``check --infeasible`` prints it).
+    proof: ProofResult | None = None
 
 
 def judge_solution(
@@ -76,9 +78,9 @@ def judge_solution(
         if counted.outcome is Outcome.WRONG:
             return counted
     if proposal.answer is not None:
-        verdict = problem.validate(instance, proposal.answer)
-        if not verdict.valid:
-            return Judgement(Outcome.WRONG, False, verdict.reason, answer=_as_data(proposal.answer))
+        validation = problem.validate(instance, proposal.answer)
+        if not validation.valid:
+            return Judgement(Outcome.WRONG, False, validation.reason, answer=_as_data(proposal.answer))
         answer = problem.canonical_answer(instance, proposal.answer)
         if claim is Claim.INFEASIBLE:
             return Judgement(Outcome.WRONG, True, "claimed infeasible but returned a valid answer",
@@ -123,19 +125,19 @@ def _judge_proof(instance: Instance, proposal: ProposalData, *, ruled: bool) -> 
     """An ``infeasible`` claim with the solver's proof: the proof checked in a process of the
     judge's own; rejected makes the claim ``wrong``, accepted certifies it (a rule, where one
     decides, stays the rung), a check that could not finish leaves the claim where it was."""
-    cert = certify_infeasible(instance, proof=proposal.proof, cnf=proposal.cnf)
+    cert = prove_infeasible(instance, proof=proposal.proof, cnf=proposal.cnf)
     if cert.status == REJECTED:
         return Judgement(Outcome.WRONG, None, f"claimed infeasible with a proof that fails the "
-                         f"check: {cert.text}", certificate=cert.text, certify_s=cert.check_s)
+                         f"check: {cert.text}", certificate=cert.text, certify_s=cert.check_s, proof=cert)
     if ruled:
         return Judgement(Outcome.INFEASIBLE, None, "", verified=True, verified_by="rule",
-                         certificate=cert.text, certify_s=cert.check_s)
+                         certificate=cert.text, certify_s=cert.check_s, proof=cert)
     if cert.certified:
         return Judgement(Outcome.INFEASIBLE, None, "", verified=True, verified_by="certificate",
-                         certificate=cert.text, certify_s=cert.check_s)
+                         certificate=cert.text, certify_s=cert.check_s, proof=cert)
     return Judgement(Outcome.INFEASIBLE, None, "infeasibility not verified by a rule",
                      verified=False, certificate=f"{cert.text}; left unverified",
-                     certify_s=cert.check_s)
+                     certify_s=cert.check_s, proof=cert)
 
 
 def judge_count(

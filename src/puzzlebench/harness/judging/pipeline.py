@@ -1,20 +1,27 @@
-"""One judging pipeline: a run's verdict from the problem, the instance, the proposal and the
-run's context, by rules applied in one order — the live path (``judging.run_record``) and
-re-judging a stored run (``judge_stored``) both call :func:`verdict`.
+"""One judging pipeline: a run's judgement from the problem, the instance, the proposal and the
+run's context, by rules applied in one order, each written once. Every path that judges calls
+it: a live run (``judging.run_record``), a stored run judged again (``judge_stored``), a stored
+row checked on reading (``storage.seals``) and ``puzzlebench check``.
 
 The rules, in their order:
 
-1. **the proposal itself** (``judging.judge``): a count against the known counts and the
+0. **how the run ended** (``judge_run``): a run that handed over no proposal is a
+   ``timeout`` (a limit ended it, before ``go`` or after), a ``memout`` or a ``crash``;
+1. **the proposal itself** (``judging.rules``): a count against the known counts and the
    solvability rule; an answer through the problem's validator, an optimality claim against the
    known optimum, a claim against the rules; what the validator learned on the way (a cached
    table refused and rebuilt) comes back in the judgement's ``notes``;
 2. **the time limit**: a success answered after the run's time limit is a ``timeout``;
-3. **certification** (``judging.certify_runs``): an ``infeasible`` claim, or a count of zero,
-   that no rule verified is proved or refuted by a checked proof. Live runs only: a stored
-   run keeps the verdict its proof gave (proofs are not stored, and a check takes seconds).
+3. **the proof** (``judging.proof_runs``): an ``infeasible`` claim, or a count of zero, that no
+   rule verified is proved or refuted by a checked proof. Live runs and ``check`` only: a stored
+   run keeps the judgement its proof gave (proofs are not stored, and a check takes seconds).
+   ``check --infeasible`` asks for the proof whatever a rule says (``RunContext.outright``);
+4. **the trace** (``kept_trace``): an anytime trace that contradicts its run is dropped.
 
-Across runs (``judging.cross_run``) comes after, on a set of records: ``judge_stored_runs``
-applies both, each stored run by today's judge and then the set against itself.
+A record stored before the verification ladder gets the rung it was judged by then
+(``as_judged_then``, applied when a stored row is read). Across runs (``judging.cross_run``)
+comes after, on a set of records: ``judge_stored_runs`` applies both, each stored run by today's
+judge and then the set against itself.
 """
 
 from __future__ import annotations
@@ -23,9 +30,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from puzzlebench.harness.judging.certify_runs import certify_claim, certify_zero_count
 from puzzlebench.harness.judging.cross_run import judge_across
-from puzzlebench.harness.judging.judge import (
+from puzzlebench.harness.judging.proof_runs import prove_claim, prove_outright, prove_zero_count
+from puzzlebench.harness.judging.proofs import PROOF_TIME_S
+from puzzlebench.harness.judging.rules import (
     Judgement,
     judge_count,
     judge_solution,
@@ -35,12 +43,17 @@ from puzzlebench.harness.run.protocol.payload import ProposalData
 from puzzlebench.problems import get_problem
 from puzzlebench.problems.base import Instance, Problem, PuzzlebenchError
 from puzzlebench.records.record import Outcome, RunRecord
+from puzzlebench.records.trace_points import check_points
 from puzzlebench.solvers.contract import Claim
+
+#: How a run's process ended, as the pipeline reads it (rule 0): it handed over a proposal, a
+#: limit ended it (``timeout``; ``startup``: before ``go``), it ran out of memory, or it failed.
+ENDINGS = ("done", "timeout", "startup", "memout", "crash")
 
 
 @dataclass(frozen=True, slots=True)
 class RunContext:
-    """What the verdict needs of a run besides its proposal."""
+    """What the pipeline needs of a run besides its proposal."""
 
     kind: str  # "solve" or "count"
     exact: bool = False  # the run claimed (or its solver declares) optimal answers
@@ -48,12 +61,33 @@ class RunContext:
     time_s: float = 0.0
     time_limit: float | None = None
     #: Prove or refute what no rule verified (rule 3): live runs; a stored run keeps its own.
-    certify: bool = True
+    prove: bool = True
+    #: Prove an ``infeasible`` claim whatever a rule says (``check --infeasible``).
+    outright: bool = False
+    #: Seconds a proof of rule 3 may take.
+    proof_time_limit: float = PROOF_TIME_S
 
 
-def verdict(problem: Problem, instance: Instance, proposal: ProposalData,
-            context: RunContext) -> Judgement:
-    """The judgement of one run's proposal: the rules of the module's doc, in their order."""
+def judge_run(problem: Problem, instance: Instance, proposal: ProposalData | None,
+              context: RunContext, *, ended: str = "done", error: str = "") -> Judgement:
+    """A live run's judgement: how it ended (rule 0), then its proposal (rules 1-3)."""
+    if ended not in ENDINGS:
+        raise ValueError(f"a run ends {', '.join(ENDINGS)}; not {ended!r}")
+    if proposal is not None:
+        return judge_proposal(problem, instance, proposal, context)
+    if ended in ("timeout", "startup"):  # a limit ended it, before go or after
+        return Judgement(Outcome.TIMEOUT, None, error)
+    if ended == "memout":
+        return Judgement(Outcome.MEMOUT, None, error)
+    return Judgement(Outcome.CRASH, None, error)
+
+
+def judge_proposal(problem: Problem, instance: Instance, proposal: ProposalData,
+                   context: RunContext) -> Judgement:
+    """The judgement of one proposal: rules 1-3 of the module's doc, in their order."""
+    if context.outright and context.kind == "solve" and proposal.claim is Claim.INFEASIBLE \
+            and proposal.answer is None:
+        return prove_outright(instance, proposal, time_limit=context.proof_time_limit)
     if context.kind == "count":
         judgement = judge_count(problem, instance, proposal, unique=context.unique)
     else:
@@ -63,20 +97,55 @@ def verdict(problem: Problem, instance: Instance, proposal: ProposalData,
         return replace(judgement, outcome=Outcome.TIMEOUT, verified=None, verified_by="",
                        reason=f"answered after {context.time_s:.3f} s, past its time limit "
                               f"of {context.time_limit:g} s")
-    if not context.certify:
+    if not context.prove:
         return judgement
     if context.kind == "solve":
-        return certify_claim(instance, judgement)
+        return prove_claim(instance, judgement, time_limit=context.proof_time_limit)
     if context.kind == "count" and proposal.count == 0:
-        return certify_zero_count(instance, judgement)
+        return prove_zero_count(instance, judgement, time_limit=context.proof_time_limit)
     return judgement
+
+
+def kept_trace(trace: list[list[float]] | None, judgement: Judgement, *, wall_s: float,
+               evaluations: Any) -> tuple[list[list[float]] | None, str]:
+    """Rule 4: the run's anytime trace and '' when it agrees with its run; None and why when
+    it contradicts it (``records.trace_points.check_points``)."""
+    if trace is None:
+        return None, ""
+    why = check_points(trace, solved=judgement.outcome is Outcome.SOLVED
+                       and judgement.verified is True, wall_s=wall_s, evaluations=evaluations)
+    return (None, why) if why else (trace, "")
+
+
+def as_judged_then(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored record's flat form with the verification it had when it was judged, for a
+    record stored before ``verified`` or ``verified_by`` existed: a success was verified unless
+    it said why not, and its rung is what verified such a run then."""
+    if "verified" in data and "verified_by" in data:
+        return data
+    out = dict(data)
+    success = Outcome(out["outcome"]).success
+    if "verified" not in out and success:  # records made before the field
+        out["verified"] = out["outcome"] == Outcome.SOLVED.value or not out.get("reason")
+    if "verified_by" not in out:  # records made before the ladder: its rung, as judged then
+        out["verified_by"] = _rung_then(out)
+    return out
+
+
+def _rung_then(d: dict[str, Any]) -> str:
+    """The rung of a record stored before ``verified_by``: what verified it then."""
+    if not (Outcome(d["outcome"]).success and d.get("verified")):
+        return ""
+    if d["outcome"] == Outcome.SOLVED.value:
+        return "validator" if d.get("task", "solve") == "solve" else "rule"
+    return "agreement" if "agreed by complete solvers" in str(d.get("reason", "")) else "rule"
 
 
 def judge_stored(record: RunRecord) -> RunRecord:
     """A stored record judged again when another judge version decided it, from its stored
     proposal; the record itself when its version is current, when no proposal of it was
     judged (a crash, a kill), or when its problem or instance cannot be rebuilt here (a
-    family loaded by reference elsewhere). An ``infeasible`` claim certified or refuted by a
+    family a plugin package brings elsewhere). An ``infeasible`` claim certified or refuted by a
     checked proof keeps its verdict. A changed verdict is said in ``notes``."""
     try:
         problem = get_problem(record.problem)
@@ -92,9 +161,9 @@ def judge_stored(record: RunRecord) -> RunRecord:
                                 count=record.count, unique=record.unique)
         asked = record.task == "count" and (record.unique is not None
                                             or record.reason.startswith("asked for unique"))
-        judgement = verdict(problem, instance, proposal, RunContext(
+        judgement = judge_proposal(problem, instance, proposal, RunContext(
             kind=record.task, exact=record.exact, unique=asked, time_s=record.time_s,
-            time_limit=record.budget.get("time_limit"), certify=False))
+            time_limit=record.budget.get("time_limit"), prove=False))
     except (PuzzlebenchError, ValueError, TypeError, KeyError):
         return record
     if record.certificate and (judgement.outcome is Outcome.INFEASIBLE

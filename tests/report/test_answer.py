@@ -1,4 +1,4 @@
-"""The answer any study gets (report.verdict) and the claims a study file states
+"""The answer any study gets (report.answer) and the claims a study file states
 (report.claim_tests): golden stores made here, assertions on the sentences and the rows."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from puzzlebench.harness.campaign.storage.store import Store, load, study_defini
 from puzzlebench.records.claims import Claim, ClaimError, parse_claim
 from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.report import write_report
+from puzzlebench.report.answer import answer, rank
 from puzzlebench.report.statistics.borda import borda_overall, borda_table
 from puzzlebench.report.statistics.claim_tests import claim_verdicts
-from puzzlebench.report.verdict import answer, rank
 
 SIZES = (6, 8, 10, 12, 14, 16, 18, 20)
 
