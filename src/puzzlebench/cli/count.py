@@ -78,24 +78,27 @@ def count_command(
     budget = make_budget(DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
     warn_ignored_caps(spec, budget)
     record = run_count(spec, instance, unique=unique, params=parse_params(param), budget=budget)
+    verdict = record.verdict
     if as_json:
-        out = {"problem": record.problem, "size": record.size, "solver": record.solver,
-               "count": record.count, "time_s": record.time_s, "outcome": record.outcome.value,
-               "verified": record.verified, "reason": record.reason, "error": record.error}
+        out = {"problem": record.key.problem, "size": record.key.size, "solver": record.key.solver,
+               "count": verdict.count, "time_s": record.figures.time_s,
+               "outcome": verdict.outcome.value, "verified": verdict.verified,
+               "reason": verdict.reason, "error": verdict.error}
         if unique:
-            out["unique"] = record.unique
+            out["unique"] = verdict.unique
         emit_json(out)
     else:
-        if record.count is not None:
-            typer.echo(f"{record.count} solutions")
-        if unique and record.unique is not None:
-            typer.echo(f"{record.unique} unique up to rotation and reflection")
-        unverified = " unverified" if record.outcome.success and record.verified is False else ""
-        typer.echo(f"({record.solver}, {record.time_s:.3f} s, {record.outcome.value}{unverified})")
-        for label, text in (("reason", record.reason), ("error", record.error)):
-            if text and (label != "error" or text != record.reason):
+        if verdict.count is not None:
+            typer.echo(f"{verdict.count} solutions")
+        if unique and verdict.unique is not None:
+            typer.echo(f"{verdict.unique} unique up to rotation and reflection")
+        unverified = " unverified" if verdict.outcome.success and verdict.verified is False else ""
+        typer.echo(f"({record.key.solver}, {record.figures.time_s:.3f} s, "
+                   f"{verdict.outcome.value}{unverified})")
+        for label, text in (("reason", verdict.reason), ("error", verdict.error)):
+            if text and (label != "error" or text != verdict.reason):
                 typer.echo(f"  {label}: {text}")
-    return 0 if record.outcome is Outcome.SOLVED else 1
+    return 0 if verdict.outcome is Outcome.SOLVED else 1
 
 
 def _split_count(instance: Any, how: str, *, unique: bool, solver: str | None,

@@ -175,8 +175,8 @@ class _Log:
 
 def _what(record: RunRecord) -> str:
     """A record's outcome and why, for a failure's reason."""
-    why = record.reason or record.error
-    return f"{record.outcome}" + (f" ({why.strip().splitlines()[-1][:200]})" if why else "")
+    why = record.verdict.reason or record.verdict.error
+    return f"{record.verdict.outcome}" + (f" ({why.strip().splitlines()[-1][:200]})" if why else "")
 
 
 def _problems(spec: SolverSpec, problems: list[str] | None) -> list[str]:
@@ -239,10 +239,10 @@ def run_case(case: Case) -> CheckResult:
 def _solves(case: Case, log: _Log) -> str:
     assert case.instance is not None
     record = log.solve(case.spec, case.instance, seed=1, budget=ANSWER_BUDGET)
-    if record.outcome is not Outcome.SOLVED or record.valid is not True:
+    if record.verdict.outcome is not Outcome.SOLVED or record.verdict.valid is not True:
         return f"not solved: {_what(record)}"
     problem = problem_of(case.instance)
-    if not problem.validate(case.instance, problem.answer_from_json(record.answer)).valid:
+    if not problem.validate(case.instance, problem.answer_from_json(record.verdict.answer)).valid:
         return "the stored answer does not re-validate"
     return ""
 
@@ -250,9 +250,9 @@ def _solves(case: Case, log: _Log) -> str:
 def _infeasible(case: Case, log: _Log) -> str:
     assert case.instance is not None
     record = log.solve(case.spec, case.instance, seed=1, budget=INFEASIBLE_BUDGET)
-    if case.spec.complete and record.outcome is not Outcome.INFEASIBLE:
+    if case.spec.complete and record.verdict.outcome is not Outcome.INFEASIBLE:
         return f"a complete solver did not prove it infeasible: {_what(record)}"
-    if record.outcome not in (Outcome.BUDGET, Outcome.INFEASIBLE, Outcome.DECLINED):
+    if record.verdict.outcome not in (Outcome.BUDGET, Outcome.INFEASIBLE, Outcome.DECLINED):
         return f"expected budget, infeasible or a decline: {_what(record)}"
     return ""
 
@@ -275,26 +275,28 @@ def _stops_within(case: Case, log: _Log, limit: float) -> str:
     assert case.instance is not None
     record = log.solve(case.spec, case.instance, seed=0, budget=Budget(time_limit=limit),
                        hard_limit=TIME_CHECK_KILL_AT)
-    if record.outcome in (Outcome.CRASH, Outcome.WRONG, Outcome.MEMOUT):
+    if record.verdict.outcome in (Outcome.CRASH, Outcome.WRONG, Outcome.MEMOUT):
         return _what(record)
     if "time_limit" not in case.spec.honours:
         return ""
-    if record.outcome is Outcome.TIMEOUT and "hard limit" in record.error:
+    if record.verdict.outcome is Outcome.TIMEOUT and "hard limit" in record.verdict.error:
         return f"declares time_limit but was killed at {TIME_CHECK_KILL_AT:g} s"
     allowed = OVERRUN_FACTOR * limit + OVERRUN_S
     # the work it did: its CPU time where measured (a busy machine stretches the wall time of
     # the same work, never its CPU time), its wall time where that is less (threads)
-    worked = min(record.time_s, record.cpu_s) if record.cpu_s > 0 else record.time_s
-    if worked > allowed or record.time_s > WALL_STRETCH * allowed:  # working, or waiting
-        return (f"declares time_limit but worked {worked:.2f} s (wall {record.time_s:.2f} s, "
-                f"CPU {record.cpu_s:.2f} s) under a {limit:g} s limit ({record.outcome}; "
+    wall, cpu = record.figures.time_s, record.figures.cpu_s
+    worked = min(wall, cpu) if cpu > 0 else wall
+    if worked > allowed or wall > WALL_STRETCH * allowed:  # working, or waiting
+        return (f"declares time_limit but worked {worked:.2f} s (wall {wall:.2f} s, "
+                f"CPU {cpu:.2f} s) under a {limit:g} s limit ({record.verdict.outcome}; "
                 f"allowed {allowed:g} s)")
     return ""
 
 
 def _effort(record: RunRecord, cap: str) -> int | None:
     """The effort a run spent in a cap's unit (the smallest of its counters that name it)."""
-    seen = [int(record.counters[c]) for c in CAP_COUNTERS[cap] if c in record.counters]
+    counters = record.figures.counters
+    seen = [int(counters[c]) for c in CAP_COUNTERS[cap] if c in counters]
     return min(seen) if seen else None
 
 
@@ -317,8 +319,8 @@ def _cap(case: Case, log: _Log) -> str:
         # the probe measures effort, not speed: an answer that came just past the limit (a
         # busy machine: greedy-h2 on nqueens-30 answers at 2.6 s idle, 3.002 s under load) is
         # a timeout whose counters still say what the run spent (a killed run has none)
-        late = free.outcome is Outcome.TIMEOUT and _effort(free, cap) is not None
-        if free.outcome.failure and not late:
+        late = free.verdict.outcome is Outcome.TIMEOUT and _effort(free, cap) is not None
+        if free.verdict.outcome.failure and not late:
             return f"{instance.instance_id} uncapped: {_what(free)}"
         spent = _effort(free, cap)
         if spent is None:
@@ -336,7 +338,7 @@ def _capped(case: Case, instance: Instance, cap: str, spent: int, log: _Log) -> 
     used = _effort(capped, cap)
     where = (f"{instance.instance_id}: capped at {value} (a quarter of the {spent} it spends "
              "uncapped, same seed)")
-    if capped.outcome is not Outcome.BUDGET:
+    if capped.verdict.outcome is not Outcome.BUDGET:
         return f"{where} it did not stop on its budget: {_what(capped)}, {used} spent"
     if used is None or used > CAP_STEP_FACTOR * value + CAP_STEP_SLACK:
         return f"{where} it spent {used}: more than one natural step past its cap"
@@ -347,7 +349,7 @@ def _same_seed(case: Case, log: _Log) -> str:
     assert case.instance is not None
     first = log.solve(case.spec, case.instance, seed=12345, budget=REPRODUCE_BUDGET)
     second = log.solve(case.spec, case.instance, seed=12345, budget=REPRODUCE_BUDGET)
-    if first.outcome.failure:
+    if first.verdict.outcome.failure:
         return _what(first)
     a, b = first.stable(), second.stable()
     changed = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
@@ -358,9 +360,9 @@ def _deterministic(case: Case, log: _Log) -> str:
     assert case.instance is not None
     first = log.solve(case.spec, case.instance, seed=1, budget=REPRODUCE_BUDGET)
     second = log.solve(case.spec, case.instance, seed=2, budget=REPRODUCE_BUDGET)
-    if first.outcome.failure:
+    if first.verdict.outcome.failure:
         return _what(first)
-    if (first.outcome, first.answer) != (second.outcome, second.answer):
+    if (first.verdict.outcome, first.verdict.answer) != (second.verdict.outcome, second.verdict.answer):
         return "declares itself not stochastic, but seeds 1 and 2 gave different answers"
     return ""
 
@@ -369,9 +371,9 @@ def _no_mutation(case: Case, log: _Log) -> str:
     assert case.instance is not None
     instance = case.instance
     record = log.solve(case.spec, instance, seed=3, budget=Budget(time_limit=5))
-    if MUTATION_NOTE in record.notes:  # the run's process compares its copy after the run
+    if MUTATION_NOTE in record.provenance.notes:  # the run's process compares its copy after the run
         return "the solver changed the instance it was given (its run's copy)"
-    if record.outcome in (Outcome.CRASH, Outcome.WRONG):
+    if record.verdict.outcome in (Outcome.CRASH, Outcome.WRONG):
         return _what(record)
     if case.spec.factory is None:  # a plugin's code runs only in its own process
         return ""
@@ -401,8 +403,8 @@ def _counts(case: Case, log: _Log) -> str:
         raise _NotApplicable("no case of this problem has a known count")
     for inst, count in known:
         record = log.count(case.spec, inst, budget=Budget(time_limit=COUNT_TIME_LIMIT))
-        if record.outcome is not Outcome.SOLVED or record.count != count:
-            return f"{inst.instance_id}: counted {record.count} ({_what(record)}); known {count}"
+        if record.verdict.outcome is not Outcome.SOLVED or record.verdict.count != count:
+            return f"{inst.instance_id}: counted {record.verdict.count} ({_what(record)}); known {count}"
     return ""
 
 
@@ -415,20 +417,20 @@ def _exact(case: Case, log: _Log) -> str:
     compared = 0
     for inst in cases.solvable:
         record = log.solve(case.spec, inst, seed=1, budget=ANSWER_BUDGET)
-        if record.outcome is not Outcome.SOLVED:
+        if record.verdict.outcome is not Outcome.SOLVED:
             return f"{inst.instance_id}: {_what(record)}"
-        if record.answer_length is None:
+        if record.verdict.answer_length is None:
             continue
         best = problem.known_optimum(inst)
         source = "the known optimum"
         if best is None and others:
             ref = log.solve(others[0], inst, seed=1, budget=ANSWER_BUDGET)
-            best, source = ref.answer_length, f"{others[0].name}'s answer"
+            best, source = ref.verdict.answer_length, f"{others[0].name}'s answer"
         if best is None:
             continue
         compared += 1
-        if record.answer_length > best:
-            return (f"{inst.instance_id}: declares exact but answered {record.answer_length} "
+        if record.verdict.answer_length > best:
+            return (f"{inst.instance_id}: declares exact but answered {record.verdict.answer_length} "
                     f"where {source} is {best}")
     if not compared:
         raise _NotApplicable("no answer with a length to compare on this problem")
@@ -438,12 +440,12 @@ def _exact(case: Case, log: _Log) -> str:
 def _traces(case: Case, log: _Log) -> str:
     assert case.instance is not None
     record = log.solve(case.spec, case.instance, seed=7, budget=REPRODUCE_BUDGET)
-    if record.outcome.failure:
+    if record.verdict.outcome.failure:
         return _what(record)
-    dropped = [n for n in record.notes.split("; ") if n.startswith("trace dropped")]
+    dropped = [n for n in record.provenance.notes.split("; ") if n.startswith("trace dropped")]
     if dropped:
         return f"the harness dropped its trace: {dropped[0]}"
-    if not record.trace:
+    if not record.figures.trace:
         return "declares traces but sent no trace point"
     return ""
 
