@@ -44,9 +44,10 @@ def timed_count(solver: str, params: dict[str, object], n: int) -> tuple[float, 
     """(timed phase in seconds, count, unique count) of one judged run."""
     rec = run_count(solver, get_problem("nqueens").make(n), unique=True, params=params,
                     budget=Budget(time_limit=3600))
-    if rec.outcome is not Outcome.SOLVED or not rec.verified:
-        sys.exit(f"{solver} {params} n={n}: {rec.outcome.value} {rec.reason} {rec.error}")
-    return rec.time_s, int(rec.count or 0), int(rec.unique or 0)
+    if rec.verdict.outcome is not Outcome.SOLVED or not rec.verdict.verified:
+        v = rec.verdict
+        sys.exit(f"{solver} {params} n={n}: {v.outcome.value} {v.reason} {v.error}")
+    return rec.figures.time_s, int(rec.verdict.count or 0), int(rec.verdict.unique or 0)
 
 
 def c_count(exe: Path, n: int) -> tuple[float, int]:

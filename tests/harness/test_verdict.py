@@ -31,13 +31,13 @@ def test_an_answer_after_the_time_limit_is_a_timeout_live_and_stored() -> None:
 
 def test_a_stored_run_judged_again_meets_the_same_rules(tmp_path: Path) -> None:
     record = run_solve("mod12", QUEENS.make(8), budget=Budget(time_limit=5.0), isolate=False)
-    assert record.outcome is Outcome.SOLVED
+    assert record.verdict.outcome is Outcome.SOLVED
     # the same proposal, stored by an older judge with a time past its limit: judged again,
     # the time-limit rule applies as it does live
     late = record.with_(judge_version="an older judge", time_s=6.0)
     again = judge_stored(late)
-    assert again.outcome is Outcome.TIMEOUT and "past its time limit" in again.reason
-    assert "judged again by judge" in again.notes
+    assert again.verdict.outcome is Outcome.TIMEOUT and "past its time limit" in again.verdict.reason
+    assert "judged again by judge" in again.provenance.notes
     assert judge_stored(record) is record  # the current judge's verdict stands
 
 
@@ -56,12 +56,13 @@ def poisoned_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_refused_judge_table_is_noted_in_the_judgement_it_served(poisoned_cache: Path) -> None:
     instance = SLIDING.make(8, start="125408367")
     record = run_solve("astar-manhattan", instance, isolate=False)
-    assert record.outcome is Outcome.SOLVED and record.verified and record.optimum is not None
-    assert "failed its digest check and was rebuilt" in record.notes  # the poisoned cache
+    v = record.verdict
+    assert v.outcome is Outcome.SOLVED and v.verified and v.optimum is not None
+    assert "failed its digest check and was rebuilt" in record.provenance.notes  # the poisoned cache
     # the answer, judged again with the rebuilt table: optimal, and nothing left to say
-    proposal = ProposalData(claim=Claim.SOLVED, answer=record.answer, optimal=True)
+    proposal = ProposalData(claim=Claim.SOLVED, answer=record.verdict.answer, optimal=True)
     judged = verdict(SLIDING, instance, proposal, RunContext("solve", exact=True, certify=False))
-    assert judged.outcome is Outcome.SOLVED and judged.optimum == record.optimum
+    assert judged.outcome is Outcome.SOLVED and judged.optimum == record.verdict.optimum
     assert judged.notes == ()
     sliding_distances.table.cache_clear()  # poisoned again: the verdict itself carries the note
     np.savez(poisoned_cache, codes=np.arange(sliding_distances.STATES, dtype=np.int64),
