@@ -147,9 +147,10 @@ def test_cpu_beyond_one_core_is_noted() -> None:
 
     run = RunWindow(t_start=0.0, t_ready=0.0)
     run.go_ns, run.done_ns, run.cpu_go, run.cpu_stop = 10**9, 10**9 + 2_480_000_000, 0.0, 3.03
-    figures = accepted_figures(run, None, "")
-    assert figures["wall_s"] == pytest.approx(2.48) and figures["cpu_s"] == pytest.approx(3.03)
-    assert cores_note(3.03, 2.48) in figures["notes"]
+    accepted = accepted_figures(run, None, "")
+    figures = accepted["figures"]
+    assert figures.time_s == pytest.approx(2.48) and figures.cpu_s == pytest.approx(3.03)
+    assert cores_note(3.03, 2.48) in accepted["notes"]
 
 
 SLOW = f"{PLUGIN}:SlowFirstCall"

@@ -99,12 +99,13 @@ def test_the_handover_is_the_runs_cpu_time_where_a_cgroup_measures_it() -> None:
                          done_meta={"stamps": [[1 * ms + 10, 2 * ms]]})
 
     read_late = accepted_figures(window(0.001, 0.0012), None, "")  # 0.6 s wall, 0.2 ms CPU
-    assert read_late["timed_by"] == "run" and read_late["wall_s"] == pytest.approx(0.001, 1e-3)
+    assert read_late["figures"].timed_by == "run"
+    assert read_late["figures"].time_s == pytest.approx(0.001, 1e-3)
     worked_on = accepted_figures(window(0.001, 0.5), None, "")  # 0.5 s of CPU after stopped
-    assert worked_on["timed_by"] == "harness"
+    assert worked_on["figures"].timed_by == "harness"
     assert any("to hand its result over" in n for n in worked_on["notes"])
     no_cgroup = accepted_figures(window(None, None), None, "")
-    assert no_cgroup["timed_by"] == "harness"
+    assert no_cgroup["figures"].timed_by == "harness"
 
 
 def stall_the_harness(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
