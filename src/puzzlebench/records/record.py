@@ -68,7 +68,7 @@ TIMING_NOTES: tuple[str, ...] = ("warm-up cut short", "the time limit counts fro
                                 "killed before it said whether it was sealed",
                                 "the run worked before go")
 
-#: The ladder of verification, strongest first (``RunRecord.verified_by``): the validator
+#: The ladder of verification, strongest first (``RunVerdict.verified_by``): the validator
 #: checked a solution; a rule or a published fact decided it (solvability rules, known counts,
 #: Korf's optima); a checked certificate (a proof of unsatisfiability accepted by an
 #: independent checker); agreement of independent complete solvers. A record names the

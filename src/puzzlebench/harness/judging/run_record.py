@@ -119,7 +119,7 @@ def figures_of(report: ChildReport, proposal: ProposalData, trace: list[list[flo
 
 
 def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: Task) -> str:
-    """What ended the run (``RunRecord.stopped_by``): the harness's own view (killed, an
+    """What ended the run (``RunVerdict.stopped_by``): the harness's own view (killed, an
     answer, a decline), else what the solver (the iterative framework) reported, else what
     its counters and time say against the budget; '' for a crash or where nothing says."""
     if report.status == "timeout":
