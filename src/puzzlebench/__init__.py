@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from puzzlebench import old_paths
 
 if TYPE_CHECKING:
+    # imported on use (type checking only): `import puzzlebench` stays light (start-up time)
     from puzzlebench.records.record import RunRecord
 
 old_paths.install()  # modules that moved into rooms (issue 56) still import by their old paths
