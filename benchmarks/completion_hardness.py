@@ -49,10 +49,10 @@ def main() -> None:
                 inst = CompletionInstance(n, placed)
                 cp = run_solve("cpsat", inst, seed=0, budget=Budget(time_limit=30))
                 bb = run_solve("bitboard", inst, seed=0, budget=Budget(time_limit=args.limit))
-                cp_times.append(cp.time_s)
-                nodes.append(int(bb.counters.get("nodes", 0)))
-                capped += bb.outcome is Outcome.BUDGET
-                solvable += cp.outcome is Outcome.SOLVED
+                cp_times.append(cp.figures.time_s)
+                nodes.append(int(bb.figures.counters.get("nodes", 0)))
+                capped += bb.verdict.outcome is Outcome.BUDGET
+                solvable += cp.verdict.outcome is Outcome.SOLVED
             print(f"{n:>4} {frac:>8.2f} {k:>3} {solvable / made:>9.0%} "
                   f"{statistics.median(cp_times):>11.3f} {statistics.median(nodes):>18,.0f} "
                   f"{max(nodes):>10,} {capped:>15}", flush=True)

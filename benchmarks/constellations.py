@@ -46,8 +46,9 @@ def judged(solver: str, params: dict[str, object], n: int) -> RunRecord:
     """One judged ``count nqueens n`` run of ``solver`` (exits on anything but a right count)."""
     rec = run_count(solver, get_problem("nqueens").make(n), params=params,
                     budget=Budget(time_limit=3600))
-    if rec.outcome is not Outcome.SOLVED or not rec.verified:
-        sys.exit(f"{solver} {params} n={n}: {rec.outcome.value} {rec.reason} {rec.error}")
+    if rec.verdict.outcome is not Outcome.SOLVED or not rec.verdict.verified:
+        v = rec.verdict
+        sys.exit(f"{solver} {params} n={n}: {v.outcome.value} {v.reason} {v.error}")
     return rec
 
 
@@ -55,7 +56,7 @@ def sealed(solver: str, params: dict[str, object], n: int) -> Measure:
     """A judged run's measurement: its timed phase and CPU seconds."""
     def run() -> tuple[float, float, int]:
         rec = judged(solver, params, n)
-        return rec.time_s, rec.cpu_s, int(rec.count or 0)
+        return rec.figures.time_s, rec.figures.cpu_s, int(rec.verdict.count or 0)
     return run
 
 
@@ -81,7 +82,7 @@ def main() -> None:
         judged("constellations", {"threads": t}, 8)
     # The harness raises a sealed run's priority for its timed phase (RUN_NICE, as root):
     # NQueensFAF runs at the same, or a busy machine would favour the sealed runs.
-    nice = judged("bitboard", {}, 8).machine.get("nice")
+    nice = judged("bitboard", {}, 8).provenance.machine.get("nice")
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"load average at start {os.getloadavg()[0]:.2f}; best of {args.repeats} "
           f"({args.repeats_large} from n = 18); every contender at nice {nice}; NQueensFAF: "

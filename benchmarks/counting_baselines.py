@@ -26,13 +26,14 @@ def main() -> None:
         for s in solvers:
             params = {"max_n": 16} if s == "constraint-backtracking" else None
             rec = run_count(s, nq.make(n), params=params, budget=Budget(time_limit=args.limit))
-            count = rec.count if rec.count is not None else count
-            cells.append(f"{rec.time_s:>22.3f} {rec.outcome.value[:3]}")
+            count = rec.verdict.count if rec.verdict.count is not None else count
+            cells.append(f"{rec.figures.time_s:>22.3f} {rec.verdict.outcome.value[:3]}")
         print(f"{n:>3} {count:>7} " + " ".join(f"{c:>26}" for c in cells))
     print("\nCP-SAT first solution (num_workers = 1):")
     for n in (50, 100, 200):
         rec = run_solve("cpsat", nq.make(n), seed=0, budget=Budget(time_limit=args.limit))
-        print(f"  n = {n:>3}: {rec.time_s:.3f} s, {rec.outcome.value}, {rec.counters}")
+        print(f"  n = {n:>3}: {rec.figures.time_s:.3f} s, {rec.verdict.outcome.value}, "
+              f"{rec.figures.counters}")
 
 
 if __name__ == "__main__":

@@ -43,9 +43,9 @@ def main() -> None:
             times, solved = [], 0
             for seed in range(args.seeds):
                 rec = run_solve(solver, nq.make(n), seed=seed, budget=Budget(time_limit=args.limit))
-                ok = rec.outcome.value == "solved"
+                ok = rec.verdict.outcome.value == "solved"
                 solved += ok
-                times.append(rec.time_s if ok else args.limit)
+                times.append(rec.figures.time_s if ok else args.limit)
             row[solver] = (solved, statistics.median(times))
         (ps, pt), (ds, dt) = row["ga-permutation"], row["deap-ga"]
         print(f"{n:>3} {ps:>8}/{args.seeds} {pt:>13.4f} {ds:>8}/{args.seeds} {dt:>13.4f} "

@@ -47,10 +47,10 @@ def one(args: argparse.Namespace, sandbox: str, runs: int) -> float:
         t0 = time.perf_counter()
         result = run_study(study, Path(tmp) / "o.sqlite", workers=args.workers, quiet=True)
         wall = time.perf_counter() - t0
-    solver_time = sum(r.time_s for r in result.new)
-    warm = sum(r.warmup_s for r in result.new)
-    startup = sorted(r.startup_s for r in result.new)
-    sealed = {r.sandbox for r in result.new}
+    solver_time = sum(r.figures.time_s for r in result.new)
+    warm = sum(r.figures.warmup_s for r in result.new)
+    startup = sorted(r.figures.startup_s for r in result.new)
+    sealed = {r.provenance.sandbox for r in result.new}
     per_run = wall / len(result.new) * 1000
     print(f"{args.solver} (sandbox {sandbox}: {', '.join(sorted(sealed))}): {len(result.new)} "
           f"runs on {args.workers} workers: {wall:.2f} s in total, {per_run:.2f} ms per run "

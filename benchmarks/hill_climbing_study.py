@@ -31,11 +31,11 @@ def main() -> None:
                     rec = run_solve(solver, qk.make(n, queens=a), seed=rep,
                                     budget=Budget(time_limit=60))
                     runs += 1
-                    solved += rec.outcome.value == "solved"
-                    its.append(rec.counters["iterations"])
-                    mvs.append(rec.counters["moves"])
-                    secs.append(rec.time_s)
-                    total += rec.time_s
+                    solved += rec.verdict.outcome.value == "solved"
+                    its.append(rec.figures.counters["iterations"])
+                    mvs.append(rec.figures.counters["moves"])
+                    secs.append(rec.figures.time_s)
+                    total += rec.figures.time_s
                 cells.append(f"{statistics.mean(its):>6.1f} {statistics.mean(mvs):>7.1f} "
                              f"{statistics.mean(secs):>8.4f}")
             print(f"  {a:>2} | {cells[0]} | {cells[1]}")

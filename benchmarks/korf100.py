@@ -28,6 +28,7 @@ from pathlib import Path
 
 from puzzlebench.harness.judging.environment import machine
 from puzzlebench.problems.korf_instances import KORF_GOAL, korf100
+from puzzlebench.records.record import RunRecord
 
 #: Felner, Korf & Hanan (2004), nodes per instance on Korf's 100, with the reflected lookup
 #: (the figures issue 41 quotes).
@@ -89,10 +90,10 @@ def build_tables(options: list[str]) -> dict:
             "disk": disk, "databases": data["databases"]}
 
 
-def summary(label: str, records: list, wall: float, workers: int) -> dict:
+def summary(label: str, records: list[RunRecord], wall: float, workers: int) -> dict:
     optimal = sum(1 for r in records if r.verified_success)
-    nodes = sum(int(r.counters.get("nodes_generated", 0)) for r in records)
-    timed = sum(r.time_s for r in records)
+    nodes = sum(int(r.figures.counters.get("nodes_generated", 0)) for r in records)
+    timed = sum(r.figures.time_s for r in records)
     per = nodes / len(records)
     felner = FELNER_NODES.get(label.replace("+dual", ""))
     korf = sum(k.ida_nodes_1985 for k in korf100()) / 100
@@ -101,7 +102,7 @@ def summary(label: str, records: list, wall: float, workers: int) -> dict:
     if felner:
         line += f" (Felner et al. {felner:,}: x{per / felner:.2f})"
     line += f"; Korf 1985 / ours: {korf / per:,.0f}; {nodes / timed / 1e6:.2f} M nodes/s per core"
-    dual = sum(int(r.counters.get("dual_cutoffs", 0)) for r in records)
+    dual = sum(int(r.figures.counters.get("dual_cutoffs", 0)) for r in records)
     if dual:
         line += f"; dual cut-offs {dual:,}"
     print(line, flush=True)
@@ -156,9 +157,9 @@ def main() -> None:
         easy = [k.number for k in sorted(korf100(), key=lambda k: k.ida_nodes_1985)[:10]]
         ref, _ = run(study("idastar-linear-conflict", easy, 120.0), tmp / "lc.sqlite", args.workers)
         mine, _ = run(study("idastar-pdb", easy, 120.0), tmp / "pdb-easy.sqlite", args.workers)
-        ln = sum(int(r.counters["nodes_generated"]) for r in ref)
-        pn = sum(int(r.counters["nodes_generated"]) for r in mine)
-        lt, pt = sum(r.time_s for r in ref), sum(r.time_s for r in mine)
+        ln = sum(int(r.figures.counters["nodes_generated"]) for r in ref)
+        pn = sum(int(r.figures.counters["nodes_generated"]) for r in mine)
+        lt, pt = sum(r.figures.time_s for r in ref), sum(r.figures.time_s for r in mine)
         print(f"reference: idastar-linear-conflict on Korf's 10 easiest: {ln:,} nodes in {lt:.2f} s "
               f"({ln / lt / 1e6:.1f} M nodes/s); idastar-pdb 6-6-3+r {pn:,} nodes in {pt:.2f} s: "
               f"{ln / pn:.0f}x fewer nodes, {lt / pt:.0f}x less time")

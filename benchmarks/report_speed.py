@@ -37,9 +37,9 @@ def main() -> None:
             rows = []
             for i in range(args.runs):
                 rec = base[i % len(base)].with_(repeat=i // len(base), seed=i,
-                                                time_s=base[i % len(base)].time_s * (1 + i % 7))
-                rows.append((f"k{i}", rec.study, rec.problem, rec.size, rec.solver,
-                             rec.outcome.value, rec.time_s,
+                                                time_s=base[i % len(base)].figures.time_s * (1 + i % 7))
+                rows.append((f"k{i}", rec.key.study, rec.key.problem, rec.key.size, rec.key.solver,
+                             rec.verdict.outcome.value, rec.figures.time_s,
                              json.dumps(rec.to_dict(), default=json_default)))
             store.conn.execute("BEGIN")
             store.conn.executemany(

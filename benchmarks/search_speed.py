@@ -88,10 +88,10 @@ def seed000_grid(sizes: range, starts: int, limit: float) -> None:
             steps, secs, solved = [], [], 0
             for seed in range(starts):
                 rec = run_solve(s, nq.make(n), seed=seed, budget=Budget(time_limit=limit))
-                secs.append(rec.time_s)
-                if rec.outcome.value == "solved":
+                secs.append(rec.figures.time_s)
+                if rec.verdict.outcome.value == "solved":
                     solved += 1
-                    steps.append(rec.counters["steps"])
+                    steps.append(rec.figures.counters["steps"])
             if s == "greedy-h3":
                 h3_greedy_total += sum(secs)
             mean_steps = f"{statistics.mean(steps):.1f}" if steps else "-"

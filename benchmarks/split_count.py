@@ -31,7 +31,8 @@ def direct(n: int, threads: int) -> float:
     started = time.perf_counter()
     rec = run_count("constellations", get_problem("nqueens").make(n), params={"threads": threads},
                     budget=Budget(time_limit=7200))
-    assert rec.outcome is Outcome.SOLVED and rec.verified, (rec.outcome, rec.reason)
+    v = rec.verdict
+    assert v.outcome is Outcome.SOLVED and v.verified, (v.outcome, v.reason)
     return time.perf_counter() - started
 
 

@@ -49,10 +49,10 @@ def main() -> None:
             records = load_records(db)
         print(f"pass {i + 1}: {len(records)} runs in {wall:.1f} s")
         for r in records:
-            key = json.dumps([r.solver, r.params, r.instance_id, r.repeat], sort_keys=True)
-            times.setdefault(key, []).append(r.time_s)
+            key = json.dumps([r.key.solver, r.key.params, r.key.instance_id, r.key.repeat], sort_keys=True)
+            times.setdefault(key, []).append(r.figures.time_s)
             effort.setdefault(key, set()).add(json.dumps(
-                {k: v for k, v in r.counters.items() if not k.endswith("_s")}, sort_keys=True))
+                {k: v for k, v in r.figures.counters.items() if not k.endswith("_s")}, sort_keys=True))
     ratios = sorted(max(v) / min(v) for v in times.values() if len(v) == args.times and min(v) > 0)
     same = sum(len(v) == 1 for v in effort.values())
     print(f"\n{args.study}: {len(ratios)} runs made {args.times} times "

@@ -66,11 +66,11 @@ def main() -> None:
             t0 = time.perf_counter()
             rec = run_solve(spec, instance, budget=Budget(time_limit=args.limit))
             whole = time.perf_counter() - t0
-            ratio = rec.time_s / args.limit
+            ratio = rec.figures.time_s / args.limit
             worst.append((ratio, spec.name))
             honours = "honours" if "time_limit" in spec.honours else "IGNORES"
-            print(f"{spec.name:<26} {label:<15} {honours:<8} {rec.outcome.value:<8} "
-                  f"timed {rec.time_s:7.3f} s = {ratio:5.2f} T   "
+            print(f"{spec.name:<26} {label:<15} {honours:<8} {rec.verdict.outcome.value:<8} "
+                  f"timed {rec.figures.time_s:7.3f} s = {ratio:5.2f} T   "
                   f"whole {whole:6.2f} s = {whole / args.limit:5.2f} T", flush=True)
     ratio, name = max(worst)
     print(f"worst: {name} at {ratio:.2f} × the time limit ({args.limit:g} s)")

@@ -70,17 +70,17 @@ def main() -> None:
     print(f"{'#':>3} {'outcome':<8} {'moves':>5} {'published':>9} {'expanded':>14} {'Korf & Felner':>14} "
           f"{'ours/theirs':>11} {'before last':>12} {'time s':>8} {'M gen/s':>8}")
     generated = 0
-    for r in sorted(records, key=lambda r: published[tuple(r.instance["start"])].number):
-        k = published[tuple(r.instance["start"])]
-        c = r.counters
+    for r in sorted(records, key=lambda r: published[tuple(r.key.instance["start"])].number):
+        k = published[tuple(r.key.instance["start"])]
+        c = r.figures.counters
         gen, exp = int(c.get("nodes_generated", 0)), int(c.get("nodes_expanded", 0))
         generated += gen
-        moves = r.answer_length if r.answer_length is not None else "-"
-        outcome = r.outcome.value if hasattr(r.outcome, "value") else str(r.outcome)
+        moves = r.verdict.answer_length if r.verdict.answer_length is not None else "-"
+        outcome = r.verdict.outcome.value
         print(f"{k.number:>3} {outcome:<8} {moves:>5} {k.optimal:>9} {exp:>14,} {k.nodes_expanded:>14,} "
               f"{exp / k.nodes_expanded:>11.2f} {int(c.get('expanded_before_last', 0)):>12,} "
-              f"{r.time_s:>8.1f} {gen / max(r.time_s, 1e-9) / 1e6:>8.2f}", flush=True)
-    timed = sum(r.time_s for r in records)
+              f"{r.figures.time_s:>8.1f} {gen / max(r.figures.time_s, 1e-9) / 1e6:>8.2f}", flush=True)
+    timed = sum(r.figures.time_s for r in records)
     optimal = sum(1 for r in records if r.verified_success)
     print(f"batch: {optimal}/{len(records)} verified optimal; wall {wall:.1f} s on {args.workers} workers "
           f"(target ≤ {TARGET_BATCH_S:.0f} s: {'met' if wall <= TARGET_BATCH_S else 'MISSED'}); timed "

@@ -11,9 +11,13 @@ and ``puzzlebench.count`` make one judged run.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzlebench import old_paths
+
+if TYPE_CHECKING:
+    # imported on use (type checking only): `import puzzlebench` stays light (start-up time)
+    from puzzlebench.records.record import RunRecord
 
 old_paths.install()  # modules that moved into rooms (issue 56) still import by their old paths
 
@@ -38,12 +42,14 @@ def load_traces(db: str, study: str | None = None) -> Any:
 
 
 def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: float | None = 60.0,
-          params: dict[str, Any] | None = None, isolate: bool = True, **options: Any) -> Any:
-    """Build an instance, run one solver on it and return the judged RunRecord.
+          params: dict[str, Any] | None = None, isolate: bool = True,
+          **options: Any) -> RunRecord:
+    """Build an instance, run one solver on it and return the judged RunRecord (read through
+    its parts: ``record.verdict.outcome``, ``record.figures.time_s``).
 
     The solver runs in a process of its own (killed at 1.1 × ``time_limit`` + 0.5 s) and is
     judged here; ``isolate=False`` runs it in this process for debugging, and the record says
-    so (``isolated: False``).
+    so (``record.provenance.isolated`` is False).
     """
     # imported on use: `import puzzlebench` stays light (start-up time)
     from puzzlebench.harness.execute import run_solve
@@ -57,7 +63,7 @@ def solve(problem: str, size: int, solver: str, *, seed: int = 0, time_limit: fl
 
 def count(problem: str, size: int, solver: str | None = None, *, unique: bool = False,
           time_limit: float | None = 60.0, params: dict[str, Any] | None = None,
-          isolate: bool = True, **options: Any) -> Any:
+          isolate: bool = True, **options: Any) -> RunRecord:
     """Build an instance, count its solutions with one solver and return the judged RunRecord.
 
     With ``solver`` None, the fastest counter measured for the board

@@ -56,10 +56,10 @@ def test_counts_and_unique_counts_are_oeis() -> None:
             assert found is not None
             assert (found.total, found.unique) == (A000170[n], A002562[n]), (n, workers)
     rec = run_count("constellations", make("nqueens", 12), unique=True)
-    assert (rec.count, rec.unique, rec.outcome) == (14200, 1787, Outcome.SOLVED)
+    assert (rec.verdict.count, rec.verdict.unique, rec.verdict.outcome) == (14200, 1787, Outcome.SOLVED)
     rec = run_count("constellations", make("nqueens", 10), params={"threads": 1})
-    assert (rec.count, rec.outcome) == (724, Outcome.SOLVED)
-    assert run_count("constellations", make("nqueens", 3)).count == 0
+    assert (rec.verdict.count, rec.verdict.outcome) == (724, Outcome.SOLVED)
+    assert run_count("constellations", make("nqueens", 3)).verdict.count == 0
 
 
 @pytest.mark.parametrize("n", range(1, 15))

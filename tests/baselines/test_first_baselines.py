@@ -34,7 +34,7 @@ def test_mod12_seed_examples() -> None:
     assert (mod12_columns(9) + 1).tolist() == [4, 6, 8, 2, 5, 7, 9, 1, 3]
     # n = 14 (remainder 2): 1 and 3 swap, 5 goes last.
     assert (mod12_columns(14) + 1).tolist()[7:] == [3, 1, 7, 9, 11, 13, 5]
-    assert run_solve("mod12", make("nqueens", 3)).outcome is Outcome.INFEASIBLE
+    assert run_solve("mod12", make("nqueens", 3)).verdict.outcome is Outcome.INFEASIBLE
 
 
 def test_backtracking_is_seed_003s_first_solution() -> None:
@@ -49,9 +49,9 @@ def test_backtracking_is_seed_003s_first_solution() -> None:
 @pytest.mark.covers("backtracking")
 def test_backtracking_queens_knights_small_boards() -> None:
     rec = run_solve("backtracking", make("queens-knights", 5, queens=3))
-    assert rec.outcome is Outcome.INFEASIBLE
+    assert rec.verdict.outcome is Outcome.INFEASIBLE
     rec = run_solve("backtracking", make("queens-knights", 8, queens=5))
-    assert rec.outcome is Outcome.SOLVED
+    assert rec.verdict.outcome is Outcome.SOLVED
 
 
 @pytest.mark.covers("bitboard")
@@ -64,12 +64,12 @@ def test_bitboard_counts_and_unique_counts() -> None:
         assert count_queens(n, torus=True)[0] == expected
     assert count_queens(6, torus=True)[0] == 0
     rec = run_count("bitboard", make("nqueens", 12), unique=True)
-    assert (rec.count, rec.unique, rec.outcome) == (14200, 1787, Outcome.SOLVED)
+    assert (rec.verdict.count, rec.verdict.unique, rec.verdict.outcome) == (14200, 1787, Outcome.SOLVED)
 
 
 def test_bitboard_first_solution_respects_node_budget() -> None:
     rec = run_solve("bitboard", make("nqueens", 200), budget=Budget(max_nodes=50))
-    assert rec.outcome is Outcome.BUDGET and rec.counters["nodes"] <= 51
+    assert rec.verdict.outcome is Outcome.BUDGET and rec.figures.counters["nodes"] <= 51
     assert isinstance(mod12_columns(10), np.ndarray)
 
 
@@ -107,7 +107,7 @@ def test_bitboard_symmetry_parameter_is_checked() -> None:
     with pytest.raises(InvalidInstanceError):
         count_queens(8, symmetry="both")
     rec = run_count("bitboard", make("nqueens", 10), params={"symmetry": "mirror"}, unique=True)
-    assert (rec.count, rec.unique, rec.outcome) == (724, 92, Outcome.SOLVED)
+    assert (rec.verdict.count, rec.verdict.unique, rec.verdict.outcome) == (724, 92, Outcome.SOLVED)
 
 
 @pytest.mark.parametrize("symmetry", ["full", "mirror"])
@@ -116,7 +116,8 @@ def test_bitboard_count_stops_at_the_time_budget(symmetry: str) -> None:
     never killed by the harness (whose kill is far away here, so no speed is assumed)."""
     rec = run_count("bitboard", make("nqueens", 22), budget=Budget(time_limit=0.3),
                     params={"symmetry": symmetry}, hard_limit=60)
-    assert rec.outcome is Outcome.BUDGET and rec.count is None, (rec.outcome, rec.error)
+    v = rec.verdict
+    assert v.outcome is Outcome.BUDGET and v.count is None, (v.outcome, v.error)
 
 
 def test_task_runner_reraises_a_task_error_and_keeps_order() -> None:

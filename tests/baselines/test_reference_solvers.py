@@ -19,18 +19,18 @@ from tests.conformance.cases import make
 def test_counts_against_oeis_and_torus(solver: str) -> None:
     for n, expected in ((4, 2), (6, 4), (7, 40), (8, 92)):
         rec = run_count(solver, make("nqueens", n), budget=Budget(time_limit=60))
-        assert (rec.outcome, rec.count) == (Outcome.SOLVED, expected)
+        assert (rec.verdict.outcome, rec.verdict.count) == (Outcome.SOLVED, expected)
     for n, expected in ((5, 10), (7, 28), (6, 0)):
-        assert run_count(solver, make("torus-queens", n)).count == expected
+        assert run_count(solver, make("torus-queens", n)).verdict.count == expected
 
 
 def test_cpsat_infeasibility_proofs_and_counters() -> None:
     for problem, n in (("nqueens", 2), ("nqueens", 3), ("torus-queens", 6), ("torus-queens", 9)):
         rec = run_solve("cpsat", make(problem, n), budget=Budget(time_limit=30))
-        assert rec.outcome is Outcome.INFEASIBLE
+        assert rec.verdict.outcome is Outcome.INFEASIBLE
     rec = run_solve("cpsat", make("nqueens", 60), seed=3, budget=Budget(time_limit=30))
-    assert rec.outcome is Outcome.SOLVED and {"conflicts", "branches"} <= set(rec.counters)
-    assert rec.params == {"num_workers": 1}
+    assert rec.verdict.outcome is Outcome.SOLVED and {"conflicts", "branches"} <= set(rec.figures.counters)
+    assert rec.key.params == {"num_workers": 1}
 
 
 def test_cpsat_enumeration_with_limit_and_queens_knights() -> None:
@@ -43,22 +43,22 @@ def test_cpsat_enumeration_with_limit_and_queens_knights() -> None:
         make("queens-knights", 4, queens=1), Budget(time_limit=30))
     assert all_qk.complete and others.complete
     assert {tuple(sorted(a)) for a in all_qk.solutions} == {tuple(sorted(a)) for a in others.solutions}
-    assert run_solve("cpsat", make("queens-knights", 5, queens=3)).outcome is Outcome.INFEASIBLE
+    assert run_solve("cpsat", make("queens-knights", 5, queens=3)).verdict.outcome is Outcome.INFEASIBLE
 
 
 @pytest.mark.covers("constraint-minconflicts")
 def test_constraint_solvers() -> None:
     rec = run_solve("constraint-backtracking", make("queens-knights", 6, queens=2))
-    assert rec.outcome is Outcome.SOLVED
+    assert rec.verdict.outcome is Outcome.SOLVED
     big = run_solve("constraint-backtracking", make("nqueens", 40))
-    assert big.outcome is Outcome.DECLINED and big.stopped_by == "declined"
-    assert "exceeds max_n" in big.reason
+    assert big.verdict.outcome is Outcome.DECLINED and big.verdict.stopped_by == "declined"
+    assert "exceeds max_n" in big.verdict.reason
     one = run_solve("constraint-minconflicts", make("nqueens", 10), seed=4,
                     budget=Budget(time_limit=20))
     two = run_solve("constraint-minconflicts", make("nqueens", 10), seed=4,
                     budget=Budget(time_limit=20))
-    assert one.outcome is Outcome.SOLVED and one.answer == two.answer
-    assert one.counters == two.counters
+    assert one.verdict.outcome is Outcome.SOLVED and one.verdict.answer == two.verdict.answer
+    assert one.figures.counters == two.figures.counters
 
 
 @pytest.mark.covers("deap-ga")
@@ -68,9 +68,9 @@ def test_deap_ga_is_seeded_without_global_random() -> None:
                       isolate=False)  # in this process, so its global state can be inspected
     assert random.getstate() == state  # the global generator was never touched
     second = run_solve("deap-ga", make("nqueens", 12), seed=9, budget=Budget(time_limit=30))
-    assert first.outcome is Outcome.SOLVED
-    assert (first.answer, first.counters) == (second.answer, second.counters)
-    assert first.counters["evaluations"] >= first.params["population"]
+    assert first.verdict.outcome is Outcome.SOLVED
+    assert (first.verdict.answer, first.figures.counters) == (second.verdict.answer, second.figures.counters)
+    assert first.figures.counters["evaluations"] >= first.key.params["population"]
 
 
 def test_deap_operator_ports_match_deap_on_the_same_random_stream() -> None:

@@ -76,34 +76,35 @@ def test_a_solvable_instance_is_refuted_with_a_valid_answer() -> None:
 
 def test_a_liar_on_a_solvable_completion_instance_is_caught() -> None:
     rec = run_solve(ref("BareLiar"), SOLVABLE_12, budget=Budget(time_limit=5))
-    assert rec.outcome is Outcome.WRONG and rec.verified is None and rec.verified_by == ""
-    assert "found a solution" in rec.reason
+    v = rec.verdict
+    assert v.outcome is Outcome.WRONG and v.verified is None and v.verified_by == ""
+    assert "found a solution" in rec.verdict.reason
     # on a truly infeasible instance the same bare claim is certified by the judge's own proof
     rec = run_solve(ref("BareLiar"), INFEASIBLE_12, budget=Budget(time_limit=5))
-    assert rec.outcome is Outcome.INFEASIBLE and rec.verified_by == "certificate"
-    assert "CaDiCaL" in rec.certificate and rec.certify_s is not None
+    assert rec.verdict.outcome is Outcome.INFEASIBLE and rec.verdict.verified_by == "certificate"
+    assert "CaDiCaL" in rec.verdict.certificate and rec.verdict.certify_s is not None
 
 
 def test_a_count_of_zero_is_certified_or_caught() -> None:
     rec = run_count(ref("ZeroCounter"), SOLVABLE_12, budget=Budget(time_limit=5))
-    assert rec.outcome is Outcome.WRONG and "counted 0 solutions, but" in rec.reason
+    assert rec.verdict.outcome is Outcome.WRONG and "counted 0 solutions, but" in rec.verdict.reason
     rec = run_count(ref("ZeroCounter"), INFEASIBLE_12, budget=Budget(time_limit=5))
-    assert rec.outcome is Outcome.SOLVED and rec.count == 0 and rec.verified is True
-    assert rec.verified_by == "certificate" and "checked by dratify" in rec.certificate
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.verdict.count == 0 and rec.verdict.verified is True
+    assert rec.verdict.verified_by == "certificate" and "checked by dratify" in rec.verdict.certificate
     from puzzlebench.harness.judging.pipeline import judge_stored
 
     again = judge_stored(rec.with_(judge_version="an older judge"))  # its proof is not stored
-    assert again.verified_by == "certificate" and again.verified is True
+    assert again.verdict.verified_by == "certificate" and again.verdict.verified is True
     known = run_count(ref("ZeroCounter"), get_problem("nqueens").make(3))
-    assert known.verified_by == "rule" and known.certificate == ""  # OEIS decides it
+    assert known.verdict.verified_by == "rule" and known.verdict.certificate == ""  # OEIS decides it
 
 
 @pytest.mark.parametrize("instance", [SOLVABLE_12, INFEASIBLE_12],
                          ids=["solvable", "infeasible"])
 def test_a_forged_proof_is_caught(instance: object) -> None:
     rec = run_solve(ref("ForgedProof"), instance, budget=Budget(time_limit=5))  # type: ignore[arg-type]
-    assert rec.outcome is Outcome.WRONG and "fails the check" in rec.reason
-    assert "rejected by dratify" in rec.reason and "lemma 1" in rec.reason
+    assert rec.verdict.outcome is Outcome.WRONG and "fails the check" in rec.verdict.reason
+    assert "rejected by dratify" in rec.verdict.reason and "lemma 1" in rec.verdict.reason
     assert prove_infeasible(instance, proof="0\n").status == REJECTED  # type: ignore[arg-type]
 
 
@@ -112,11 +113,11 @@ def test_a_proof_of_another_formula_certifies_nothing() -> None:
     assert got.status == LIMIT and "not in the judge's encoding" in got.text
     # judged, the claim is certified (or refuted) by the judge's own proof, never by that one
     rec = run_solve(ref("ForeignFormula"), INFEASIBLE_12, budget=Budget(time_limit=5))
-    assert rec.outcome is Outcome.INFEASIBLE and rec.verified_by == "certificate"
-    assert rec.certificate.startswith("DRUP proof") and "not in the judge's encoding" in \
-        rec.certificate
+    assert rec.verdict.outcome is Outcome.INFEASIBLE and rec.verdict.verified_by == "certificate"
+    assert rec.verdict.certificate.startswith("DRUP proof") and "not in the judge's encoding" in \
+        rec.verdict.certificate
     rec = run_solve(ref("ForeignFormula"), SOLVABLE_12, budget=Budget(time_limit=5))
-    assert rec.outcome is Outcome.WRONG and "found a solution" in rec.reason
+    assert rec.verdict.outcome is Outcome.WRONG and "found a solution" in rec.verdict.reason
 
 
 def test_a_sub_formula_of_the_judges_is_accepted() -> None:
@@ -131,12 +132,13 @@ def test_a_sub_formula_of_the_judges_is_accepted() -> None:
 def test_sat_cadical_hands_over_its_proof() -> None:
     qk = get_problem("queens-knights").make(5, queens=4)  # no rule decides A = 4 of 5
     rec = run_solve("sat-cadical", qk, params={"proof": True}, budget=Budget(time_limit=20))
-    assert rec.outcome is Outcome.INFEASIBLE and rec.verified_by == "certificate"
-    assert rec.certificate.startswith("the solver's proof") and rec.counters["proof_lemmas"] > 0
+    assert rec.verdict.outcome is Outcome.INFEASIBLE and rec.verdict.verified_by == "certificate"
+    assert rec.verdict.certificate.startswith("the solver's proof")
+    assert rec.figures.counters["proof_lemmas"] > 0
     ruled = run_solve("sat-cadical", get_problem("nqueens").make(3), params={"proof": True})
-    assert ruled.verified_by == "rule" and ruled.certificate.startswith("the solver's proof")
+    assert ruled.verdict.verified_by == "rule" and ruled.verdict.certificate.startswith("the solver's proof")
     solved = run_solve("sat-cadical", get_problem("nqueens").make(8), params={"proof": True})
-    assert solved.outcome is Outcome.SOLVED and solved.verified_by == "validator"
+    assert solved.verdict.outcome is Outcome.SOLVED and solved.verdict.verified_by == "validator"
 
 
 def test_certification_out_of_time_or_memory_leaves_the_claim_where_it_was() -> None:
@@ -166,10 +168,10 @@ def _claim(solver: str, **changes: object) -> RunRecord:
 def test_agreement_never_replaces_a_certificate() -> None:
     certified = _claim("cpsat", verified=True, verified_by="certificate", certificate="proof")
     out = judge_across([certified, _claim("bitboard")], complete_solvers=["cpsat", "bitboard"])
-    assert out[0].verified_by == "certificate" and out[0].certificate == "proof"
-    assert out[1].verified_by == "" and out[1].verified is False  # one unproved voice
+    assert out[0].verdict.verified_by == "certificate" and out[0].verdict.certificate == "proof"
+    assert out[1].verdict.verified_by == "" and out[1].verdict.verified is False  # one unproved voice
     two = judge_across([_claim("cpsat"), _claim("bitboard")], complete_solvers=["cpsat", "bitboard"])
-    assert [r.verified_by for r in two] == ["agreement", "agreement"]
+    assert [r.verdict.verified_by for r in two] == ["agreement", "agreement"]
 
 
 def test_records_stored_before_the_ladder_get_their_rung() -> None:
@@ -180,11 +182,11 @@ def test_records_stored_before_the_ladder_get_their_rung() -> None:
         return RunRecord.from_dict(as_judged_then(d))  # as a stored row is read
 
     assert old(verified=True, reason="infeasibility agreed by complete solvers a, b "
-                                     "(no rule decides it)").verified_by == "agreement"
-    assert old(verified=True, reason="").verified_by == "rule"
-    assert old(verified=False).verified_by == ""
-    assert old(outcome=Outcome.SOLVED, verified=True, task="solve").verified_by == "validator"
-    assert old(outcome=Outcome.SOLVED, verified=True, task="count").verified_by == "rule"
+                                     "(no rule decides it)").verdict.verified_by == "agreement"
+    assert old(verified=True, reason="").verdict.verified_by == "rule"
+    assert old(verified=False).verdict.verified_by == ""
+    assert old(outcome=Outcome.SOLVED, verified=True, task="solve").verdict.verified_by == "validator"
+    assert old(outcome=Outcome.SOLVED, verified=True, task="count").verdict.verified_by == "rule"
 
 
 def test_the_store_keeps_the_rung_and_the_certificate(tmp_path: Path) -> None:
@@ -192,7 +194,7 @@ def test_the_store_keeps_the_rung_and_the_certificate(tmp_path: Path) -> None:
     with Store(tmp_path / "s.sqlite") as store:
         store.add("k", rec)
     [back] = load_records(tmp_path / "s.sqlite")
-    assert back.verified_by == "certificate" and back.certificate == rec.certificate
+    assert back.verdict.verified_by == "certificate" and back.verdict.certificate == rec.verdict.certificate
 
 
 def test_check_infeasible_certifies_refutes_and_rejects(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -278,8 +280,9 @@ def test_an_external_programs_proof_file_is_checked(tmp_path: Path) -> None:
                         f"command = [{json.dumps(sys.executable)}, \"prog.py\"]\n"
                         "complete = true\n[solver.params]\nforge = false\n", encoding="utf-8")
     honest = run_solve(str(manifest), INFEASIBLE_12, budget=Budget(time_limit=30))
-    assert honest.outcome is Outcome.INFEASIBLE and honest.verified_by == "certificate", honest
-    assert honest.certificate.startswith("the solver's proof")
+    assert honest.verdict.outcome is Outcome.INFEASIBLE, honest
+    assert honest.verdict.verified_by == "certificate", honest
+    assert honest.verdict.certificate.startswith("the solver's proof")
     forged = run_solve(str(manifest), INFEASIBLE_12, params={"forge": True},
                        budget=Budget(time_limit=30))
-    assert forged.outcome is Outcome.WRONG and "rejected by dratify" in forged.reason
+    assert forged.verdict.outcome is Outcome.WRONG and "rejected by dratify" in forged.verdict.reason

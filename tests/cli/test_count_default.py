@@ -35,7 +35,7 @@ def test_the_command_names_the_counter_it_chose(capsys: pytest.CaptureFixture[st
 
 def test_the_python_api_counts_with_the_default_counter() -> None:
     rec = puzzlebench.count("nqueens", CONSTELLATIONS_FROM)
-    assert rec.solver == "constellations" and rec.verified
+    assert rec.key.solver == "constellations" and rec.verdict.verified
     rec = puzzlebench.count("nqueens", 6, unique=True)
     assert (rec.solver, rec.count, rec.unique) == ("bitboard", 4, 1)
     assert puzzlebench.count("nqueens", 6, "constellations").solver == "constellations"

@@ -89,9 +89,10 @@ def test_readmes_solver_solves_both_its_problems_through_the_harness() -> None:
     solver = f"{ROOT / 'examples' / 'mysolver.py'}:MySolver"
     for problem, n in (("nqueens", 16), ("torus-queens", 11)):
         record = run_solve(solver, get_problem(problem).make(n), seed=3)
-        assert record.solver == "my-restart-mc"
-        assert record.outcome is Outcome.SOLVED and record.verified, (problem, record.reason)
-        assert record.counters["iterations"] >= 1
+        assert record.key.solver == "my-restart-mc"
+        v = record.verdict
+        assert v.outcome is Outcome.SOLVED and v.verified, (problem, v.reason)
+        assert record.figures.counters["iterations"] >= 1
 
 
 @pytest.mark.slow

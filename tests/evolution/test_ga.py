@@ -47,8 +47,8 @@ def test_order_crossover_keeps_permutations_and_the_slice() -> None:
 @pytest.mark.parametrize("solver", ["ga-seed002", "ga-permutation"])
 def test_solves_and_counts_generations(solver: str) -> None:
     rec = run_solve(solver, make("nqueens", 10), seed=3, budget=Budget(time_limit=20))
-    assert rec.outcome is Outcome.SOLVED
-    assert rec.counters["evaluations"] >= rec.params["population_size"]  # the first population
+    assert rec.verdict.outcome is Outcome.SOLVED
+    assert rec.figures.counters["evaluations"] >= rec.key.params["population_size"]  # the first population
     again = run_solve(solver, make("nqueens", 10), seed=3, budget=Budget(time_limit=20))
     assert rec.stable() == again.stable()
 
@@ -57,7 +57,7 @@ def test_permutation_ga_scales_to_64_queens() -> None:
     for seed in range(3):
         rec = run_solve("ga-permutation", make("nqueens", 64), seed=seed,
                         budget=Budget(time_limit=30))
-        assert rec.outcome is Outcome.SOLVED
+        assert rec.verdict.outcome is Outcome.SOLVED
 
 
 def test_seed_ga_parameters_are_configurable_and_time_capped() -> None:
@@ -65,7 +65,8 @@ def test_seed_ga_parameters_are_configurable_and_time_capped() -> None:
                     params={"population_size": 20, "k": 2, "crossover_rate": 0.0,
                             "mutation_rate": 0.0, "time_cap": 0.2})
     # no budget was given, so only its own time cap can have stopped it (never killed: no limit)
-    assert rec.outcome is Outcome.BUDGET and rec.stopped_by == "param:time_cap" and not rec.error
-    assert rec.params["population_size"] == 20
+    v = rec.verdict
+    assert v.outcome is Outcome.BUDGET and v.stopped_by == "param:time_cap" and not v.error
+    assert rec.key.params["population_size"] == 20
     # With no crossover and no mutation the population cannot change after selection.
-    assert rec.counters["best_fitness"] < rec.counters["max_fitness"]
+    assert rec.figures.counters["best_fitness"] < rec.figures.counters["max_fitness"]

@@ -64,10 +64,12 @@ ONE_BASED = {"nqueens": [c + 1 for c in EIGHT],
 @pytest.mark.parametrize("problem", ["nqueens", "queens-knights"])
 def test_declared_conventions_are_read(tmp_path: Path, problem: str) -> None:
     rec = run_solve(program(tmp_path, ONE_BASED[problem], problem, base=1), make(problem))
-    assert rec.outcome is Outcome.SOLVED and rec.verified, (rec.reason, rec.error)
-    rec = run_solve(program(tmp_path, board_of(problem, rec.size), problem,
+    v = rec.verdict
+    assert v.outcome is Outcome.SOLVED and v.verified, (v.reason, v.error)
+    rec = run_solve(program(tmp_path, board_of(problem, rec.key.size), problem,
                             answer_format="board"), make(problem))
-    assert rec.outcome is Outcome.SOLVED and rec.verified, (rec.reason, rec.error)
+    v = rec.verdict
+    assert v.outcome is Outcome.SOLVED and v.verified, (v.reason, v.error)
 
 
 @pytest.mark.parametrize(("problem", "answer", "says"), [
@@ -79,16 +81,17 @@ def test_declared_conventions_are_read(tmp_path: Path, problem: str) -> None:
 def test_an_undeclared_convention_is_refused_with_the_field_to_declare(
         tmp_path: Path, problem: str, answer: Any, says: str) -> None:
     rec = run_solve(program(tmp_path, answer, problem), make(problem))
-    assert rec.outcome is Outcome.CRASH and says in rec.error, (rec.outcome, rec.error)
+    v = rec.verdict
+    assert v.outcome is Outcome.CRASH and says in v.error, (v.outcome, v.error)
 
 
 def test_a_declared_convention_still_judges_a_wrong_answer_wrong(tmp_path: Path) -> None:
     rec = run_solve(program(tmp_path, [1] * 8, base=1), make("nqueens"))
-    assert rec.outcome is Outcome.WRONG and "share a" in rec.reason
+    assert rec.verdict.outcome is Outcome.WRONG and "share a" in rec.verdict.reason
     board = board_of("nqueens", 8)
     board[1] = "." * 8  # row 1 left empty: no column to give it
     rec = run_solve(program(tmp_path, board, answer_format="board"), make("nqueens"))
-    assert rec.outcome is Outcome.CRASH and "row 1" in rec.error
+    assert rec.verdict.outcome is Outcome.CRASH and "row 1" in rec.verdict.error
 
 
 @pytest.mark.parametrize(("field", "says"), [

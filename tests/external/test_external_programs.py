@@ -24,14 +24,15 @@ PY = str(EXAMPLES / "python" / "solver.toml")
 def test_the_shipped_examples_solve_and_count() -> None:
     q = get_problem("nqueens")
     rec = run_solve(C, q.make(12))
-    assert rec.outcome is Outcome.SOLVED and rec.verified and rec.counters["nodes"] > 0
-    assert "c-solver: n=12" in rec.log  # what the program printed besides its result
-    assert run_count(C, q.make(10)).count == 724
-    assert run_solve(C, q.make(3)).outcome is Outcome.INFEASIBLE
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.verdict.verified
+    assert rec.figures.counters["nodes"] > 0
+    assert "c-solver: n=12" in rec.provenance.log  # what the program printed besides its result
+    assert run_count(C, q.make(10)).verdict.count == 724
+    assert run_solve(C, q.make(3)).verdict.outcome is Outcome.INFEASIBLE
     rec = run_solve(PY, get_problem("torus-queens").make(7), seed=4)
-    assert rec.outcome is Outcome.SOLVED and rec.params == {"max_steps": 100000}
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.key.params == {"max_steps": 100000}
     again = run_solve(PY, get_problem("torus-queens").make(7), seed=4)
-    assert again.answer == rec.answer  # the seed reaches the program
+    assert again.verdict.answer == rec.verdict.answer  # the seed reaches the program
 
 
 def test_solvers_lists_a_manifest_and_params_override(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -79,7 +80,8 @@ def test_a_broken_program_is_wrong_or_a_crash_with_a_reason(tmp_path: Path, scri
                                                              outcome: str, why: str) -> None:
     rec = run_solve(manifest(tmp_path, script), get_problem("nqueens").make(8),
                     budget=Budget(time_limit=0.5))
-    assert rec.outcome.value == outcome and why in (rec.error or rec.reason), (rec.error, rec.reason)
+    v = rec.verdict
+    assert v.outcome.value == outcome and why in (v.error or v.reason), (v.error, v.reason)
 
 
 @pytest.mark.parametrize(("text", "why"), [

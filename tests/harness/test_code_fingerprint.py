@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from puzzlebench.records.record import RunRecord
 from puzzlebench.solvers import fingerprint as code_fingerprint
 from puzzlebench.solvers.fingerprint import closure, digest_of, fingerprint, library_versions
 
@@ -228,7 +229,7 @@ def _reload_family(monkeypatch: pytest.MonkeyPatch) -> object:
     return problem
 
 
-def _even_record(answer: list[int]) -> object:
+def _even_record(answer: list[int]) -> RunRecord:
     """A run of a solver answering ``answer`` to fp-even 3, made and judged by the harness."""
     from puzzlebench.contract import Claim, Proposal, Solver
     from puzzlebench.harness.execute import run_solve
@@ -251,7 +252,7 @@ def test_the_judge_version_follows_the_validator(family: Path,
     from puzzlebench.problems import get_problem
 
     before = judge_version(get_problem("fp-even"))
-    assert before == _even_record([2, 4, 6]).judge_version  # each record keeps it
+    assert before == _even_record([2, 4, 6]).verdict.judge_version  # each record keeps it
     family.write_text(family.read_text().replace('"""Every number even."""',
                                                  '"""All of them even (reworded)."""'))
     assert judge_version(_reload_family(monkeypatch)) == before
@@ -267,22 +268,22 @@ def test_stored_proposals_are_judged_again_by_a_new_judge(
     from puzzlebench.records.record import Outcome
 
     loose, strict = _even_record([2, 4, 6]), _even_record([4, 8, 12])
-    assert loose.outcome is Outcome.SOLVED and strict.outcome is Outcome.SOLVED
+    assert loose.verdict.outcome is Outcome.SOLVED and strict.verdict.outcome is Outcome.SOLVED
     db = tmp_path / "runs.db"
     with Store(db) as store:
         store.add("loose", loose)
         store.add("strict", strict)
     # read by the same judge: nothing is judged again
-    assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED, Outcome.SOLVED]
+    assert [r.verdict.outcome for r in load_records(db)] == [Outcome.SOLVED, Outcome.SOLVED]
     family.write_text(family.read_text().replace("v % 2 == 0", "v % 4 == 0"))
     _reload_family(monkeypatch)
     now_loose, now_strict = load_records(db)
-    assert now_loose.outcome is Outcome.WRONG and now_loose.valid is False
-    assert "not even" in now_loose.reason and "judged again" in now_loose.notes
-    assert now_strict.outcome is Outcome.SOLVED and "judged again" not in now_strict.notes
-    assert now_loose.judge_version == now_strict.judge_version != loose.judge_version
+    assert now_loose.verdict.outcome is Outcome.WRONG and now_loose.verdict.valid is False
+    assert "not even" in now_loose.verdict.reason and "judged again" in now_loose.provenance.notes
+    assert now_strict.verdict.outcome is Outcome.SOLVED and "judged again" not in now_strict.provenance.notes
+    assert now_loose.verdict.judge_version == now_strict.verdict.judge_version != loose.verdict.judge_version
     stored = load_records(db, rejudged=False)  # the store itself is never rewritten
-    assert [r.outcome for r in stored] == [Outcome.SOLVED, Outcome.SOLVED]
+    assert [r.verdict.outcome for r in stored] == [Outcome.SOLVED, Outcome.SOLVED]
 
 
 def test_records_made_before_judge_versions_are_judged_again() -> None:
@@ -293,11 +294,12 @@ def test_records_made_before_judge_versions_are_judged_again() -> None:
                     params={}, seed=0, outcome=Outcome.SOLVED, claim="solved", valid=True,
                     answer=[0, 1, 2, 3], answer_length=4, instance={"n": 4}, verified=True,
                     verified_by="validator")
-    assert old.judge_version == ""
+    assert old.verdict.judge_version == ""
     judged = judge_stored(old)
-    assert judged.outcome is Outcome.WRONG and judged.judge_version
+    assert judged.verdict.outcome is Outcome.WRONG and judged.verdict.judge_version
     fine = judge_stored(old.with_(answer=[1, 3, 0, 2]))
-    assert fine.outcome is Outcome.SOLVED and fine.notes == "" and fine.judge_version
+    assert fine.verdict.outcome is Outcome.SOLVED and fine.verdict.judge_version
+    assert fine.provenance.notes == ""
 
 
 def test_a_certified_or_refuted_claim_keeps_its_verdict_when_judged_again() -> None:
@@ -311,11 +313,11 @@ def test_a_certified_or_refuted_claim_keeps_its_verdict_when_judged_again() -> N
                       claim="infeasible", valid=None, instance={"n": 3, "queens": 2},
                       verified=True, verified_by="certificate", certificate="certified (DRUP)")
     kept = judge_stored(claim)
-    assert kept.outcome is Outcome.INFEASIBLE and kept.verified_by == "certificate"
-    assert kept.judge_version and "judged again" not in kept.notes
+    assert kept.verdict.outcome is Outcome.INFEASIBLE and kept.verdict.verified_by == "certificate"
+    assert kept.verdict.judge_version and "judged again" not in kept.provenance.notes
     refuted = claim.with_(outcome=Outcome.WRONG, verified=None, verified_by="",
                           certificate="refuted: a solution", reason="claimed infeasible, but …")
-    assert judge_stored(refuted).outcome is Outcome.WRONG
+    assert judge_stored(refuted).verdict.outcome is Outcome.WRONG
     bare = judge_stored(claim.with_(certificate=""))  # verified by nothing the record holds
-    assert bare.outcome is Outcome.INFEASIBLE and bare.verified is False
-    assert "judged again" in bare.notes
+    assert bare.verdict.outcome is Outcome.INFEASIBLE and bare.verdict.verified is False
+    assert "judged again" in bare.provenance.notes

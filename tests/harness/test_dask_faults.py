@@ -20,7 +20,7 @@ import pytest
 from puzzlebench.harness.campaign.design.study_file import study_from_dict
 from puzzlebench.harness.campaign.runner import FALSE_CRASH, InfrastructureError, run_study
 from puzzlebench.harness.campaign.storage.store import Store, load_records
-from puzzlebench.records.record import Outcome
+from puzzlebench.records.record import Outcome, RunRecord
 
 NAPPING = Path(__file__).resolve().parents[1] / "plugins" / "napping.py"
 
@@ -90,10 +90,10 @@ def test_a_lost_scheduler_blames_no_solver_and_the_study_resumes(tmp_path: Path)
                       on_record=kill_the_scheduler_after_the_first_run)
     records = load_records(db)
     assert 2 <= len(records) < 12  # some runs finished, the rest were lost with the scheduler
-    assert all(r.outcome is Outcome.SOLVED for r in records), [r.error for r in records]
+    assert all(r.verdict.outcome is Outcome.SOLVED for r in records), [r.verdict.error for r in records]
     result = run_study(the_study, db, workers=2, quiet=True)  # type: ignore[arg-type]
     assert len(result.new) == 12 - len(records) and result.skipped == len(records)
-    assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED] * 12
+    assert [r.verdict.outcome for r in load_records(db)] == [Outcome.SOLVED] * 12
 
 
 def test_resume_reruns_the_crashes_a_lost_cluster_was_charged_with(tmp_path: Path) -> None:
@@ -106,10 +106,10 @@ def test_resume_reruns_the_crashes_a_lost_cluster_was_charged_with(tmp_path: Pat
         store.add(key, record.with_(outcome=Outcome.CRASH, valid=None, answer=None,
                                     error=f"{FALSE_CRASH}FutureCancelledError: "
                                           "scheduler-connection-lost"))
-    assert sum(r.outcome is Outcome.CRASH for r in load_records(db)) == 1
+    assert sum(r.verdict.outcome is Outcome.CRASH for r in load_records(db)) == 1
     result = run_study(the_study, db, workers=2, quiet=True)  # type: ignore[arg-type]
     assert len(result.new) == 1
-    assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED] * 3
+    assert [r.verdict.outcome for r in load_records(db)] == [Outcome.SOLVED] * 3
 
 
 @pytest.mark.slow  # slow tier: see docs/development.md
@@ -130,7 +130,7 @@ def test_a_lost_worker_costs_only_its_runs_in_flight(tmp_path: Path) -> None:
                            on_record=kill_a_worker_after_the_second_run)
     assert workers[0].returncode is not None and workers[0].returncode < 0  # it was killed
     assert len(result.new) == 12 and len(stored) == 12  # each run stored once
-    assert [r.outcome for r in load_records(db)] == [Outcome.SOLVED] * 12
+    assert [r.verdict.outcome for r in load_records(db)] == [Outcome.SOLVED] * 12
 
 
 @pytest.mark.slow  # slow tier (docs/development.md): a cluster's start-up and 12 napping runs
@@ -145,18 +145,18 @@ def test_a_split_count_on_a_lost_cluster_sums_no_lost_part_and_resumes(tmp_path:
     seen: list[str] = []
     with cluster() as (address, scheduler, _):
 
-        def kill_the_scheduler_after_two_parts(record: object) -> None:
-            seen.append(getattr(record, "instance_id", ""))
+        def kill_the_scheduler_after_two_parts(record: RunRecord) -> None:
+            seen.append(record.key.instance_id)
             if len(seen) == 2:
                 os.killpg(scheduler.pid, signal.SIGKILL)
 
         with pytest.raises(InfrastructureError, match="same command to resume"):
             count_split(solver, 10, "constellations:12", db, params={"nap": 0.4},
                         scheduler=address, quiet=True, on_record=kill_the_scheduler_after_two_parts)
-    before = {r.instance_id for r in load_records(db)}
+    before = {r.key.instance_id for r in load_records(db)}
     assert 2 <= len(before) < 12
     ran: list[str] = []
     result = count_split(solver, 10, "constellations:12", db, params={"nap": 0.4}, workers=2,
-                         quiet=True, on_record=lambda r: ran.append(r.instance_id))
+                         quiet=True, on_record=lambda r: ran.append(r.key.instance_id))
     assert (result.total, result.status) == (724, "verified")
     assert not set(ran) & before and len(ran) == 12 - len(before)

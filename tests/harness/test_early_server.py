@@ -58,11 +58,11 @@ def test_a_compiled_solver_gets_the_compiler_server_and_its_run_uses_it(
     started = servers[True]
     spec = resolve_solver("bitboard")
     record = run_judged(spec, make_request(spec, get_problem("nqueens").make(6), "count"))
-    assert record.outcome is Outcome.SOLVED and record.count == 4
+    assert record.verdict.outcome is Outcome.SOLVED and record.verdict.count == 4
     assert servers[True] is started and started.proc.poll() is None  # the same server ran it
 
 
-@pytest.mark.parametrize("solver", ["mod12", "backtracking", "greedy-h1", "min-conflicts"])
+@pytest.mark.parametrize("solver", ["mod12", "backtracking", "greedy-h1", "ga-seed002"])
 def test_a_pure_python_solver_gets_the_lean_server(
         servers: dict[bool, forkserver.ForkServer], solver: str) -> None:
     # the solver-side helpers (trace, queens keys, iterative) load no numba: only kernels do
@@ -70,13 +70,13 @@ def test_a_pure_python_solver_gets_the_lean_server(
     assert list(servers) == [False]
 
 
-@pytest.mark.parametrize("solver", ["greedy-h1", "min-conflicts"])
+@pytest.mark.parametrize("solver", ["greedy-h1", "ga-seed002"])
 def test_a_pure_python_run_never_loads_numba_into_its_server(
         servers: dict[bool, forkserver.ForkServer], solver: str) -> None:
     assert early_server.start_for(["solve", "nqueens", "8", "--solver", solver])
     spec = resolve_solver(solver)
     record = run_judged(spec, make_request(spec, get_problem("nqueens").make(8), "solve"))
-    assert record.outcome is Outcome.SOLVED and record.verified
+    assert record.verdict.outcome is Outcome.SOLVED and record.verdict.verified
     server = servers[False]
     assert server.proc.poll() is None
     # the server preloaded the solver's module to fork its run: numba's compiler library is
@@ -100,7 +100,7 @@ def test_a_fork_server_loads_what_a_project_solver_imports_on_first_use(
     spec = resolve_solver("cpsat")
     assert spec.factory is not None and spec.factory.run_imports
     record = run_judged(spec, make_request(spec, get_problem("nqueens").make(8), "solve"))
-    assert record.outcome is Outcome.SOLVED and record.verified
+    assert record.verdict.outcome is Outcome.SOLVED and record.verdict.verified
     (server,) = servers.values()
     assert "ortools" in Path(f"/proc/{server.proc.pid}/maps").read_text()
 

@@ -30,7 +30,7 @@ from puzzlebench.harness.resolve import resolve_solver
 from puzzlebench.harness.run.child_report import ChildReport
 from puzzlebench.harness.run.protocol.payload import ProposalData, to_payload
 from puzzlebench.problems import get_problem, sliding_distances
-from puzzlebench.records.record import Outcome
+from puzzlebench.records.record import Outcome, RunFigures, RunRecord
 
 QUEENS = get_problem("nqueens")
 SLIDING = get_problem("sliding")
@@ -48,13 +48,13 @@ def test_an_answer_after_the_time_limit_is_a_timeout_live_and_stored() -> None:
 
 def test_a_stored_run_judged_again_meets_the_same_rules(tmp_path: Path) -> None:
     record = run_solve("mod12", QUEENS.make(8), budget=Budget(time_limit=5.0), isolate=False)
-    assert record.outcome is Outcome.SOLVED
+    assert record.verdict.outcome is Outcome.SOLVED
     # the same proposal, stored by an older judge with a time past its limit: judged again,
     # the time-limit rule applies as it does live
     late = record.with_(judge_version="an older judge", time_s=6.0)
     again = judge_stored(late)
-    assert again.outcome is Outcome.TIMEOUT and "past its time limit" in again.reason
-    assert "judged again by judge" in again.notes
+    assert again.verdict.outcome is Outcome.TIMEOUT and "past its time limit" in again.verdict.reason
+    assert "judged again by judge" in again.provenance.notes
     assert judge_stored(record) is record  # the current judge's verdict stands
 
 
@@ -73,12 +73,13 @@ def poisoned_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_refused_judge_table_is_noted_in_the_judgement_it_served(poisoned_cache: Path) -> None:
     instance = SLIDING.make(8, start="125408367")
     record = run_solve("astar-manhattan", instance, isolate=False)
-    assert record.outcome is Outcome.SOLVED and record.verified and record.optimum is not None
-    assert "failed its digest check and was rebuilt" in record.notes  # the poisoned cache
+    v = record.verdict
+    assert v.outcome is Outcome.SOLVED and v.verified and v.optimum is not None
+    assert "failed its digest check and was rebuilt" in record.provenance.notes  # the poisoned cache
     # the answer, judged again with the rebuilt table: optimal, and nothing left to say
-    proposal = ProposalData(claim=Claim.SOLVED, answer=record.answer, optimal=True)
+    proposal = ProposalData(claim=Claim.SOLVED, answer=record.verdict.answer, optimal=True)
     judged = judge_proposal(SLIDING, instance, proposal, RunContext("solve", exact=True, prove=False))
-    assert judged.outcome is Outcome.SOLVED and judged.optimum == record.optimum
+    assert judged.outcome is Outcome.SOLVED and judged.optimum == record.verdict.optimum
     assert judged.notes == ()
     sliding_distances.table.cache_clear()  # poisoned again: the verdict itself carries the note
     np.savez(poisoned_cache, codes=np.arange(sliding_distances.STATES, dtype=np.int64),
@@ -88,12 +89,13 @@ def test_a_refused_judge_table_is_noted_in_the_judgement_it_served(poisoned_cach
     assert "failed its digest check" in again.notes[0]
 
 
-def _judged_live(solver: str, instance: Any, proposal: Proposal) -> Any:
+def _judged_live(solver: str, instance: Any, proposal: Proposal) -> RunRecord:
     """The record ``solve`` makes of ``proposal``, as if ``solver``'s process had sent it."""
     spec = resolve_solver(solver)
     data, raw = to_payload(get_problem(instance.problem), proposal)
     task = make_request(spec, instance, "solve", budget=Budget(time_limit=5.0))
-    return make_record(spec, task, ChildReport(status="done", data=data, raw=raw, wall_s=0.01))
+    report = ChildReport(status="done", data=data, raw=raw, figures=RunFigures(time_s=0.01))
+    return make_record(spec, task, report)
 
 
 @pytest.mark.parametrize(("solver", "problem", "size", "options", "answer"), [
@@ -114,8 +116,8 @@ def test_check_and_solve_judge_the_same_answer_alike(capsys: pytest.CaptureFixtu
     code = main(["check", problem, str(size), *flags, "--answer", answer, "--json"])
     row = json.loads(capsys.readouterr().out)
     assert (row["outcome"], row["reason"], row["verified_by"]) == (
-        record.outcome.value, record.reason, record.verified_by)
-    assert row["valid"] is record.outcome.success and code == (0 if row["valid"] else 1)
+        record.verdict.outcome.value, record.verdict.reason, record.verdict.verified_by)
+    assert row["valid"] is record.verdict.outcome.success and code == (0 if row["valid"] else 1)
 
 
 def test_check_and_solve_judge_an_infeasible_claim_alike(capsys: pytest.CaptureFixture[str]
@@ -126,7 +128,7 @@ def test_check_and_solve_judge_an_infeasible_claim_alike(capsys: pytest.CaptureF
     record = _judged_live("min-conflicts", queens, Proposal(claim=Claim.INFEASIBLE))
     assert main(["check", "nqueens", "8", "--infeasible", "--json"]) == 1
     row = json.loads(capsys.readouterr().out)
-    assert record.outcome is Outcome.WRONG and row["outcome"] == "wrong"
+    assert record.verdict.outcome is Outcome.WRONG and row["outcome"] == "wrong"
     completion = get_problem("nqueens-completion")
     infeasible = completion.agreement_instances(12, {})[1]
     record = _judged_live("min-conflicts", infeasible, Proposal(claim=Claim.INFEASIBLE))
@@ -134,7 +136,7 @@ def test_check_and_solve_judge_an_infeasible_claim_alike(capsys: pytest.CaptureF
     assert main(["check", "nqueens-completion", "12", "--placed", placed, "--infeasible",
                  "--json"]) == 0
     row = json.loads(capsys.readouterr().out)
-    assert record.outcome is Outcome.INFEASIBLE and record.verified_by == "certificate"
+    assert record.verdict.outcome is Outcome.INFEASIBLE and record.verdict.verified_by == "certificate"
     assert row["outcome"] == "infeasible" and row["certified"]
 
 
@@ -176,9 +178,9 @@ def test_an_old_store_without_the_ladder_reads_as_it_was_judged_then(tmp_path: P
     conn.close()
     then = json.loads((root / "release-0.1.0-records.json").read_text())
     now = load_records(db, rejudged=False)
-    assert [(r.verified, r.verified_by) for r in now] == [
+    assert [(r.verdict.verified, r.verdict.verified_by) for r in now] == [
         (r["verified"], r["verified_by"]) for r in then]
-    assert {r.verified_by for r in now} == {"validator"}
+    assert {r.verdict.verified_by for r in now} == {"validator"}
 
 
 def test_the_rung_of_a_record_before_the_ladder() -> None:

@@ -71,5 +71,5 @@ def test_a_short_preparation_is_made_once_before_the_first_run(
     assert "preparing idastar-pdb's 6-6-3 pattern databases for 3x3" in err
     assert "prepared idastar-pdb's" in err  # with its time
     assert list((empty_cache / "pdb").glob("3x3-*.pdb"))
-    assert {r.outcome for r in result.new} == {Outcome.SOLVED}
+    assert {r.verdict.outcome for r in result.new} == {Outcome.SOLVED}
     assert needed(study.runs()) == []

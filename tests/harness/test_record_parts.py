@@ -1,10 +1,12 @@
-"""The run record as four small records (issue 39 §3): each flat field lives in exactly one
-part, reads on the record as before, and the flat form round-trips — through JSON and pickle."""
+"""The run record as four small records (issue 39 §3, issue 56): each flat field lives in
+exactly one part and is read there (mypy checks the name), and the flat form round-trips —
+through JSON and pickle."""
 
 from __future__ import annotations
 
 import json
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -32,15 +34,57 @@ def test_every_flat_field_is_in_exactly_one_part() -> None:
     assert sorted(seen) == sorted(FLAT_FIELDS) and len(seen) == len(set(seen))
 
 
-def test_fields_read_on_the_record_and_on_their_part() -> None:
+def test_fields_read_on_their_part_and_not_on_the_record() -> None:
     rec = _record()
     assert isinstance(rec.key, RunKey) and isinstance(rec.verdict, RunVerdict)
     assert isinstance(rec.figures, RunFigures)
-    assert rec.time_s == rec.figures.time_s == 0.25 and rec.seed == rec.key.seed == 3
-    assert rec.outcome is rec.verdict.outcome is Outcome.SOLVED
-    assert rec.notes == rec.provenance.notes == "a note"
+    assert rec.figures.time_s == 0.25 and rec.key.seed == 3 and rec.key.solver == "mod12"
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.provenance.notes == "a note"
     with pytest.raises(AttributeError):
-        _ = rec.no_such_field
+        _ = rec.time_s  # type: ignore[attr-defined]  # the flat view is gone
+    with pytest.raises(AttributeError):
+        _ = rec.outcome  # type: ignore[attr-defined]
+    # the flat form is read by name where code walks it (tables, comparisons)
+    assert rec.flat_field("time_s") == 0.25 and rec.flat_field("outcome") is Outcome.SOLVED
+    with pytest.raises(KeyError, match="no field 'tme_s'"):
+        rec.flat_field("tme_s")
+
+
+SNIPPET = """\
+from puzzlebench.records.record import RunRecord
+
+
+def good(record: RunRecord) -> float:
+    return record.figures.time_s + len(record.key.solver) + len(record.provenance.notes)
+
+
+def misspelled(record: RunRecord) -> float:
+    return record.figures.tme_s
+
+
+def flat(record: RunRecord) -> float:
+    return record.time_s
+"""
+
+
+def test_mypy_catches_a_misspelled_field(tmp_path: Path) -> None:
+    """Read through its parts, a record's field names are checked: a misspelling and a flat
+    read are both type errors, and the correct reads are not."""
+    from mypy import api
+
+    src = Path(__file__).resolve().parents[2] / "src"
+    (tmp_path / "snippet.py").write_text(SNIPPET)
+    (tmp_path / "mypy.ini").write_text(f"[mypy]\nmypy_path = {src}\nignore_missing_imports = True\n"
+                                       "follow_imports = silent\n")
+    out, err, status = api.run([str(tmp_path / "snippet.py"), "--config-file",
+                                str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / "cache"),
+                                "--no-error-summary"])
+    errors = [line.split(": error: ", 1)[1] for line in out.splitlines() if ": error: " in line]
+    assert status == 1, (out, err)
+    assert len(errors) == 2, out
+    assert errors[0].startswith('"RunFigures" has no attribute "tme_s"'), out
+    assert errors[1].startswith('"RunRecord" has no attribute "time_s"'), out
+    assert "snippet.py:9:" in out and "snippet.py:13:" in out
 
 
 def test_with_changes_the_right_part_and_refuses_unknown_names() -> None:
@@ -48,7 +92,7 @@ def test_with_changes_the_right_part_and_refuses_unknown_names() -> None:
     later = rec.with_(time_s=1.5, outcome=Outcome.TIMEOUT)
     assert later.figures.time_s == 1.5 and later.verdict.outcome is Outcome.TIMEOUT
     assert later.key is rec.key and later.provenance is rec.provenance  # untouched parts shared
-    assert rec.time_s == 0.25  # records never change
+    assert rec.figures.time_s == 0.25  # records never change
     with pytest.raises(TypeError, match="no field 'tme_s'"):
         rec.with_(tme_s=1.0)
     with pytest.raises(TypeError, match="no field"):

@@ -37,7 +37,7 @@ def test_misbehaving_solvers_get_the_right_outcomes(tmp_path: Path) -> None:
     assert len(result.new) == len(study.runs()) == 12
     by_solver: dict[str, set[Outcome]] = {}
     for rec in result.new:
-        by_solver.setdefault(rec.solver, set()).add(rec.outcome)
+        by_solver.setdefault(rec.key.solver, set()).add(rec.verdict.outcome)
     expected = {cls: names[cls] for cls in names}
     for cls, outcome in expected.items():
         solver = {"EndlessLoop": "endless-loop", "HugeAllocation": "huge-allocation",
@@ -45,11 +45,11 @@ def test_misbehaving_solvers_get_the_right_outcomes(tmp_path: Path) -> None:
                   "InvalidAnswers": "invalid-answers"}[cls]
         assert by_solver[solver] == {outcome}, (solver, by_solver[solver])
     assert by_solver["mod12"] == {Outcome.SOLVED}
-    crash = next(r for r in result.new if r.solver == "abort")
-    assert "SIGABRT" in crash.error
-    assert "status 7" in next(r for r in result.new if r.solver == "hard-crash").error
-    wrong = next(r for r in result.new if r.solver == "invalid-answers")
-    assert "diagonal" in wrong.reason
+    crash = next(r for r in result.new if r.key.solver == "abort")
+    assert "SIGABRT" in crash.verdict.error
+    assert "status 7" in next(r for r in result.new if r.key.solver == "hard-crash").verdict.error
+    wrong = next(r for r in result.new if r.key.solver == "invalid-answers")
+    assert "diagonal" in wrong.verdict.reason
 
 
 STUDY = textwrap.dedent("""
@@ -107,7 +107,8 @@ def stable_rows(db: Path) -> dict[str, dict]:
         for rec in store.records():
             d = rec.stable()
             d.pop("error", None)
-            out[json.dumps([rec.study, rec.instance_id, rec.solver, rec.seed, rec.repeat])] = d
+            k = rec.key
+            out[json.dumps([k.study, k.instance_id, k.solver, k.seed, k.repeat])] = d
         return out
 
 
@@ -177,7 +178,7 @@ def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
         dask_db = tmp_path / "dask.sqlite"
         result = run_study(study, dask_db, scheduler=cluster.scheduler_address, quiet=True)
     assert len(result.new) == len(study.runs()) == 7
-    assert all(r.outcome is Outcome.SOLVED for r in result.new)
+    assert all(r.verdict.outcome is Outcome.SOLVED for r in result.new)
     assert stable_rows(local) == stable_rows(dask_db), differences(stable_rows(local),
                                                                    stable_rows(dask_db))
     # the traces travel back from the Dask workers too: same points apart from times
@@ -201,7 +202,7 @@ def test_threads_share_one_fork_server() -> None:
 
     def runs() -> None:
         for n in range(4, 12):
-            outcomes.append(run_solve("mod12", get_problem("nqueens").make(n)).outcome)
+            outcomes.append(run_solve("mod12", get_problem("nqueens").make(n)).verdict.outcome)
 
     threads = [threading.Thread(target=runs, daemon=True) for _ in range(3)]
     for t in threads:
@@ -221,7 +222,7 @@ def test_runs_start_largest_instance_first(tmp_path: Path) -> None:
         "solvers": [{"name": "mod12"}, {"name": "backtracking"}],
     })
     result = run_study(study, tmp_path / "o.sqlite", workers=1, quiet=True)
-    assert [(r.size, r.solver) for r in result.new] == [
+    assert [(r.key.size, r.key.solver) for r in result.new] == [
         (6, "mod12"), (6, "backtracking"), (5, "mod12"), (5, "backtracking"),
         (4, "mod12"), (4, "backtracking")]
 
@@ -235,7 +236,7 @@ def test_a_run_inherits_the_fork_servers_objects_frozen(tmp_path: Path) -> None:
         "solvers": [{"name": f"{PLUGIN}:FrozenHeapWitness"}],
     })
     (record,) = run_study(study, tmp_path / "f.sqlite", workers=1, quiet=True).new
-    assert record.counters["frozen"] > 10_000, record.counters
+    assert record.figures.counters["frozen"] > 10_000, record.figures.counters
 
 
 def test_a_study_starts_its_fork_server_before_it_reads_its_store(

@@ -73,7 +73,7 @@ def test_a_slow_judgement_delays_no_other_run(tmp_path: Path, monkeypatch) -> No
     monkeypatch.setattr(Store, "add", noted_add)
     result = runner.run_study(trivial_study("slow-judge", 4), tmp_path / "s.sqlite", workers=1,
                               quiet=True)
-    assert [r.outcome for r in result.new] == [Outcome.SOLVED] * 4
+    assert [r.verdict.outcome for r in result.new] == [Outcome.SOLVED] * 4
     assert len(ended) == 4
     first_judged = judgements[0][1]
     assert max(ended) < first_judged, (
@@ -136,7 +136,7 @@ def test_ctrl_c_stores_the_runs_that_had_finished(tmp_path: Path, monkeypatch) -
     finally:
         signal.signal(signal.SIGINT, previous)
     took = time.monotonic() - start
-    stored = [(r.solver, r.outcome.value) for r in load_records(db)]
+    stored = [(r.key.solver, r.verdict.outcome.value) for r in load_records(db)]
     assert interrupted, f"no interrupt came out: judged by {fired}, stored {stored}, {took:.1f} s"
     assert took < 25  # the endless run was killed, not waited for
     assert [solver for solver, _ in stored] == ["mod12"]

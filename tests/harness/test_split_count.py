@@ -64,10 +64,11 @@ def test_a_split_count_is_sealed_judged_and_stored(tmp_path: Path) -> None:
     assert (result.total, result.unique, result.status) == (724, 92, "verified")
     assert result.checked_by == "OEIS A000170 and A002562" and result.ran == 8
     records = load_records(db)
-    assert len(records) == 8 and {r.problem for r in records} == {"nqueens-split"}
+    assert len(records) == 8 and {r.key.problem for r in records} == {"nqueens-split"}
     # each part's count was judged against the judge's own enumeration (n ≤ 10)
-    assert all(r.outcome in (Outcome.SOLVED, Outcome.INFEASIBLE) and r.verified for r in records)
-    assert all(r.isolated for r in records)
+    assert all(r.verdict.outcome in (Outcome.SOLVED, Outcome.INFEASIBLE) and r.verdict.verified
+               for r in records)
+    assert all(r.provenance.isolated for r in records)
     kept = study_definition(db, study_name(10, "constellations:8", "constellations"))
     assert "724 solutions (92 unique), verified (OEIS A000170 and A002562)" in str(
         kept["description"])  # what the study's report opens with
@@ -101,11 +102,11 @@ def test_a_count_killed_half_way_resumes_with_no_sub_problem_run_twice(tmp_path:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=60)
-    before = {r.instance_id for r in load_records(db)}
+    before = {r.key.instance_id for r in load_records(db)}
     assert 3 <= len(before) < 12
     ran: list[str] = []
     result = count_split(f"{PLUGINS}:NappingConstellations", 10, "constellations:12", db,
-                         workers=2, quiet=True, on_record=lambda r: ran.append(r.instance_id))
+                         workers=2, quiet=True, on_record=lambda r: ran.append(r.key.instance_id))
     assert (result.total, result.status, result.stored) == (724, "verified", len(before))
     assert not set(ran) & before and len(ran) == len(set(ran)) == 12 - len(before)
     assert len(load_records(db)) == 12  # one run per sub-problem, none twice
@@ -117,9 +118,9 @@ def test_a_crashing_sub_problem_is_run_again_and_never_summed_as_zero(tmp_path: 
     result = count_split(solver, 9, "constellations:4", db, retries=1, workers=2, quiet=True)
     assert result.status == "incomplete" and result.total is None
     assert result.missing == ["nqueens-split-9-2of4"] and result.ran == 5  # 4 + 1 re-run
-    crashed = [r for r in load_records(db) if r.instance_id == "nqueens-split-9-2of4"]
-    assert sorted(r.repeat for r in crashed) == [0, 1]
-    assert {r.outcome for r in crashed} == {Outcome.CRASH}
+    crashed = [r for r in load_records(db) if r.key.instance_id == "nqueens-split-9-2of4"]
+    assert sorted(r.key.repeat for r in crashed) == [0, 1]
+    assert {r.verdict.outcome for r in crashed} == {Outcome.CRASH}
     # the next call runs only the missing part again, as new attempts
     again = count_split(solver, 9, "constellations:4", db, retries=0, quiet=True)
     assert (again.stored, again.ran, again.status) == (3, 1, "incomplete")
@@ -207,8 +208,9 @@ def test_before_go_a_run_cannot_tell_which_sub_problem_it_will_get(tmp_path: Pat
     records = load_records(tmp_path / "g.sqlite")
     assert len(records) == 2
     study = study_name(8, "constellations:2", "counts-before-go")
-    seeds = {derive_seed(0, study, r.instance_id, 0) for r in records}
+    seeds = {derive_seed(0, study, r.key.instance_id, 0) for r in records}
     assert len(seeds) == 2 and 0 not in seeds  # the tasks' seeds name their parts …
-    assert {r.counters["seen_instances"] for r in records} == {0}
-    assert {r.counters["seen_seed"] for r in records} == {0}  # … and are sent with go only
-    assert all("the run worked before go" in r.notes for r in records), [r.notes for r in records]
+    assert {r.figures.counters["seen_instances"] for r in records} == {0}
+    assert {r.figures.counters["seen_seed"] for r in records} == {0}  # … and are sent with go only
+    assert all("the run worked before go" in r.provenance.notes for r in records), \
+        [r.provenance.notes for r in records]

@@ -20,11 +20,11 @@ from puzzlebench.solvers.registry import spec_of
 def test_idastar_declines_a_board_beyond_its_cells() -> None:
     start = (*range(1, 24), 0, 24)  # one move from the 5x5 goal
     record = run_solve("idastar-linear-conflict", SlidingInstance(5, 5, start), isolate=False)
-    assert record.outcome is Outcome.DECLINED
-    assert record.claim == "declined"
-    assert record.stopped_by == "declined"
-    assert "at most 16 cells" in record.reason
-    assert not record.outcome.success and not record.outcome.failure
+    assert record.verdict.outcome is Outcome.DECLINED
+    assert record.verdict.claim == "declined"
+    assert record.verdict.stopped_by == "declined"
+    assert "at most 16 cells" in record.verdict.reason
+    assert not record.verdict.outcome.success and not record.verdict.outcome.failure
 
 
 def test_judge_maps_a_decline_and_still_validates_an_answer() -> None:
@@ -52,15 +52,15 @@ def test_stopped_by_from_the_solver_else_from_counters_and_budget() -> None:
     spec = spec_of(_Stops)
     instance = QueensInstance(8)
     capped = run_solve(spec, instance, budget=Budget(max_evaluations=10), isolate=False)
-    assert capped.outcome is Outcome.BUDGET and capped.stopped_by == "max_evaluations"
+    assert capped.verdict.outcome is Outcome.BUDGET and capped.verdict.stopped_by == "max_evaluations"
     said = run_solve(spec, instance, params={"say": "param:evaluations"},
                      budget=Budget(max_evaluations=10), isolate=False)
-    assert said.stopped_by == "param:evaluations"
+    assert said.verdict.stopped_by == "param:evaluations"
     unknown = run_solve(spec, instance, params={"evaluations": 3},
                         budget=Budget(max_evaluations=10), isolate=False)
-    assert unknown.stopped_by == ""
+    assert unknown.verdict.stopped_by == ""
     solved = run_solve("mod12", instance, isolate=False)
-    assert solved.outcome is Outcome.SOLVED and solved.stopped_by == "answer"
+    assert solved.verdict.outcome is Outcome.SOLVED and solved.verdict.stopped_by == "answer"
 
 
 def test_infer_stopped_by() -> None:
@@ -82,9 +82,9 @@ def test_binding_budget_prefers_the_recorded_stop() -> None:
 def test_stopped_by_survives_the_store_round_trip_and_old_records_read_empty() -> None:
     record = run_solve("mod12", QueensInstance(8), isolate=False)
     back = RunRecord.from_dict(record.to_dict())
-    assert back.stopped_by == "answer"
+    assert back.verdict.stopped_by == "answer"
     old = {k: v for k, v in record.to_dict().items() if k != "stopped_by"}
-    assert RunRecord.from_dict(old).stopped_by == ""
+    assert RunRecord.from_dict(old).verdict.stopped_by == ""
 
 
 def test_every_outcome_has_a_cell_in_the_agreement_matrix() -> None:

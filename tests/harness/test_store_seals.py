@@ -74,7 +74,7 @@ def test_a_forged_success_is_refused_and_named(capsys, study_store: Path, tmp_pa
     ranking = pd.read_csv(out / "tables" / "ranking.csv")
     assert not ranking.astype(str).apply(lambda c: c.str.contains("invalid-answers")).any().any()
     records = load_records(db)
-    assert {r.solver for r in records} == {"mod12", "backtracking"}
+    assert {r.key.solver for r in records} == {"mod12", "backtracking"}
     assert len(records.check.refused) == 4
 
 
@@ -85,7 +85,7 @@ def test_a_removed_seal_is_refused(study_store: Path, tmp_path: Path) -> None:
     conn.execute("UPDATE runs SET digest = NULL WHERE solver = 'mod12'")
     conn.close()
     records = load_records(db)
-    assert {r.solver for r in records} == {"invalid-answers", "backtracking"}
+    assert {r.key.solver for r in records} == {"invalid-answers", "backtracking"}
     assert all("its seal was removed" in line for line in records.check.refused)
 
 

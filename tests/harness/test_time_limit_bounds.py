@@ -40,12 +40,12 @@ def test_a_warm_up_that_cannot_finish_is_cut_and_the_run_goes_on() -> None:
                      budget=Budget(time_limit=12.0))
     assert task.warmup  # declared compiled: warmed
     record = run_judged(spec, task)
-    assert record.outcome is Outcome.SOLVED, record.reason
-    assert "warm-up cut short" in record.notes
-    assert record.warmup_s < 30.0 / 2  # the 30 s first call was cut, not waited for
+    assert record.verdict.outcome is Outcome.SOLVED, record.verdict.reason
+    assert "warm-up cut short" in record.provenance.notes
+    assert record.figures.warmup_s < 30.0 / 2  # the 30 s first call was cut, not waited for
     # the cut warm-up used its whole share (25 % of 12 s): the solver was given the rest
-    assert "time limit given: 9.000 s" in record.notes
-    assert "used their whole share" in record.notes
+    assert "time limit given: 9.000 s" in record.provenance.notes
+    assert "used their whole share" in record.provenance.notes
 
 
 def test_astar_h1_stops_by_itself_at_n_10000() -> None:
@@ -53,8 +53,8 @@ def test_astar_h1_stops_by_itself_at_n_10000() -> None:
     assert "time_limit" in spec.honours
     record = run_judged(spec, make_request(spec, get_problem("nqueens").make(10_000), "solve",
                                     budget=Budget(time_limit=1.0)))
-    assert record.outcome is Outcome.BUDGET, record.reason
-    assert "killed" not in record.reason
+    assert record.verdict.outcome is Outcome.BUDGET, record.verdict.reason
+    assert "killed" not in record.verdict.reason
 
 
 def test_repeats_that_reuse_the_first_solve_are_not_its_time() -> None:
@@ -63,10 +63,10 @@ def test_repeats_that_reuse_the_first_solve_are_not_its_time() -> None:
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'remembers.py'}:Remembers")
     record = run_judged(spec, make_request(spec, get_problem("nqueens").make(10), "solve",
                                     budget=Budget(time_limit=20.0), min_time=0.5))
-    assert record.outcome is Outcome.SOLVED, record.reason
-    assert record.repeats > 1
-    assert "reused the first solve's work" in record.notes
-    assert record.time_s >= 0.2  # the first solve's own work, not a lookup's
+    assert record.verdict.outcome is Outcome.SOLVED, record.verdict.reason
+    assert record.figures.repeats > 1
+    assert "reused the first solve's work" in record.provenance.notes
+    assert record.figures.time_s >= 0.2  # the first solve's own work, not a lookup's
 
 
 def test_genuine_repeats_keep_their_median() -> None:
@@ -93,10 +93,10 @@ def test_repeats_cheaper_than_the_first_solve_are_flagged_whatever_the_ratio(
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'remembers.py'}:{plugin}")
     record = run_judged(spec, make_request(spec, get_problem("nqueens").make(10), "solve",
                                     budget=Budget(time_limit=20.0), min_time=min_time))
-    assert record.outcome is Outcome.SOLVED and record.repeats > 2, record.reason
-    assert "the first solve took" in record.notes and "measurably less" in record.notes
-    assert record.time_s >= float(spec.params["work"])  # the first solve's own work
-    assert record.time_min_s < record.time_s
+    assert record.verdict.outcome is Outcome.SOLVED and record.figures.repeats > 2, record.verdict.reason
+    assert "the first solve took" in record.provenance.notes and "measurably less" in record.provenance.notes
+    assert record.figures.time_s >= float(spec.params["work"])  # the first solve's own work
+    assert record.figures.time_min_s < record.figures.time_s
 
 
 def test_a_cut_waits_for_numba_to_finish_compiling() -> None:
@@ -124,12 +124,12 @@ def test_a_killed_run_keeps_the_cpu_time_its_cgroup_measured() -> None:
     spec = resolve_solver(f"{Path(__file__).parents[1] / 'plugins' / 'burns.py'}:Burns")
     record = run_judged(spec, make_request(spec, get_problem("nqueens").make(8), "solve",
                                     budget=Budget(time_limit=0.3), hard_limit=1.0))
-    assert record.outcome is Outcome.TIMEOUT and "hard limit" in record.error
+    assert record.verdict.outcome is Outcome.TIMEOUT and "hard limit" in record.verdict.error
     layout, _ = detect()
     if layout is None:
         pytest.skip("no cgroups here: a killed run's CPU time comes from the run's own word")
-    assert record.measured_by != "rusage"
-    assert record.cpu_s > 0.0  # before: 0.0 for every killed run
+    assert record.figures.measured_by != "rusage"
+    assert record.figures.cpu_s > 0.0  # before: 0.0 for every killed run
 
 
 def test_cpu_beyond_one_core_is_noted() -> None:
@@ -147,9 +147,10 @@ def test_cpu_beyond_one_core_is_noted() -> None:
 
     run = RunWindow(t_start=0.0, t_ready=0.0)
     run.go_ns, run.done_ns, run.cpu_go, run.cpu_stop = 10**9, 10**9 + 2_480_000_000, 0.0, 3.03
-    figures = accepted_figures(run, None, "")
-    assert figures["wall_s"] == pytest.approx(2.48) and figures["cpu_s"] == pytest.approx(3.03)
-    assert cores_note(3.03, 2.48) in figures["notes"]
+    accepted = accepted_figures(run, None, "")
+    figures = accepted["figures"]
+    assert figures.time_s == pytest.approx(2.48) and figures.cpu_s == pytest.approx(3.03)
+    assert cores_note(3.03, 2.48) in accepted["notes"]
 
 
 SLOW = f"{PLUGIN}:SlowFirstCall"
@@ -187,7 +188,7 @@ def test_every_door_cuts_a_warm_up_that_cannot_finish(door: str, tmp_path: Path,
                          f'problem = "nqueens"\nsizes = [7]\n[[solvers]]\nname = "{SLOW}"\n')
         assert main(["run", str(study), "--db", str(tmp_path / "slow.sqlite")]) == 0
         [record] = load_records(tmp_path / "slow.sqlite")
-        assert record.outcome is Outcome.SOLVED and "warm-up cut short" in record.notes
+        assert record.verdict.outcome is Outcome.SOLVED and "warm-up cut short" in record.provenance.notes
 
 
 def test_a_cut_waits_for_an_import_at_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

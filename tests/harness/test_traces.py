@@ -30,7 +30,7 @@ from puzzlebench.local.min_conflicts import Lines
 from puzzlebench.local.qs4 import QS4
 from puzzlebench.local.queens_knights_board import objective, random_placement, recount
 from puzzlebench.problems import get_problem
-from puzzlebench.records.record import Outcome
+from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.records.trace import Trace, buffers, check_points, thin
 from puzzlebench.records.trace_kernels import thin as compiled_thin
 from puzzlebench.records.trace_kernels import trace_point
@@ -134,30 +134,30 @@ def test_every_tracing_solver_records_a_checked_trace(name: str) -> None:
     instance = _instance_for(name)
     record = run_solve(name, instance, seed=7, budget=Budget(time_limit=10, max_evaluations=200_000,
                                                                max_iterations=200_000))
-    assert "trace dropped" not in record.notes, record.notes
-    assert record.trace, f"{name} recorded no trace"
-    assert check_points(record.trace, record.outcome is Outcome.SOLVED) == ""
-    if record.outcome is Outcome.SOLVED:
-        assert record.trace[-1][1] == 0
+    assert "trace dropped" not in record.provenance.notes, record.provenance.notes
+    assert record.figures.trace, f"{name} recorded no trace"
+    assert check_points(record.figures.trace, record.verdict.outcome is Outcome.SOLVED) == ""
+    if record.verdict.outcome is Outcome.SOLVED:
+        assert record.figures.trace[-1][1] == 0
     else:
-        assert record.trace[-1][1] > 0
-    assert record.trace[-1][0] <= record.counters["evaluations"]
+        assert record.figures.trace[-1][1] > 0
+    assert record.figures.trace[-1][0] <= record.figures.counters["evaluations"]
     if name != "constraint-minconflicts":  # the library shows only its solution
-        assert len(record.trace) >= 2 or record.trace[0][1] == 0
+        assert len(record.figures.trace) >= 2 or record.figures.trace[0][1] == 0
 
 
 @pytest.mark.parametrize("name", ["ga-permutation", "min-conflicts", "qs4", "first-choice-hc", "deap-ga"])
 def test_same_seed_same_trace_apart_from_times(name: str) -> None:
     instance = _instance_for(name)
     budget = Budget(max_evaluations=5_000, max_iterations=5_000)
-    a = run_solve(name, instance, seed=3, budget=budget).trace
-    b = run_solve(name, instance, seed=3, budget=budget).trace
+    a = run_solve(name, instance, seed=3, budget=budget).figures.trace
+    b = run_solve(name, instance, seed=3, budget=budget).figures.trace
     assert a and [p[:2] for p in a] == [p[:2] for p in b]
 
 
 def test_untraced_solvers_still_work_and_store_no_trace() -> None:
     record = run_solve("backtracking", get_problem("nqueens").make(8))
-    assert record.outcome is Outcome.SOLVED and record.trace is None
+    assert record.verdict.outcome is Outcome.SOLVED and record.figures.trace is None
 
 
 def test_min_conflicts_pair_bookkeeping_is_exact() -> None:
@@ -220,19 +220,20 @@ class LyingTracer(Solver):
 
 def test_a_lying_trace_is_dropped_with_a_note() -> None:
     record = run_solve(spec_of(LyingTracer), get_problem("nqueens").make(8))
-    assert record.trace is None and "trace dropped" in record.notes
-    assert record.traced  # still a traced run: the analysis counts it as never reaching a target
+    assert record.figures.trace is None and "trace dropped" in record.provenance.notes
+    assert record.figures.traced  # still a traced run: the analysis counts it as never reaching a target
 
 
-def trace_rows(records: list) -> pd.DataFrame:
+def trace_rows(records: list[RunRecord]) -> pd.DataFrame:
     """``load_traces``-shaped rows for records made in this process."""
-    return pd.DataFrame([{"key": f"run-{n}", "study": r.study, "solver": r.solver,
-                          "params": json.dumps(r.params, sort_keys=True), "instance_id": r.instance_id,
-                          "seed": r.seed, "repeat": r.repeat, "fingerprint": r.fingerprint,
-                          "budget": json.dumps(r.budget, sort_keys=True), "hard_limit": r.hard_limit,
-                          "memory_limit_mb": r.memory_limit_mb, "point": i, "evaluations": e,
+    return pd.DataFrame([{"key": f"run-{n}", "study": k.study, "solver": k.solver,
+                          "params": json.dumps(k.params, sort_keys=True), "instance_id": k.instance_id,
+                          "seed": k.seed, "repeat": k.repeat, "fingerprint": k.fingerprint,
+                          "budget": json.dumps(k.budget, sort_keys=True), "hard_limit": k.hard_limit,
+                          "memory_limit_mb": k.memory_limit_mb, "point": i, "evaluations": e,
                           "best": b, "time_s": t}
-                         for n, r in enumerate(records) if r.trace for i, (e, b, t) in enumerate(r.trace)])
+                         for n, (k, trace) in enumerate((r.key, r.figures.trace) for r in records)
+                         if trace for i, (e, b, t) in enumerate(trace)])
 
 
 def test_runs_differing_only_in_their_limits_are_not_merged() -> None:
@@ -318,7 +319,7 @@ def traced_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_traces_are_stored_with_their_runs(traced_store: Path) -> None:
     traces = load_traces(traced_store)
-    records = {r.solver: r for r in load_records(traced_store, rejudged=False)}
+    records = {r.key.solver: r for r in load_records(traced_store, rejudged=False)}
     assert set(traces["solver"]) == {"ga-permutation", "min-conflicts"}  # backtracking: none
     assert traces.groupby("key").ngroups == 2 * 2 * 3
     for col in ("study", "problem", "size", "instance_id", "solver", "params", "seed", "repeat",
@@ -444,7 +445,7 @@ def load_traces_empty() -> pd.DataFrame:
 
 def test_trace_json_round_trip_through_the_payload() -> None:
     record = run_solve("min-conflicts", get_problem("nqueens").make(10), seed=1)
-    assert json.loads(json.dumps(record.trace)) == record.trace
+    assert json.loads(json.dumps(record.figures.trace)) == record.figures.trace
 
 
 def test_run_then_report_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -504,11 +505,11 @@ def test_a_forged_trace_reaches_its_solution_when_the_run_ends() -> None:
     from puzzlebench.report.statistics.anytime_statistics import group_runs
 
     forged = run_solve(spec_of(ForgedTracer), get_problem("nqueens").make(10), seed=1)
-    assert forged.outcome is Outcome.SOLVED and forged.trace is not None
-    assert forged.trace[-1][:2] == [1, 0]  # as the run claimed it
+    assert forged.verdict.outcome is Outcome.SOLVED and forged.figures.trace is not None
+    assert forged.figures.trace[-1][:2] == [1, 0]  # as the run claimed it
     runs = group_runs(trace_rows([forged]), records_to_frame([forged]))[("nqueens", 10)]
     evals, seconds = runs[0].hit(0) or (0.0, 0.0)
-    assert evals == 5000 and seconds >= 0.3 and seconds == pytest.approx(forged.time_s)
+    assert evals == 5000 and seconds >= 0.3 and seconds == pytest.approx(forged.figures.time_s)
 
 
 class InflatedTracer(Solver):
@@ -532,4 +533,4 @@ def test_a_trace_claiming_more_evaluations_than_its_run_is_dropped() -> None:
     assert "more than the run's own count" in check_points([[900, 1, 0.1]], False, evaluations=50)
     assert check_points([[50, 1, 0.1]], False, evaluations=50) == ""
     record = run_solve(spec_of(InflatedTracer), get_problem("nqueens").make(8))
-    assert record.trace is None and "more than the run's own count of 50" in record.notes
+    assert record.figures.trace is None and "more than the run's own count of 50" in record.provenance.notes

@@ -31,15 +31,15 @@ COMPILE_S = 0.6
 
 def test_a_solver_compiling_one_kernel_per_round_is_warm_when_timed() -> None:
     rec = run_solve(f"{PLUGINS}:TwoKernels", get_problem("nqueens").make(10))
-    assert rec.outcome is Outcome.SOLVED, rec
-    assert rec.warmup_s >= 2 * COMPILE_S, rec.warmup_s  # both kernels met in the warm-up
-    assert rec.time_s < COMPILE_S / 2, rec.time_s  # and none in the timed run
+    assert rec.verdict.outcome is Outcome.SOLVED, rec
+    assert rec.figures.warmup_s >= 2 * COMPILE_S, rec.figures.warmup_s  # both kernels met in the warm-up
+    assert rec.figures.time_s < COMPILE_S / 2, rec.figures.time_s  # and none in the timed run
 
 
 def test_a_warm_up_that_never_ends_within_its_time_stops_after_its_rounds() -> None:
     rec = run_solve(f"{PLUGINS}:NeverWarm", get_problem("nqueens").make(10))
-    assert WARMUP_ROUNDS * COMPILE_S <= rec.warmup_s < (WARMUP_ROUNDS + 1) * COMPILE_S + 1.0
-    assert rec.time_s >= COMPILE_S  # still slow when timed: nothing hidden, nothing lost
+    assert WARMUP_ROUNDS * COMPILE_S <= rec.figures.warmup_s < (WARMUP_ROUNDS + 1) * COMPILE_S + 1.0
+    assert rec.figures.time_s >= COMPILE_S  # still slow when timed: nothing hidden, nothing lost
 
 
 @pytest.mark.slow  # slow tier: see docs/development.md
@@ -88,5 +88,5 @@ def test_a_round_that_compiled_nothing_is_the_last() -> None:
     """A pure-Python search that cannot finish the warm-up instance in its round (A* with H2
     on 8-queens) is warmed once, not six times."""
     rec = run_solve("astar-h2", get_problem("nqueens").make(5))
-    assert rec.outcome is Outcome.SOLVED, rec
-    assert rec.warmup_s < 3 * 0.5, rec.warmup_s  # one 0.5 s round, not six
+    assert rec.verdict.outcome is Outcome.SOLVED, rec
+    assert rec.figures.warmup_s < 3 * 0.5, rec.figures.warmup_s  # one 0.5 s round, not six

@@ -112,11 +112,11 @@ def test_greedy_min_conflicts_through_the_harness() -> None:
     rec = run_solve("min-conflicts", make("nqueens", 20_000), seed=1,
                     params={"start": "greedy", "restart_after": 10**9},
                     budget=Budget(time_limit=60))
-    assert rec.outcome is Outcome.SOLVED
-    assert rec.counters["repairs"] < 1_000 and rec.counters["start_attacked"] < 200
+    assert rec.verdict.outcome is Outcome.SOLVED
+    assert rec.figures.counters["repairs"] < 1_000 and rec.figures.counters["start_attacked"] < 200
     done = run_solve("min-conflicts", make("nqueens-completion", 12, placed="0:3,5:0"), seed=1,
                      params={"start": "greedy"}, budget=Budget(time_limit=20))
-    assert done.outcome is Outcome.SOLVED
-    assert done.answer[0] == 3 and done.answer[5] == 0
+    assert done.verdict.outcome is Outcome.SOLVED
+    assert done.verdict.answer[0] == 3 and done.verdict.answer[5] == 0
     with pytest.raises(SolverConfigError, match="start"):
         run_solve("min-conflicts", make("nqueens", 8), params={"start": "best"})

@@ -119,7 +119,7 @@ def test_a_step_may_end_the_run_and_init_may_decline() -> None:
     declined = Plodder().solve(QueensInstance(13), Budget(), np.random.default_rng(0))
     assert declined.claim is Claim.DECLINED and "not thirteen" in declined.note
     record = run_solve(spec_of(Plodder), QueensInstance(13), isolate=False)
-    assert record.outcome is Outcome.DECLINED and record.stopped_by == "declined"
+    assert record.verdict.outcome is Outcome.DECLINED and record.verdict.stopped_by == "declined"
 
 
 def test_the_driver_records_the_trace_under_evaluations() -> None:
@@ -139,14 +139,14 @@ def test_stopped_by_reaches_the_record_for_real_solvers() -> None:
     instance = QueensInstance(64)
     repairs = run_solve("min-conflicts", instance, seed=1, params={"max_repairs": 5},
                         budget=Budget(max_iterations=100), isolate=False)
-    assert repairs.outcome is Outcome.BUDGET and repairs.stopped_by == "param:max_repairs"
-    assert repairs.counters["repairs"] == 5
+    assert repairs.verdict.outcome is Outcome.BUDGET and repairs.verdict.stopped_by == "param:max_repairs"
+    assert repairs.figures.counters["repairs"] == 5
     generations = run_solve("ga-permutation", instance, seed=1, params={"max_generations": 2},
                             budget=Budget(max_evaluations=10**6), isolate=False)
-    assert generations.stopped_by == "param:max_generations"
+    assert generations.verdict.stopped_by == "param:max_generations"
     climbs = run_solve("stochastic-hc", instance, seed=1, budget=Budget(max_evaluations=500),
                        isolate=False)
-    assert climbs.stopped_by == "max_evaluations" and climbs.counters["evaluations"] == 500
+    assert climbs.verdict.stopped_by == "max_evaluations" and climbs.figures.counters["evaluations"] == 500
 
 
 def test_ga_seed002_time_cap_no_longer_caps_a_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
@@ -154,8 +154,8 @@ def test_ga_seed002_time_cap_no_longer_caps_a_time_limit(capsys: pytest.CaptureF
     ``time_cap`` says; without a time limit ``time_cap`` stops it, and the record says so."""
     alone = run_solve("ga-seed002", QueensInstance(64), params={"time_cap": 0.02},
                       budget=Budget(), isolate=False)
-    assert alone.stopped_by == "param:time_cap" and alone.time_s < 0.5
-    assert alone.outcome is Outcome.BUDGET and "param:time_cap" in alone.reason
+    assert alone.verdict.stopped_by == "param:time_cap" and alone.figures.time_s < 0.5
+    assert alone.verdict.outcome is Outcome.BUDGET and "param:time_cap" in alone.verdict.reason
     code = main(["solve", "nqueens", "64", "--solver", "ga-seed002", "--param", "time_cap=0.02",
                  "--time-limit", "0.6", "--json"])
     out = json.loads(capsys.readouterr().out)
@@ -168,4 +168,4 @@ def test_ga_seed002_time_cap_no_longer_caps_a_time_limit(capsys: pytest.CaptureF
     # (not "ran about 0.6 s": start-up and warm-up beyond their share of the limit are taken
     # from the solver's time, so on a busy host it is given less — issue 43)
     assert out["stopped_by"] == "answer" or out["time_s"] > 5 * 0.02
-    assert out["counters"]["generations"] > alone.counters["generations"]
+    assert out["counters"]["generations"] > alone.figures.counters["generations"]

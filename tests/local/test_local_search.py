@@ -18,10 +18,10 @@ def test_hill_climbers_on_the_seed_boards(solver: str) -> None:
     for n, a in ((12, 0), (12, 5), (12, 12), (15, 7), (15, 15)):
         rec = run_solve(solver, make("queens-knights", n, queens=a), seed=n + a,
                         budget=Budget(time_limit=30))
-        assert rec.outcome is Outcome.SOLVED, (n, a, rec.counters)
-        assert rec.counters["iterations"] <= 180
+        assert rec.verdict.outcome is Outcome.SOLVED, (n, a, rec.figures.counters)
+        assert rec.figures.counters["iterations"] <= 180
     rec = run_solve(solver, make("nqueens", 10), seed=1)
-    assert rec.outcome is Outcome.SOLVED
+    assert rec.verdict.outcome is Outcome.SOLVED
 
 
 @pytest.mark.covers("min-conflicts")
@@ -29,7 +29,7 @@ def test_hill_climbers_on_the_seed_boards(solver: str) -> None:
 def test_hill_climbing_neighbourhoods(hood: str) -> None:
     rec = run_solve("stochastic-hc", make("nqueens", 12), params={"neighbourhood": hood},
                     seed=2, budget=Budget(time_limit=30))
-    assert rec.outcome is Outcome.SOLVED
+    assert rec.verdict.outcome is Outcome.SOLVED
     with pytest.raises(SolverConfigError, match="neighbourhood"):
         run_solve("stochastic-hc", make("nqueens", 8), params={"neighbourhood": "teleport"})
     with pytest.raises(SolverConfigError, match="neighbourhood"):
@@ -39,28 +39,28 @@ def test_hill_climbing_neighbourhoods(hood: str) -> None:
 def test_step_neighbourhood_is_weaker_but_honest() -> None:
     rec = run_solve("first-choice-hc", make("nqueens", 20), params={"neighbourhood": "step"},
                     seed=1, budget=Budget(time_limit=10))
-    assert rec.outcome in (Outcome.SOLVED, Outcome.BUDGET)
-    if rec.outcome is Outcome.BUDGET:
-        assert rec.answer is None and rec.counters["best_conflicts"] > 0
+    assert rec.verdict.outcome in (Outcome.SOLVED, Outcome.BUDGET)
+    if rec.verdict.outcome is Outcome.BUDGET:
+        assert rec.verdict.answer is None and rec.figures.counters["best_conflicts"] > 0
 
 
 @pytest.mark.covers("qs4")
 def test_qs4_large_boards_and_memory_layout() -> None:
     rec = run_solve("qs4", make("nqueens", 200_000), seed=5, budget=Budget(time_limit=30))
-    assert rec.outcome is Outcome.SOLVED and rec.counters["swaps"] > 0
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.figures.counters["swaps"] > 0
     torus = run_solve("qs4", make("torus-queens", 7), seed=5, budget=Budget(time_limit=30))
-    assert torus.outcome is Outcome.SOLVED
+    assert torus.verdict.outcome is Outcome.SOLVED
     assert run_solve("qs4", make("nqueens", 3), seed=5, budget=Budget(time_limit=0.5),
-                     hard_limit=60).outcome is Outcome.BUDGET  # not a kill by a stalled host
+                     hard_limit=60).verdict.outcome is Outcome.BUDGET  # not a kill by a stalled host
 
 
 @pytest.mark.parametrize("hood", ["row", "step", "swap"])
 def test_min_conflicts(hood: str) -> None:
     rec = run_solve("min-conflicts", make("nqueens", 8), params={"neighbourhood": hood},
                     seed=4, budget=Budget(time_limit=20))
-    assert rec.outcome is Outcome.SOLVED
+    assert rec.verdict.outcome is Outcome.SOLVED
     big = run_solve("min-conflicts", make("nqueens", 500), seed=4)
-    assert big.outcome is Outcome.SOLVED and big.counters["repairs"] < 5 * 500
+    assert big.verdict.outcome is Outcome.SOLVED and big.figures.counters["repairs"] < 5 * 500
 
 
 def test_compiled_generator_is_seeded_and_uniform() -> None:

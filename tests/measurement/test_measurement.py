@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from puzzlebench.harness.run.isolation import run_request
 from puzzlebench.harness.run.measure import RUN_NICE, Measurement, check_stamps, repeat_more
 from puzzlebench.harness.run.sealed import cgroups
 from puzzlebench.problems import get_problem
-from puzzlebench.records.record import Outcome
+from puzzlebench.records.record import Outcome, RunRecord
 
 SOLVERS = str(Path(__file__).with_name("timed_solvers.py"))
 EIGHT = get_problem("nqueens").make(8)
@@ -35,7 +36,7 @@ def ref(name: str) -> str:
     return f"{SOLVERS}:{name}"
 
 
-def solve(name: str, **kwargs):  # type: ignore[no-untyped-def]
+def solve(name: str, **kwargs: Any) -> RunRecord:
     return run_solve(ref(name), EIGHT, **kwargs)
 
 
@@ -99,12 +100,13 @@ def test_the_handover_is_the_runs_cpu_time_where_a_cgroup_measures_it() -> None:
                          done_meta={"stamps": [[1 * ms + 10, 2 * ms]]})
 
     read_late = accepted_figures(window(0.001, 0.0012), None, "")  # 0.6 s wall, 0.2 ms CPU
-    assert read_late["timed_by"] == "run" and read_late["wall_s"] == pytest.approx(0.001, 1e-3)
+    assert read_late["figures"].timed_by == "run"
+    assert read_late["figures"].time_s == pytest.approx(0.001, 1e-3)
     worked_on = accepted_figures(window(0.001, 0.5), None, "")  # 0.5 s of CPU after stopped
-    assert worked_on["timed_by"] == "harness"
+    assert worked_on["figures"].timed_by == "harness"
     assert any("to hand its result over" in n for n in worked_on["notes"])
     no_cgroup = accepted_figures(window(None, None), None, "")
-    assert no_cgroup["timed_by"] == "harness"
+    assert no_cgroup["figures"].timed_by == "harness"
 
 
 def stall_the_harness(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
@@ -126,8 +128,9 @@ def test_a_harness_stalled_before_reading_the_answer_keeps_the_runs_stamps(
     cgroup shows it did nothing there, and its own time stands."""
     stall_the_harness(monkeypatch, 0.35)
     record = solve("ReportsNumba")
-    assert record.outcome is Outcome.SOLVED and record.timed_by == "run", record.notes
-    assert record.span_s >= 0.35 > record.time_s
+    assert record.verdict.outcome is Outcome.SOLVED, record.provenance.notes
+    assert record.figures.timed_by == "run", record.provenance.notes
+    assert record.figures.span_s >= 0.35 > record.figures.time_s
 
 
 def test_a_stalled_harness_does_not_change_a_runs_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,25 +138,25 @@ def test_a_stalled_harness_does_not_change_a_runs_time(monkeypatch: pytest.Monke
     still recorded as about 20 ms; only the harness's span grows."""
     stall_the_harness(monkeypatch, 0.3)
     record = solve("Sleeps20ms")
-    assert record.outcome is Outcome.SOLVED and record.timed_by == "run"
+    assert record.verdict.outcome is Outcome.SOLVED and record.figures.timed_by == "run"
     # Far below the stall, with room for a noisy host's late wake-up.
-    assert 0.02 <= record.time_s < 0.2, record.time_s
-    assert record.span_s >= 0.3 > record.time_s
+    assert 0.02 <= record.figures.time_s < 0.2, record.figures.time_s
+    assert record.figures.span_s >= 0.3 > record.figures.time_s
 
 
 def test_stamps_outside_the_window_are_noted_in_the_record() -> None:
     record = solve("StampsAtZero")
-    assert record.outcome is Outcome.SOLVED and record.timed_by == "harness"
-    assert "outside the window the harness observed" in record.notes
-    assert record.time_s == record.span_s >= 0.01
+    assert record.verdict.outcome is Outcome.SOLVED and record.figures.timed_by == "harness"
+    assert "outside the window the harness observed" in record.provenance.notes
+    assert record.figures.time_s == record.figures.span_s >= 0.01
 
 
 @needs_cgroups
 def test_a_run_cannot_claim_less_time_than_its_cpu_time() -> None:
     record = solve("ClaimsAMicrosecond")
-    assert record.measured_by.startswith("cgroup") and record.cpu_s >= 0.25
-    assert record.timed_by == "harness" and "contradicted by its CPU time" in record.notes
-    assert record.time_s >= 0.25
+    assert record.figures.measured_by.startswith("cgroup") and record.figures.cpu_s >= 0.25
+    assert record.figures.timed_by == "harness" and "contradicted by its CPU time" in record.provenance.notes
+    assert record.figures.time_s >= 0.25
 
 
 def test_stamps_shorter_than_one_cores_cpu_time_give_way_to_the_harnesss_span() -> None:
@@ -174,10 +177,10 @@ def test_a_forged_end_stamp_inside_the_cpu_bound_is_not_the_runs_time() -> None:
     """A plugin burns 0.3 s of CPU and stamps its end 0.15 s early (half its time): its
     record's time is the harness's span, not the forged half, and a note says so."""
     record = solve("ForgesHalfItsTime")
-    assert record.outcome is Outcome.SOLVED and record.measured_by.startswith("cgroup")
-    assert record.timed_by == "harness", record.notes
-    assert "shorter than its CPU time" in record.notes
-    assert record.time_s >= record.cpu_s >= 0.29
+    assert record.verdict.outcome is Outcome.SOLVED and record.figures.measured_by.startswith("cgroup")
+    assert record.figures.timed_by == "harness", record.provenance.notes
+    assert "shorter than its CPU time" in record.provenance.notes
+    assert record.figures.time_s >= record.figures.cpu_s >= 0.29
 
 
 # -- CPU time and memory from the kernel ----------------------------------------------------
@@ -185,8 +188,8 @@ def test_a_forged_end_stamp_inside_the_cpu_bound_is_not_the_runs_time() -> None:
 @needs_cgroups
 def test_a_busy_grandchilds_cpu_is_counted() -> None:
     record = solve("ForksBusyChild")
-    assert record.outcome is Outcome.SOLVED and record.measured_by == LAYOUT.source
-    assert record.cpu_s >= 0.25, record.cpu_s
+    assert record.verdict.outcome is Outcome.SOLVED and record.figures.measured_by == LAYOUT.source
+    assert record.figures.cpu_s >= 0.25, record.figures.cpu_s
 
 
 def test_the_rusage_fallback_misses_an_unwaited_child(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -194,13 +197,13 @@ def test_the_rusage_fallback_misses_an_unwaited_child(monkeypatch: pytest.Monkey
     cannot see a child the solver never waited for — which is why cgroups are preferred."""
     monkeypatch.setenv(cgroups.ROOT_ENV, "/nonexistent-cgroup-root")
     record = solve("ForksBusyChild")
-    assert record.outcome is Outcome.SOLVED and record.measured_by == "rusage"
-    assert record.cpu_s < 0.2
+    assert record.verdict.outcome is Outcome.SOLVED and record.figures.measured_by == "rusage"
+    assert record.figures.cpu_s < 0.2
 
 
 def test_cgroups_off_is_recorded() -> None:
     record = solve("Spins", measurement=Measurement(cgroups=False))
-    assert record.measured_by == "rusage" and record.cpu_s >= 0.04
+    assert record.figures.measured_by == "rusage" and record.figures.cpu_s >= 0.04
 
 
 @needs_cgroups
@@ -209,15 +212,16 @@ def test_cpu_time_of_a_single_threaded_run_matches_its_time() -> None:
     above the run's time). One-sided: a single thread's CPU cannot exceed its wall time, while a
     noisy host can stretch the wall time without the CPU."""
     record = solve("Spins")
-    assert record.measured_by == LAYOUT.source
-    assert 0.045 <= record.cpu_s <= 1.1 * record.time_s + 0.002, (record.cpu_s, record.time_s)
+    assert record.figures.measured_by == LAYOUT.source
+    cpu_s, time_s = record.figures.cpu_s, record.figures.time_s
+    assert 0.045 <= cpu_s <= 1.1 * time_s + 0.002, (cpu_s, time_s)
 
 
 @needs_cgroups
 def test_a_process_tree_past_its_memory_limit_is_a_memout() -> None:
     record = solve("ChildAllocates", memory_limit_mb=150, budget=None)
-    assert record.outcome is Outcome.MEMOUT, (record.outcome, record.error)
-    assert "memory limit" in record.error
+    assert record.verdict.outcome is Outcome.MEMOUT, (record.verdict.outcome, record.verdict.error)
+    assert "memory limit" in record.verdict.error
 
 
 @needs_cgroups
@@ -230,10 +234,10 @@ def test_a_memory_limit_the_cgroup_refuses_ends_the_run_as_a_crash(
 
     monkeypatch.setattr(cgroups.RunCgroup, "limit_memory", refuse)
     record = solve("Spins", memory_limit_mb=150)
-    assert record.outcome is Outcome.CRASH, (record.outcome, record.error)
-    assert "memory limit could not be set on its cgroup" in record.error
+    assert record.verdict.outcome is Outcome.CRASH, (record.verdict.outcome, record.verdict.error)
+    assert "memory limit could not be set on its cgroup" in record.verdict.error
     unlimited = solve("Spins")  # without a limit, the same group measures the run as before
-    assert unlimited.outcome is Outcome.SOLVED and unlimited.measured_by == LAYOUT.source
+    assert unlimited.verdict.outcome is Outcome.SOLVED and unlimited.figures.measured_by == LAYOUT.source
 
 
 @needs_cgroups
@@ -246,7 +250,7 @@ def test_no_run_cgroup_is_left_behind() -> None:
 @needs_cgroups
 def test_pinned_runs_keep_to_their_core() -> None:
     record = solve("Spins", measurement=Measurement(pin=True))
-    assert record.core == isolation.pinned_cores(1)[0]
+    assert record.figures.core == isolation.pinned_cores(1)[0]
 
 
 # -- priority --------------------------------------------------------------------------------
@@ -260,10 +264,10 @@ def test_a_runs_timed_phase_is_raised_with_its_session(sandbox: str) -> None:
     """The harness gives the run's processes and their session (autogroup) the priority of
     ``Measurement.nice`` before ``go``, sealed or not, and the record says so."""
     record = solve("ReportsPriority", measurement=Measurement(nice=-7, sandbox=sandbox))
-    assert record.outcome is Outcome.SOLVED, (record.reason, record.error)
-    assert record.counters["nice"] == -7 and record.machine["nice"] == -7
-    if record.counters["autogroup_nice"] != -100:  # the kernel groups sessions
-        assert record.counters["autogroup_nice"] == -7
+    assert record.verdict.outcome is Outcome.SOLVED, (record.verdict.reason, record.verdict.error)
+    assert record.figures.counters["nice"] == -7 and record.provenance.machine["nice"] == -7
+    if record.figures.counters["autogroup_nice"] != -100:  # the kernel groups sessions
+        assert record.figures.counters["autogroup_nice"] == -7
 
 
 @may_raise
@@ -287,8 +291,8 @@ def test_a_done_run_gets_the_harness_priority_back(monkeypatch: pytest.MonkeyPat
 
 def test_nice_none_leaves_the_runs_priority_alone() -> None:
     record = solve("ReportsPriority", measurement=Measurement(nice=None))
-    assert record.counters["nice"] == os.getpriority(os.PRIO_PROCESS, 0)
-    assert "nice" not in record.machine
+    assert record.figures.counters["nice"] == os.getpriority(os.PRIO_PROCESS, 0)
+    assert "nice" not in record.provenance.machine
 
 
 def test_the_default_priority_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -307,28 +311,30 @@ def test_the_default_priority_follows_the_environment(monkeypatch: pytest.Monkey
 def test_short_runs_repeat_to_the_minimum_time() -> None:
     record = run_solve("mod12", get_problem("nqueens").make(200),
                        measurement=Measurement(min_time=0.05))
-    assert record.outcome is Outcome.SOLVED and record.repeats_agree is not False
+    assert record.verdict.outcome is Outcome.SOLVED and record.figures.repeats_agree is not False
     # a solve of about 10 µs repeats until 0.05 s of timed work — unless a busy machine
     # stretched the first solve past 0.05 s by itself (0.42 s once, in a full test run), which
     # is the minimum time reached too
-    assert record.repeats > 1 or record.time_min_s >= 0.05, (record.repeats, record.time_min_s)
-    assert record.min_time == 0.05 and record.time_min_s <= record.time_s
+    f = record.figures
+    assert f.repeats > 1 or f.time_min_s >= 0.05, (f.repeats, f.time_min_s)
+    assert record.key.min_time == 0.05 and record.figures.time_min_s <= record.figures.time_s
     # the repeats' timed work reached min_time, all of it inside the harness's window (the
     # median times the repeats would undercount on a loaded machine, where a few repeats are
     # stretched and the rest are not)
-    assert record.span_s >= 0.05 and record.time_min_s * record.repeats < record.span_s
+    assert f.span_s >= 0.05 and f.time_min_s * f.repeats < f.span_s
 
 
 def test_one_solve_without_a_minimum_time() -> None:
     record = run_solve("mod12", EIGHT)
-    assert record.repeats == 1 and record.repeats_agree is None and record.min_time is None
+    assert record.figures.repeats == 1 and record.figures.repeats_agree is None
+    assert record.key.min_time is None
 
 
 def test_an_answer_that_drifts_between_repeats_is_named() -> None:
     # min_time well above a stall that could stretch the first microsecond solve past it alone
     record = solve("Drifts", measurement=Measurement(min_time=0.2))
-    assert record.repeats > 1 and record.repeats_agree is False
-    assert "answers differ between" in record.notes
+    assert record.figures.repeats > 1 and record.figures.repeats_agree is False
+    assert "answers differ between" in record.provenance.notes
 
 
 def test_repeats_stop_inside_the_hard_limit() -> None:
@@ -343,12 +349,12 @@ def test_repeats_stop_inside_the_hard_limit() -> None:
 
 def test_a_malformed_ready_frame_is_a_crash_of_that_run_only() -> None:
     record = run_solve(f"{Path(__file__).with_name('malformed_ready.py')}:MalformedReady", EIGHT)
-    assert record.outcome is Outcome.CRASH and "malformed ready frame" in record.error
+    assert record.verdict.outcome is Outcome.CRASH and "malformed ready frame" in record.verdict.error
 
 
 def test_a_deeply_nested_frame_is_a_crash_not_a_traceback() -> None:
     record = solve("DeepFrame")
-    assert record.outcome is Outcome.CRASH
+    assert record.verdict.outcome is Outcome.CRASH
 
 
 def test_the_run_is_told_its_instance_only_with_go() -> None:
@@ -379,12 +385,12 @@ def test_runs_that_do_not_compile_are_forked_without_numba(monkeypatch: pytest.M
     numba's compiler for its runs to inherit."""
     monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "off")  # sealed, a run's parent is not visible
     lean, jit = solve("ReportsNumba"), solve("ReportsNumbaCompiled")
-    assert lean.outcome is Outcome.SOLVED and jit.outcome is Outcome.SOLVED
-    assert lean.counters["numba"] == 0 and jit.counters["numba"] == 1
+    assert lean.verdict.outcome is Outcome.SOLVED and jit.verdict.outcome is Outcome.SOLVED
+    assert lean.figures.counters["numba"] == 0 and jit.figures.counters["numba"] == 1
     servers = isolation.fork_server(jit=False), isolation.fork_server(jit=True)
     assert servers[0] is not None and servers[1] is not None
-    assert lean.counters["ppid"] == servers[0].proc.pid
-    assert jit.counters["ppid"] == servers[1].proc.pid
+    assert lean.figures.counters["ppid"] == servers[0].proc.pid
+    assert jit.figures.counters["ppid"] == servers[1].proc.pid
 
 
 def test_a_project_solver_that_never_uses_numba_keeps_its_server_lean(
@@ -392,9 +398,9 @@ def test_a_project_solver_that_never_uses_numba_keeps_its_server_lean(
     """mod12 (pure Python) is preloaded by the lean server, sealed runs and all, and numba's
     compiler library is never mapped there; a solver whose code imports numba (bitboard)
     goes to the server that has numba's compiler started."""
-    assert run_solve("mod12", EIGHT).outcome is Outcome.SOLVED
-    assert run_solve("bitboard", EIGHT).outcome is Outcome.SOLVED
-    assert run_solve("mod12", EIGHT).outcome is Outcome.SOLVED
+    assert run_solve("mod12", EIGHT).verdict.outcome is Outcome.SOLVED
+    assert run_solve("bitboard", EIGHT).verdict.outcome is Outcome.SOLVED
+    assert run_solve("mod12", EIGHT).verdict.outcome is Outcome.SOLVED
     maps = {jit: Path(f"/proc/{server.proc.pid}/maps").read_text()
             for jit in (False, True) if (server := isolation.fork_server(jit=jit)) is not None}
     assert "llvmlite" not in maps[False] and "llvmlite" in maps[True]

@@ -60,10 +60,10 @@ def test_the_handbooks_one_based_model_solves_unchanged(capsys: pytest.CaptureFi
     assert "note: the solver says: queens.mzn: answer array 'q' read 1-based" in \
         capsys.readouterr().out  # on the user's screen
     rec = run_solve(model, get_problem("nqueens").make(8))
-    assert "'q' read 1-based (declared 'array [1..n] of var 1..n: q')" in rec.log
+    assert "'q' read 1-based (declared 'array [1..n] of var 1..n: q')" in rec.provenance.log
     forced = run_solve(model, get_problem("nqueens").make(8), params={"base": "0"})
-    assert forced.outcome is Outcome.WRONG  # read 0-based, the same model's answer is off the board
-    assert "read 0-based (--param base)" in forced.log
+    assert forced.verdict.outcome is Outcome.WRONG  # read 0-based, the same model's answer is off the board
+    assert "read 0-based (--param base)" in forced.provenance.log
 
 
 @pytest.mark.slow  # slow tier: see docs/development.md
@@ -88,10 +88,11 @@ def test_agree_holds_the_one_based_model_beside_every_baseline(
 def test_models_in_either_style_solve(model: str, problem: str, options: dict[str, int],
                                       params: dict[str, str]) -> None:
     rec = run_solve(str(MODELS / model), get_problem(problem).make(7, **options), params=params)
-    assert rec.outcome is Outcome.SOLVED and rec.verified, (rec.reason, rec.error)
+    v = rec.verdict
+    assert v.outcome is Outcome.SOLVED and v.verified, (v.reason, v.error)
 
 
 @needs_minizinc
 def test_an_undeclared_base_is_refused_not_judged_wrong() -> None:
     rec = run_solve(str(MODELS / "queens_unbounded.mzn"), get_problem("nqueens").make(8))
-    assert rec.outcome is Outcome.CRASH and "--param base=0 or --param base=1" in rec.error
+    assert rec.verdict.outcome is Outcome.CRASH and "--param base=0 or --param base=1" in rec.verdict.error

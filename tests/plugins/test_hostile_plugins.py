@@ -80,17 +80,17 @@ def test_each_run_gets_a_fresh_process(monkeypatch) -> None:
     inst = get_problem("nqueens").make(6)
     first = run_solve(ref("ReportsPid"), inst)
     second = run_solve(ref("ReportsPid"), inst)
-    pids = {first.counters["pid"], second.counters["pid"], os.getpid()}
+    pids = {first.figures.counters["pid"], second.figures.counters["pid"], os.getpid()}
     # forked by the fork server (a lean process that never held the harness's memory)
     server = fork_server()
     assert server is not None
-    assert len(pids) == 3 and first.counters["ppid"] == server.proc.pid and first.isolated
+    assert len(pids) == 3 and first.figures.counters["ppid"] == server.proc.pid and first.provenance.isolated
     assert server.proc.pid != os.getpid()
 
 
 def test_isolate_false_runs_here_and_says_so() -> None:
     rec = run_solve("mod12", get_problem("nqueens").make(8), isolate=False)
-    assert rec.outcome is Outcome.SOLVED and rec.isolated is False
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.provenance.isolated is False
 
 
 # -- 2. what is validated is what is stored ----------------------------------------------------
@@ -133,7 +133,7 @@ def test_printed_records_are_only_the_solvers_log(capsys) -> None:
     _code, row = solve_json(capsys, "Forger")
     assert row["outcome"] == "wrong"
     rec = run_solve(ref("Forger"), get_problem("nqueens").make(8))
-    assert rec.outcome is Outcome.WRONG and '"outcome": "solved"' in rec.log
+    assert rec.verdict.outcome is Outcome.WRONG and '"outcome": "solved"' in rec.provenance.log
 
 
 # -- 6. counts -------------------------------------------------------------------------------------
@@ -163,7 +163,7 @@ def get_name(plugin: str) -> str:
 
 def test_a_count_nothing_can_check_is_unverified() -> None:
     rec = run_count(ref("UnverifiableCount"), get_problem("nqueens").make(30))
-    assert rec.outcome is Outcome.SOLVED and rec.verified is False
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.verdict.verified is False
     assert not records_to_frame([rec])["success"].any()
 
 
@@ -207,7 +207,7 @@ def test_no_process_of_a_killed_run_survives(monkeypatch) -> None:
     marker = f"hostile-orphan-{uuid.uuid4().hex}"
     monkeypatch.setenv("HOSTILE_MARKER", marker)
     rec = run_solve(ref("Orphans"), get_problem("nqueens").make(8), budget=Budget(time_limit=0.5))
-    assert rec.outcome is Outcome.TIMEOUT
+    assert rec.verdict.outcome is Outcome.TIMEOUT
     alive = []
     for pid in os.listdir("/proc"):
         if pid.isdigit():
@@ -262,9 +262,9 @@ def check_store(db: Path) -> None:
     records = load_records(db)
     assert len(records) == 2 * 2 * (1 + len(HOSTILE_STUDY))
     honest = ("mod12", "hostile-cpu-burner")  # the burner's answers are right; its thread dies
-    hostile = [r for r in records if r.solver not in honest]
+    hostile = [r for r in records if r.key.solver not in honest]
     assert not any(r.verified_success for r in hostile)
-    assert all(r.verified_success for r in records if r.solver in honest)
+    assert all(r.verified_success for r in records if r.key.solver in honest)
 
 
 def test_run_and_report_survive_hostile_plugins(capsys, tmp_path: Path) -> None:
@@ -314,10 +314,10 @@ def test_peak_memory_and_the_memory_limit_are_per_run(tmp_path: Path) -> None:
                                 "solvers": [{"name": ref("Allocates")}, {"name": "mod12"}]})
 
     result = run_study(study("peaks", None), tmp_path / "p.sqlite", workers=1, quiet=True)
-    peak = {r.solver: r.peak_rss_mb for r in result.new}
+    peak = {r.key.solver: r.figures.peak_rss_mb for r in result.new}
     assert peak["hostile-allocates"] > 300 and peak["mod12"] < peak["hostile-allocates"] - 200
     result = run_study(study("limits", 200), tmp_path / "l.sqlite", workers=1, quiet=True)
-    outcome = {r.solver: r.outcome for r in result.new}
+    outcome = {r.key.solver: r.verdict.outcome for r in result.new}
     assert outcome == {"hostile-allocates": Outcome.MEMOUT, "mod12": Outcome.SOLVED}
 
 

@@ -80,14 +80,14 @@ def test_a_sealed_run_sees_and_writes_nothing_of_the_machine(mode: str, tmp_path
     target = tmp_path / "outside.txt"
     monkeypatch.setenv("PUZZLEBENCH_HOSTILE_FILE", str(target))
     rec = run_solve(ref("Inspector"), get_problem("nqueens").make(8))
-    c = rec.counters
+    c = rec.figures.counters
     sealed = mode == "auto"
-    assert rec.outcome is Outcome.SOLVED and c["private_tmp"] == 1
+    assert rec.verdict.outcome is Outcome.SOLVED and c["private_tmp"] == 1
     assert (c["pid"] == 2, c["processes"] == 2) == (sealed, sealed)  # init and itself
     assert (c["wrote_file"], target.exists()) == ((0, False) if sealed else (1, True))
     assert (c["interfaces"] == 1) == sealed  # loopback only
     assert c["capabilities"] == (0 if sealed else 1)
-    assert rec.sandbox == ("namespaces" if sealed else "none")
+    assert rec.provenance.sandbox == ("namespaces" if sealed else "none")
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -195,7 +195,7 @@ def test_no_process_outlives_its_run(mode: str, monkeypatch) -> None:
     tag = f"puzzlebench-survivor-{uuid.uuid4().hex[:8]}"
     monkeypatch.setenv("PUZZLEBENCH_HOSTILE_TAG", tag)
     rec = run_solve(ref("DoubleForkSurvivor"), get_problem("nqueens").make(8))
-    assert rec.outcome is Outcome.SOLVED
+    assert rec.verdict.outcome is Outcome.SOLVED
     deadline = time.monotonic() + 2.0
     while by_tag(tag) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -214,14 +214,14 @@ def test_a_run_cannot_rewrite_the_store(mode: str, capsys, monkeypatch, tmp_path
           "--db", str(db)])
     capsys.readouterr()
     records = load_records(db)
-    honest = [r for r in records if r.solver == "mod12"]
-    mine = [r for r in records if r.solver == "sealed-store-rewriter"]
+    honest = [r for r in records if r.key.solver == "mod12"]
+    mine = [r for r in records if r.key.solver == "sealed-store-rewriter"]
     assert len(mine) == 1
-    assert mine[0].counters["rewritten"] == (3 if mode == "off" else 0)
+    assert mine[0].figures.counters["rewritten"] == (3 if mode == "off" else 0)
     if mode == "off":  # rewritten, unsealed: each edited row fails its digest and is refused
         assert honest == []
     else:  # sealed: the store was never reachable
-        assert len(honest) == 3 and {r.outcome for r in honest} == {Outcome.SOLVED}
+        assert len(honest) == 3 and {r.verdict.outcome for r in honest} == {Outcome.SOLVED}
 
 
 @pytest.mark.parametrize("mode", MODES, indirect=True)
@@ -234,11 +234,11 @@ def test_a_poisoned_bfs_table_changes_no_verdict(mode: str, monkeypatch, tmp_pat
         sliding_distances.table.cache_clear()  # the judge reads the cache anew
         honest = run_solve("astar-manhattan", instance)
         # sealed, the cache cannot be written (the judge rewrites what it finds poisoned)
-        assert poisoner.counters["poisoned"] == (3 if mode == "off" else 0)
-        assert ("failed its digest check" in poisoner.notes) == (mode == "off")  # detected
+        assert poisoner.figures.counters["poisoned"] == (3 if mode == "off" else 0)
+        assert ("failed its digest check" in poisoner.provenance.notes) == (mode == "off")  # detected
         # either way the judge's table is the true one: checked against the package's digest
-        assert poisoner.outcome is Outcome.WRONG and "optimum is" in poisoner.reason
-        assert honest.outcome is Outcome.SOLVED and honest.verified
+        assert poisoner.verdict.outcome is Outcome.WRONG and "optimum is" in poisoner.verdict.reason
+        assert honest.verdict.outcome is Outcome.SOLVED and honest.verdict.verified
     finally:
         sliding_distances.table.cache_clear()
 
@@ -260,14 +260,14 @@ def test_a_sealed_run_finds_the_judges_answers_nowhere(mode: str, monkeypatch,
     spec = resolve_solver(str(Path(__file__).with_name("reads_the_judge.py")) + ":LooksEverywhere")
     task = make_request(spec, get_problem("nqueens").make(12), "count")
     rec = run_judged(spec, task)
-    c = rec.counters
+    c = rec.figures.counters
     if mode == "off":
         assert c["read_package"] == 1 and c["read_cache"] == 1
-        assert rec.outcome is Outcome.SOLVED and rec.count == 14200
+        assert rec.verdict.outcome is Outcome.SOLVED and rec.verdict.count == 14200
         return
-    assert rec.sandbox == "namespaces"
+    assert rec.provenance.sandbox == "namespaces"
     assert (c["read_package"], c["read_git"], c["read_copies"], c["read_cache"]) == (0, 0, 0, 0)
-    assert rec.outcome is not Outcome.SOLVED and rec.count is None
+    assert rec.verdict.outcome is not Outcome.SOLVED and rec.verdict.count is None
 
 
 def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
@@ -281,7 +281,7 @@ def test_cgroups_alone_kill_a_double_forked_survivor(monkeypatch) -> None:
     tag = f"puzzlebench-survivor-{uuid.uuid4().hex[:8]}"
     monkeypatch.setenv("PUZZLEBENCH_HOSTILE_TAG", tag)
     rec = run_solve(ref("DoubleForkSurvivor"), get_problem("nqueens").make(8))
-    assert rec.outcome is Outcome.SOLVED and rec.sandbox == "none"
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.provenance.sandbox == "none"
     survivors = by_tag(tag)
     for pid in survivors:
         os.kill(pid, signal.SIGKILL)
@@ -298,8 +298,9 @@ def test_the_spawned_run_of_a_dask_worker_is_sealed_too(monkeypatch) -> None:
     spec = resolve_solver(ref("Inspector"))
     task = make_request(spec, get_problem("nqueens").make(8), "solve")
     rec = make_record(spec, task, run_request(task, spawn=True))
-    assert rec.outcome is Outcome.SOLVED and rec.sandbox == "namespaces"
-    assert (rec.counters["pid"], rec.counters["processes"], rec.counters["interfaces"]) == (2, 2, 1)
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.provenance.sandbox == "namespaces"
+    c = rec.figures.counters
+    assert (c["pid"], c["processes"], c["interfaces"]) == (2, 2, 1)
 
 
 def test_required_refuses_to_run_where_runs_cannot_be_sealed(monkeypatch, capsys) -> None:
@@ -319,7 +320,7 @@ def test_a_project_solver_keeps_its_pattern_database_cache(monkeypatch, tmp_path
     monkeypatch.setenv("PUZZLEBENCH_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("PUZZLEBENCH_SANDBOX", "required")
     rec = run_solve("idastar-pdb", get_problem("sliding").make(8, start="125408367"))
-    assert rec.outcome is Outcome.SOLVED and rec.sandbox == "namespaces"
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.provenance.sandbox == "namespaces"
     assert list((tmp_path / "cache" / "pdb").glob("*.pdb"))
 
 
@@ -361,7 +362,7 @@ def test_what_a_run_leaves_running_is_named(mode: str, monkeypatch) -> None:
     tag = f"puzzlebench-survivor-{uuid.uuid4().hex[:8]}"
     monkeypatch.setenv("PUZZLEBENCH_HOSTILE_TAG", tag)
     rec = run_solve(ref("DoubleForkSurvivor"), get_problem("nqueens").make(8))
-    assert "1 process of the run still running at its end (killed with it)" in rec.notes
+    assert "1 process of the run still running at its end (killed with it)" in rec.provenance.notes
     assert not by_tag(tag)
 
 

@@ -46,11 +46,13 @@ def test_a_malformed_frame_is_a_crash_of_that_run_only(case: str) -> None:
     record = run_solve(FRAMES, EIGHT, params={"case": case})
     # never rewarded: a forged frame is a crash (or, where the frame is well formed but the
     # answer it carries is not, the answer's verdict); figures from a bad frame never stored
-    assert record.outcome is not Outcome.SOLVED or not case.startswith(("ready-", "deep", "not-")), \
-        (case, record.outcome, record.error)
-    assert record.outcome is Outcome.CRASH, (case, record.outcome, record.reason, record.error)
-    assert record.error, case
-    for figure in (record.warmup_s, record.rss_base_mb, record.peak_rss_mb, record.cpu_s):
+    assert record.verdict.outcome is not Outcome.SOLVED or not case.startswith(("ready-", "deep", "not-")), \
+        (case, record.verdict.outcome, record.verdict.error)
+    v = record.verdict
+    assert v.outcome is Outcome.CRASH, (case, v.outcome, v.reason, v.error)
+    assert record.verdict.error, case
+    f = record.figures
+    for figure in (f.warmup_s, f.rss_base_mb, f.peak_rss_mb, f.cpu_s):
         assert isinstance(figure, float) and 0 <= figure < 1e6, (case, figure)
 
 

@@ -61,7 +61,7 @@ def test_export_ioh_writes_nothing_outside_its_folder(capsys, tmp_path: Path, na
     from puzzlebench.harness.campaign.storage.store import Store, load_traces
 
     record = run_solve("min-conflicts", get_problem("nqueens").make(30))
-    assert record.trace, "min-conflicts records a trace"
+    assert record.figures.trace, "min-conflicts records a trace"
     db = tmp_path / "s.sqlite"
     with Store(db) as store:
         store.add("k1", record.with_(solver=name))

@@ -61,13 +61,13 @@ def test_unique_counts_differing_between_counters_are_wrong() -> None:
     base = run_solve("mod12", get_problem("nqueens").make(8))
     a = base.with_(task="count", solver="a", count=92, unique=12, verified=True)
     b = base.with_(task="count", solver="b", count=92, unique=13, verified=None)
-    out = {r.solver: r for r in judge_across([a, b])}
-    assert out["a"].outcome is Outcome.SOLVED
-    assert out["b"].outcome is Outcome.WRONG and "unique" in out["b"].reason
+    out = {r.key.solver: r for r in judge_across([a, b])}
+    assert out["a"].verdict.outcome is Outcome.SOLVED
+    assert out["b"].verdict.outcome is Outcome.WRONG and "unique" in out["b"].verdict.reason
     # beyond the known values: two unverified unique counts that differ are both wrong
     c = base.with_(task="count", solver="c", count=5, unique=2, verified=False, instance_id="x")
     d = base.with_(task="count", solver="d", count=5, unique=3, verified=False, instance_id="x")
-    assert {r.outcome for r in judge_across([c, d])} == {Outcome.WRONG}
+    assert {r.verdict.outcome for r in judge_across([c, d])} == {Outcome.WRONG}
 
 
 # -- self-declared completeness -----------------------------------------------------------------
@@ -113,10 +113,10 @@ def test_infeasibility_agreed_by_built_in_complete_solvers_is_verified() -> None
                          instance_id="x", answer=None, valid=None)
               for s, o in (("cpsat", "baseline"), ("backtracking", "baseline"))]
     out = judge_across(claims, complete_solvers=["cpsat", "backtracking"])
-    assert all(r.verified is True for r in out)
+    assert all(r.verdict.verified is True for r in out)
     plugins = [r.with_(origin="plugin") for r in claims]
     out = judge_across(plugins, complete_solvers=["cpsat", "backtracking"])
-    assert all(r.verified is False for r in out)
+    assert all(r.verdict.verified is False for r in out)
 
 
 def test_export_rejudges_like_report(capsys, tmp_path: Path) -> None:
@@ -124,7 +124,7 @@ def test_export_rejudges_like_report(capsys, tmp_path: Path) -> None:
 
     liar = run_solve(ref("CompleteLiarA"), get_problem("queens-knights").make(8, queens=4))
     honest = run_solve("backtracking", get_problem("queens-knights").make(8, queens=4))
-    assert liar.outcome is Outcome.WRONG and honest.outcome is Outcome.SOLVED  # certification
+    assert liar.verdict.outcome is Outcome.WRONG and honest.verdict.outcome is Outcome.SOLVED  # certification
     # the claim as a store made before certification holds it: only re-judging catches it
     liar = liar.with_(outcome=Outcome.INFEASIBLE, verified=False, verified_by="", certificate="",
                       reason="infeasibility not verified by a rule")
@@ -150,8 +150,8 @@ def test_a_run_cannot_change_its_recorded_peak_memory() -> None:
     if layout is None:
         pytest.skip(f"no cgroups here: {why}")
     record = run_solve(ref("MemoryLiar"), get_problem("nqueens").make(8))
-    assert record.measured_by.startswith("cgroup"), record.measured_by
-    assert record.peak_rss_mb > 1400, record.peak_rss_mb
+    assert record.figures.measured_by.startswith("cgroup"), record.figures.measured_by
+    assert record.figures.peak_rss_mb > 1400, record.figures.peak_rss_mb
 
 
 def test_without_cgroups_the_peak_is_the_kernels_figure() -> None:
@@ -159,8 +159,8 @@ def test_without_cgroups_the_peak_is_the_kernels_figure() -> None:
 
     record = run_solve(ref("MemoryLiar"), get_problem("nqueens").make(8),
                        measurement=Measurement(cgroups=False))
-    assert record.measured_by == "rusage"
-    assert record.peak_rss_mb > 1400, record.peak_rss_mb
+    assert record.figures.measured_by == "rusage"
+    assert record.figures.peak_rss_mb > 1400, record.figures.peak_rss_mb
 
 
 def test_exported_traces_carry_the_rejudged_outcome(tmp_path: Path) -> None:
@@ -168,7 +168,7 @@ def test_exported_traces_carry_the_rejudged_outcome(tmp_path: Path) -> None:
 
     inst = get_problem("nqueens").make(30)
     traced = run_solve("min-conflicts", inst)
-    assert traced.trace
+    assert traced.figures.trace
     claim = traced.with_(solver="liar", outcome=Outcome.INFEASIBLE, answer=None, valid=None,
                          verified=False, judge_version="an earlier judge")
     honest = run_solve("mod12", inst)
@@ -177,7 +177,7 @@ def test_exported_traces_carry_the_rejudged_outcome(tmp_path: Path) -> None:
         store.add("k-claim", claim)
         store.add("k-honest", honest)
         # the same claim as today's judge's own verdict: a row no judge made, refused (issue 53)
-        store.add("k-forged", claim.with_(judge_version=traced.judge_version))
+        store.add("k-forged", claim.with_(judge_version=traced.verdict.judge_version))
     assert set(load_traces(db)["outcome"]) == {"wrong"}
     assert set(load_traces(db, rejudged=False)["outcome"]) == {"infeasible"}
     assert set(load_traces(db)["key"]) == {"k-claim"}
@@ -196,7 +196,7 @@ def test_a_plugins_exact_claim_gets_one_verdict_everywhere(capsys, tmp_path: Pat
                        "--solvers", f"{detour},idastar-linear-conflict")
     shown = {r["solver"]: r["outcome"] for r in json_lines(out)}
     assert code == 1 and shown["hostile-detour"] == "wrong"
-    stored = {r.solver: r.outcome.value for r in load_records(db)}
+    stored = {r.key.solver: r.verdict.outcome.value for r in load_records(db)}
     assert stored == shown
     assert dict(zip(load(db)["solver"], load(db)["outcome"], strict=True)) == shown
     csv = tmp_path / "x.csv"

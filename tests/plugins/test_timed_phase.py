@@ -34,16 +34,16 @@ def ref(name: str) -> str:
 @pytest.mark.parametrize("n", [8, 10])  # 8: the fixed warm-up size, never the warm-up then
 def test_work_before_the_timed_phase_finds_no_instance(plugin: str, n: int) -> None:
     rec = run_solve(ref(plugin), get_problem("nqueens").make(n))
-    assert rec.outcome is Outcome.SOLVED
-    assert rec.counters["precomputed"] == 0
-    assert rec.time_s >= 0.8 * WORK_S, rec  # the work was done, and timed, after go
+    assert rec.verdict.outcome is Outcome.SOLVED
+    assert rec.figures.counters["precomputed"] == 0
+    assert rec.figures.time_s >= 0.8 * WORK_S, rec  # the work was done, and timed, after go
 
 
 def test_warm_up_and_start_up_are_recorded_beside_the_solve_time(monkeypatch) -> None:
     monkeypatch.setenv("PUZZLEBENCH_HOSTILE_HOLD", "0.6")
     rec = run_solve(ref("WarmupWorker"), get_problem("nqueens").make(10))
-    assert rec.warmup_s >= 0.6 and rec.startup_s >= rec.warmup_s
-    assert rec.time_s >= 0.8 * WORK_S
+    assert rec.figures.warmup_s >= 0.6 and rec.figures.startup_s >= rec.figures.warmup_s
+    assert rec.figures.time_s >= 0.8 * WORK_S
 
 
 def test_the_start_up_limit_is_small_by_default() -> None:
@@ -58,8 +58,9 @@ def test_a_run_past_its_start_up_limit_is_killed(plugin: str, monkeypatch) -> No
     monkeypatch.setenv("PUZZLEBENCH_HOSTILE_HOLD", "5")
     rec = run_solve(ref(plugin), get_problem("nqueens").make(10),
                     measurement=Measurement(startup_limit=1.0))
-    assert rec.outcome is Outcome.TIMEOUT and "start-up" in rec.error, rec.error  # a limit, not a crash
-    assert 1.0 <= rec.startup_s < 4.0 and rec.time_s == 0.0
+    # a limit, not a crash
+    assert rec.verdict.outcome is Outcome.TIMEOUT and "start-up" in rec.verdict.error, rec.verdict.error
+    assert 1.0 <= rec.figures.startup_s < 4.0 and rec.figures.time_s == 0.0
 
 
 def test_the_start_up_limit_is_an_option(monkeypatch, capsys) -> None:

@@ -128,7 +128,8 @@ def test_completion_from_python() -> None:
     import puzzlebench
 
     record = puzzlebench.solve("nqueens-completion", 12, "min-conflicts", placed="0:0,3:5", seed=2)
-    assert record.outcome is Outcome.SOLVED and record.answer[0] == 0 and record.answer[3] == 5
+    answer = record.verdict.answer
+    assert record.verdict.outcome is Outcome.SOLVED and answer[0] == 0 and answer[3] == 5
     with pytest.raises(InvalidInstanceError, match="pre-placed"):
         puzzlebench.solve("nqueens-completion", 12, "cpsat")
 
@@ -237,18 +238,18 @@ def _infeasible(solver: str, *, verified: bool = False, outcome: Outcome = Outco
 def test_infeasibility_with_no_rule_is_settled_by_two_complete_solvers() -> None:
     complete = ["cpsat", "bitboard", "backtracking"]
     one = judge_across([_infeasible("cpsat")], complete_solvers=complete)
-    assert one[0].verified is False  # one solver's word is not enough
+    assert one[0].verdict.verified is False  # one solver's word is not enough
     two = judge_across([_infeasible("cpsat"), _infeasible("bitboard")], complete_solvers=complete)
-    assert all(r.verified for r in two) and "agreed by complete solvers" in two[0].reason
+    assert all(r.verdict.verified for r in two) and "agreed by complete solvers" in two[0].verdict.reason
     same = judge_across([_infeasible("cpsat"), _infeasible("cpsat")], complete_solvers=complete)
-    assert not any(r.verified for r in same)  # the same solver twice is one voice
+    assert not any(r.verdict.verified for r in same)  # the same solver twice is one voice
     incomplete = judge_across([_infeasible("cpsat"), _infeasible("min-conflicts")],
                          complete_solvers=complete)
-    assert not any(r.verified for r in incomplete)
+    assert not any(r.verdict.verified for r in incomplete)
     solved = _infeasible("min-conflicts", outcome=Outcome.SOLVED).with_(valid=True, verified=True)
     contradicted = judge_across([_infeasible("cpsat"), _infeasible("bitboard"), solved],
                            complete_solvers=complete)
-    assert [r.outcome for r in contradicted[:2]] == [Outcome.WRONG, Outcome.WRONG]
+    assert [r.verdict.outcome for r in contradicted[:2]] == [Outcome.WRONG, Outcome.WRONG]
 
 
 def test_ioh_function_numbers_belong_to_the_families() -> None:
@@ -285,9 +286,9 @@ def test_a_plugin_familys_origin_reaches_the_record_and_the_report(tmp_path: Pat
     assert family_origin("nqueens") == ""
     spec = resolve_solver(SOLVER)
     record = run_judged(spec, make_request(spec, problem.make(5, ones=3), "solve"))
-    assert record.outcome is Outcome.SOLVED and record.verified_by == "validator"
-    assert record.versions["problem family"] == f"{TOY}:SpacedOnes (sha256 {digest})"
-    assert "problem family's own validator" in record.notes
+    assert record.verdict.outcome is Outcome.SOLVED and record.verdict.verified_by == "validator"
+    assert record.provenance.versions["problem family"] == f"{TOY}:SpacedOnes (sha256 {digest})"
+    assert "problem family's own validator" in record.provenance.notes
     import pandas as pd
 
     from puzzlebench.report import manifest

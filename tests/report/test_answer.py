@@ -184,7 +184,7 @@ def test_claims_are_confirmed_or_contradicted_with_one_verdict_each(tmp_path: Pa
 def test_a_claim_on_a_counter_and_on_success(tmp_path: Path) -> None:
     records = clear_best(np.random.default_rng(8), repeats=10)
     records = [r.with_(outcome=Outcome.TIMEOUT, claim="", valid=None, verified=None)
-               if r.solver == "slow" and r.repeat < 9 else r for r in records]
+               if r.key.solver == "slow" and r.key.repeat < 9 else r for r in records]
     frame = frame_of(tmp_path, records)
     found = claim_verdicts(frame, [claim("counter:nodes"), claim("success"),
                                    claim("counter:missing")])

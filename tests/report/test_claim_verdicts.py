@@ -64,7 +64,7 @@ def test_a_false_claim_is_contradicted_and_censored_runs_never_count_as_fast(tmp
     rng = np.random.default_rng(2)
     steady = runs("steady", {n: [0.3 + 0.02 * rng.random() for _ in range(4)] for n in SIZES})
     quitter = runs("quitter", {n: [0.01, None, None, 0.01] for n in SIZES})
-    quitter = [r.with_(time_s=0.001) if r.outcome is Outcome.TIMEOUT else r for r in quitter]
+    quitter = [r.with_(time_s=0.001) if r.verdict.outcome is Outcome.TIMEOUT else r for r in quitter]
     v = claim_verdicts(frame_of(tmp_path, steady + quitter), [claim("quitter", "steady")])[0]
     assert v.verdict == "inconclusive"  # half better, half censored: not separated
     evals = claim_verdicts(frame_of(tmp_path, steady + quitter),
@@ -90,7 +90,7 @@ def test_equivalence_needs_a_margin_and_an_interval_inside_it(tmp_path: Path) ->
     # a margin narrower than the noise does not make them equivalent
     b2 = runs("b", {n: [1.5 + 0.5 * rng.random() for _ in range(5)] for n in SIZES})
     (tmp_path / "wide").mkdir()
-    b2 = [r for r in b2 if r.size in SIZES]
+    b2 = [r for r in b2 if r.key.size in SIZES]
     wide = claim_verdicts(frame_of(tmp_path / "wide", a + b2), [claim("a", "b", margin=1.01)])[0]
     assert wide.verdict == "confirmed"  # a separated difference is never called equivalent
 

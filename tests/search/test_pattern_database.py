@@ -423,11 +423,11 @@ def test_warmup_shares_the_goal_not_the_start() -> None:
 def test_korf_instances_optimal_and_judged(number: int) -> None:
     inst = SL.make(15, start=f"korf:{number}")
     record = run_solve("idastar-pdb", inst, budget=Budget(time_limit=60))
-    assert record.outcome is Outcome.SOLVED and record.verified is True
-    assert record.answer_length == korf_instance(number).optimal
-    assert "optimum is" not in (record.reason or "")
-    assert record.counters["pdb_bytes"] > 30 * 2**20  # the 6-6-3 tables
-    assert record.counters["nodes_generated"] < korf_instance(number).ida_nodes_1985
+    assert record.verdict.outcome is Outcome.SOLVED and record.verdict.verified is True
+    assert record.verdict.answer_length == korf_instance(number).optimal
+    assert "optimum is" not in (record.verdict.reason or "")
+    assert record.figures.counters["pdb_bytes"] > 30 * 2**20  # the 6-6-3 tables
+    assert record.figures.counters["nodes_generated"] < korf_instance(number).ida_nodes_1985
 
 
 def random_instance(rng: random.Random, rows: int, cols: int) -> SlidingInstance:
@@ -499,8 +499,8 @@ def test_4x4_goal_with_a_middle_blank_matches_linear_conflict() -> None:
         inst = walk_once(inst, rng.choice("UDLR"))
     pdb = run_solve("idastar-pdb", inst, budget=Budget(time_limit=120))
     lc = run_solve("idastar-linear-conflict", inst, budget=Budget(time_limit=120))
-    assert pdb.outcome is Outcome.SOLVED and lc.outcome is Outcome.SOLVED
-    assert pdb.answer_length == lc.answer_length
+    assert pdb.verdict.outcome is Outcome.SOLVED and lc.verdict.outcome is Outcome.SOLVED
+    assert pdb.verdict.answer_length == lc.verdict.answer_length
     assert relabel(inst).blank_goal == 5 and relabel(inst).reflects
 
 
@@ -539,8 +539,8 @@ def test_the_untimed_warm_up_runs_on_the_runs_board_and_goal_not_its_start() -> 
 
     inst = SL.make(15, start="korf:79")
     record = run_solve(spec_of(WarmupWitness), inst, budget=Budget(time_limit=60))
-    assert record.outcome is Outcome.SOLVED
-    handed = [line.split()[1:] for line in record.log.splitlines() if line.startswith("handed")]
+    assert record.verdict.outcome is Outcome.SOLVED
+    handed = [line.split()[1:] for line in record.provenance.log.splitlines() if line.startswith("handed")]
     assert len(handed) == 2  # the warm-up, then the timed run
     (warm_start, _, warm_goal), (run_start, _, run_goal) = handed
     goal = ",".join(map(str, inst.goal))

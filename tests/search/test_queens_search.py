@@ -64,12 +64,12 @@ def test_incremental_h_and_g_match_recomputation(n: int, torus: bool, seed: int)
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_solves_and_reports_seed_counters(solver: str) -> None:
     rec = run_solve(solver, get_problem("nqueens").make(8), seed=5, budget=Budget(time_limit=30))
-    assert rec.outcome is Outcome.SOLVED
+    assert rec.verdict.outcome is Outcome.SOLVED
     for counter in ("nodes_expanded", "nodes_generated", "max_frontier", "steps",
                     "effective_branching"):
-        assert counter in rec.counters
+        assert counter in rec.figures.counters
     torus = run_solve(solver, get_problem("torus-queens").make(5), seed=5)
-    assert torus.outcome is Outcome.SOLVED
+    assert torus.verdict.outcome is Outcome.SOLVED
 
 
 @pytest.mark.covers("astar-h3", "greedy-h3")
@@ -78,7 +78,7 @@ def test_astar_h3_path_is_no_longer_than_greedy_h3_on_average() -> None:
     for seed in range(8):
         for solver in steps:
             rec = run_solve(solver, get_problem("nqueens").make(8), seed=seed)
-            steps[solver] += rec.counters["steps"]
+            steps[solver] += rec.figures.counters["steps"]
     assert steps["astar-h3"] <= steps["greedy-h3"]
 
 

@@ -35,10 +35,11 @@ SEED_001 = {
 @pytest.mark.parametrize(("start", "published"), SEED_001.items())
 def test_source001_loop_reproduces_the_published_node_counts(start: str, published) -> None:
     record = run_solve("seed001-loop", SL.make(8, start=start))
-    assert record.outcome is Outcome.SOLVED
-    assert (record.counters["nodes_examined"], record.counters["nodes_generated"]) == published
+    assert record.verdict.outcome is Outcome.SOLVED
+    counters = record.figures.counters
+    assert (counters["nodes_examined"], counters["nodes_generated"]) == published
     # ... and its paths are longer than optimal, as the issue says.
-    assert record.answer_length > optimal_length(tuple(int(c) for c in start))
+    assert record.verdict.answer_length > optimal_length(tuple(int(c) for c in start))
 
 
 @pytest.mark.covers("astar-linear-conflict", "astar-manhattan", "astar-rowcol", "idastar-linear-conflict")
@@ -47,8 +48,8 @@ def test_source001_loop_reproduces_the_published_node_counts(start: str, publish
 def test_exact_solvers_are_optimal_on_seed_inputs(solver: str) -> None:
     for start in SEED_001:
         record = run_solve(solver, SL.make(8, start=start), budget=Budget(time_limit=30))
-        assert record.outcome is Outcome.SOLVED, record.reason
-        assert record.answer_length == record.optimum == optimal_length(
+        assert record.verdict.outcome is Outcome.SOLVED, record.verdict.reason
+        assert record.verdict.answer_length == record.verdict.optimum == optimal_length(
             tuple(int(c) for c in start))
 
 
@@ -81,16 +82,16 @@ def test_astar_optimal_on_a_random_sample() -> None:
     for _ in range(40):
         start = random_reachable(rng, 60)
         rec = run_solve("astar-linear-conflict", SlidingInstance(3, 3, start))
-        assert rec.outcome is Outcome.SOLVED and rec.answer_length == optimal_length(start)
+        assert rec.verdict.outcome is Outcome.SOLVED and rec.verdict.answer_length == optimal_length(start)
 
 
 @pytest.mark.covers("greedy-manhattan", "greedy-misplaced")
 def test_greedy_is_not_claimed_optimal_and_unsolvable_is_infeasible() -> None:
     rec = run_solve("greedy-manhattan", SL.make(8, start="876543210"))
-    assert rec.outcome is Outcome.SOLVED and rec.optimum is None
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.verdict.optimum is None
     for solver in ("astar-manhattan", "greedy-misplaced", "idastar-linear-conflict",
                    "seed001-loop"):
-        assert run_solve(solver, SL.make(8, start="123456870")).outcome is Outcome.INFEASIBLE
+        assert run_solve(solver, SL.make(8, start="123456870")).verdict.outcome is Outcome.INFEASIBLE
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(0, 80))
@@ -118,17 +119,17 @@ def test_generic_framework_and_kernel_expand_the_same_nodes() -> None:
     heur = Heuristic("linear-conflict", Tables.build(3, 3, GOAL))
     result = best_first(SlidingState.initial(heur, start), Budget(), astar=True)
     rec = run_solve("astar-linear-conflict", SlidingInstance(3, 3, start))
-    assert result.counters["nodes_expanded"] == rec.counters["nodes_expanded"]
-    assert "".join(result.moves) == rec.answer
+    assert result.counters["nodes_expanded"] == rec.figures.counters["nodes_expanded"]
+    assert "".join(result.moves) == rec.verdict.answer
 
 
 def test_other_goals_and_shapes() -> None:
     blank_first = SL.make(8, start="125408367", goal="012345678")
     rec = run_solve("astar-linear-conflict", blank_first)
-    assert rec.outcome is Outcome.SOLVED and rec.answer_length == rec.optimum
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.verdict.answer_length == rec.verdict.optimum
     rect = SL.make(5, start="412503", shape="2x3")
     for solver in ("astar-manhattan", "idastar-linear-conflict", "seed001-loop"):
-        assert run_solve(solver, rect).outcome is Outcome.SOLVED
+        assert run_solve(solver, rect).verdict.outcome is Outcome.SOLVED
 
 
 def test_idastar_15_puzzle_korf_instance() -> None:
@@ -136,7 +137,7 @@ def test_idastar_15_puzzle_korf_instance() -> None:
     inst = SL.make(15, start="13,5,4,10,9,12,8,14,2,3,7,1,0,15,11,6",
                    goal=",".join(str(t) for t in range(16)))
     rec = run_solve("idastar-linear-conflict", inst, budget=Budget(time_limit=60))
-    assert rec.outcome is Outcome.SOLVED and rec.answer_length == 55
+    assert rec.verdict.outcome is Outcome.SOLVED and rec.verdict.answer_length == 55
 
 
 def test_bfs_table_covers_every_goal() -> None:
@@ -153,8 +154,8 @@ def test_bfs_table_covers_every_goal() -> None:
             assert optimal_length(start, goal) is None
             continue
         rec = run_solve("idastar-linear-conflict", inst)
-        assert rec.outcome is Outcome.SOLVED
-        assert rec.answer_length == optimal_length(start, goal)
+        assert rec.verdict.outcome is Outcome.SOLVED
+        assert rec.verdict.answer_length == optimal_length(start, goal)
         seen_blank.add(classes.get(goal.index(0), "edge"))
         checked += 1
     assert seen_blank == {"corner", "edge", "centre"}
@@ -168,10 +169,10 @@ def test_every_heuristic_pair_on_seed_input(heuristic: str) -> None:
     start = "347508621"
     astar = run_solve(f"astar-{heuristic}", SL.make(8, start=start), budget=Budget(time_limit=30))
     greedy = run_solve(f"greedy-{heuristic}", SL.make(8, start=start))
-    assert astar.outcome is greedy.outcome is Outcome.SOLVED
-    assert astar.answer_length == astar.optimum == 28
-    assert greedy.answer_length >= astar.answer_length
-    assert greedy.counters["nodes_expanded"] <= astar.counters["nodes_expanded"]
+    assert astar.verdict.outcome is greedy.verdict.outcome is Outcome.SOLVED
+    assert astar.verdict.answer_length == astar.verdict.optimum == 28
+    assert greedy.verdict.answer_length >= astar.verdict.answer_length
+    assert greedy.figures.counters["nodes_expanded"] <= astar.figures.counters["nodes_expanded"]
 
 
 def _fewest_removals(goals: tuple[int, ...]) -> int:

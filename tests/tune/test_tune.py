@@ -48,7 +48,7 @@ def test_the_command_tunes_tests_and_writes_a_fragment_a_study_reads(
     # every evaluation was a judged, stored run of the tuning study, named by its parameters
     with Store(db) as store:
         records = list(store.records("tune-first-choice-hc-queens-knights"))
-    assert records and all(r.verified is not None for r in records)
+    assert records and all(r.verdict.verified is not None for r in records)
     # report on the tuning's own store: its manifest says how the configuration was found
     assert main(["report", "--db", str(db), "--out", str(tmp_path / "tuning")]) == 0
     assert "tuned configuration" in (tmp_path / "tuning" / "tables" / "manifest.csv").read_text()
@@ -111,8 +111,8 @@ def test_a_lying_plugin_never_becomes_the_incumbent(tmp_path: Path) -> None:
     assert result.params["mode"] == "honest"
     assert all(t.score >= 2 * 2.0 for t in lies)  # judged failures: twice the time limit
     with Store(tmp_path / "l.sqlite") as store:  # the study is named by the solver's name
-        wrong = [r for r in store.records("tune-lying-nqueens") if r.params["mode"] == "lie"]
-    assert wrong and all(r.outcome.value == "wrong" for r in wrong)
+        wrong = [r for r in store.records("tune-lying-nqueens") if r.key.params["mode"] == "lie"]
+    assert wrong and all(r.verdict.outcome.value == "wrong" for r in wrong)
 
 
 @pytest.mark.parametrize(("args", "says"), [

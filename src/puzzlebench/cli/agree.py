@@ -164,8 +164,8 @@ def verification(report: AgreementReport) -> dict[str, dict[str, str]]:
     """instance → solver → the rung that verified its solve run ("" unverified or failed)."""
     out: dict[str, dict[str, str]] = {}
     for r in report.records:
-        if r.task == "solve":
-            out.setdefault(r.instance_id, {})[r.solver] = r.verified_by
+        if r.key.task == "solve":
+            out.setdefault(r.key.instance_id, {})[r.key.solver] = r.verdict.verified_by
     return out
 
 

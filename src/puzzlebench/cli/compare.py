@@ -117,7 +117,7 @@ def compare_command(
         records = load_records(target, keys=[s.key for s in runs],
                                exact_solvers=[s.name for s in specs if s.exact],
                                complete_solvers=[s.name for s in specs if s.complete])
-        records.sort(key=lambda r: (r.solver, r.size, r.instance_id, r.repeat))
+        records.sort(key=lambda r: (r.key.solver, r.key.size, r.key.instance_id, r.key.repeat))
         if as_json:
             for rec in records:
                 emit_json(record_json(rec))
@@ -135,7 +135,7 @@ def compare_command(
             write_report(records, report, force=force)
             if not as_json:
                 typer.echo(f"report written to {report}/report.md and report.html")
-    return 1 if any(r.outcome.failure for r in records) else 0
+    return 1 if any(r.verdict.outcome.failure for r in records) else 0
 
 
 def borda_scores(records: list[RunRecord]) -> dict[str, float] | None:

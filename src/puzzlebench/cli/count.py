@@ -80,27 +80,30 @@ def count_command(
     budget = make_budget(DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
     warn_ignored_caps(spec, budget)
     record = run_count(spec, instance, unique=unique, params=parse_params(param), budget=budget)
+    verdict = record.verdict
     if as_json:
-        out = {"problem": record.problem, "size": record.size, "solver": record.solver,
-               "count": record.count, "time_s": record.time_s, "outcome": record.outcome.value,
-               "verified": record.verified, "reason": record.reason, "error": record.error,
+        v = record.verdict
+        out = {"problem": record.key.problem, "size": record.key.size, "solver": record.key.solver,
+               "count": v.count, "time_s": record.figures.time_s, "outcome": v.outcome.value,
+               "verified": v.verified, "reason": v.reason, "error": v.error,
                "solver_default": solver is None}
         if unique:
-            out["unique"] = record.unique
+            out["unique"] = verdict.unique
         emit_json(out)
     else:
-        if record.count is not None:
-            typer.echo(f"{record.count} solutions")
-        if unique and record.unique is not None:
-            typer.echo(f"{record.unique} unique up to rotation and reflection")
-        unverified = " unverified" if record.outcome.success and record.verified is False else ""
+        if record.verdict.count is not None:
+            typer.echo(f"{record.verdict.count} solutions")
+        if unique and record.verdict.unique is not None:
+            typer.echo(f"{record.verdict.unique} unique up to rotation and reflection")
+        said = record.verdict
+        unverified = " unverified" if said.outcome.success and said.verified is False else ""
         chosen = ", " if solver else f", {why(instance.problem, n)}; "
-        typer.echo(f"({record.solver}{chosen}{record.time_s:.3f} s, "
-                   f"{record.outcome.value}{unverified})")
-        for label, text in (("reason", record.reason), ("error", record.error)):
-            if text and (label != "error" or text != record.reason):
+        typer.echo(f"({record.key.solver}{chosen}{record.figures.time_s:.3f} s, "
+                   f"{record.verdict.outcome.value}{unverified})")
+        for label, text in (("reason", record.verdict.reason), ("error", record.verdict.error)):
+            if text and (label != "error" or text != record.verdict.reason):
                 typer.echo(f"  {label}: {text}")
-    return 0 if record.outcome is Outcome.SOLVED else 1
+    return 0 if verdict.outcome is Outcome.SOLVED else 1
 
 
 def _split_count(instance: Any, how: str, *, unique: bool, solver: str | None,

@@ -48,24 +48,24 @@ def record_json(record: RunRecord) -> dict[str, Any]:
 
 def time_text(record: RunRecord) -> str:
     """The run's time at the precision it was measured: microseconds, and the repeats."""
-    if record.repeats > 1:
-        return (f"{record.time_s:.6f}s (median of {record.repeats} repeats, "
-                f"fastest {record.time_min_s:.6f}s)")
-    return f"{record.time_s:.6f}s"
+    if record.figures.repeats > 1:
+        return (f"{record.figures.time_s:.6f}s (median of {record.figures.repeats} repeats, "
+                f"fastest {record.figures.time_min_s:.6f}s)")
+    return f"{record.figures.time_s:.6f}s"
 
 
 def measurement_text(record: RunRecord) -> str:
     """What measured the run: the clock, CPU/memory source, pinning, the harness's span."""
-    parts = [f"time by {record.timed_by or 'harness'} stamps "
-             f"(harness span {record.span_s:.6f}s)",
-             f"cpu {record.cpu_s:.6f}s and peak memory {record.peak_rss_mb:.1f} MB by "
-             f"{record.measured_by or 'unknown'}"]
-    if record.core is not None:
-        parts.append(f"pinned to core {record.core}")
+    parts = [f"time by {record.figures.timed_by or 'harness'} stamps "
+             f"(harness span {record.figures.span_s:.6f}s)",
+             f"cpu {record.figures.cpu_s:.6f}s and peak memory {record.figures.peak_rss_mb:.1f} MB by "
+             f"{record.figures.measured_by or 'unknown'}"]
+    if record.figures.core is not None:
+        parts.append(f"pinned to core {record.figures.core}")
     # the run's priority (machine.nice in --json) is the harness's business: it keeps the
     # run ahead of the harness's own work, and says nothing about the figures
-    if record.isolated:
-        parts.append("sealed in namespaces of its own" if record.sandbox == "namespaces"
+    if record.provenance.isolated:
+        parts.append("sealed in namespaces of its own" if record.provenance.sandbox == "namespaces"
                      else "not sealed (sandbox: none)")
     return "; ".join(parts)
 
@@ -83,10 +83,11 @@ def print_runs(records: list[RunRecord], title: str = "", *, wide: bool = False)
 
     rows = []
     for r in records:
-        outcome = r.outcome.value + (" (unverified)" if r.outcome.success and r.verified is False
-                                     else f" ({r.verified_by})" if r.outcome.success else "")
-        rows.append([r.solver, str(r.size), outcome, f"{r.time_s:.4f}", counters_text(r.counters),
-                     (r.reason or r.error)[:80]])
+        v = r.verdict
+        outcome = v.outcome.value + (" (unverified)" if v.outcome.success and v.verified is False
+                                     else f" ({v.verified_by})" if v.outcome.success else "")
+        rows.append([r.key.solver, str(r.key.size), outcome, f"{r.figures.time_s:.4f}",
+                     counters_text(r.figures.counters), (v.reason or v.error)[:80]])
     show([Column("solver", key=True), Column("size", right=True), Column("outcome"),
           Column("time (s)", right=True), Column("counters"), Column("note")], rows,
          title=title or None, wide=wide, legend=legend(row[2] for row in rows))

@@ -177,4 +177,4 @@ def run_command(
     typer.echo(f"  {target}")  # a path and a command are printed whole, to be copied
     say("Its report (the ranking, each claim with its verdict), written by:", wide=wide)
     typer.echo(f"  puzzlebench report --db {target} --out {Path(target).stem}-report/")
-    return 1 if any(r.outcome.failure for r in records) else 0
+    return 1 if any(r.verdict.outcome.failure for r in records) else 0

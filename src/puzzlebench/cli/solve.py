@@ -80,31 +80,33 @@ def solve_command(
     warn_ignored_caps(spec, budget)
     record = run_solve(spec, instance, params=parse_params(param), seed=seed, budget=budget,
                        measurement=measurement)
+    verdict, figures = record.verdict, record.figures
     if as_json:
         emit_json(record_json(record))
     else:
-        validity = {True: "valid", False: "INVALID", None: "no answer"}[record.valid]
-        unverified = (" unverified" if record.verified is False
-                      else f" verified_by={record.verified_by}") if record.outcome.success else ""
-        why = first_reason(record) if record.outcome.failure else ""
+        validity = {True: "valid", False: "INVALID", None: "no answer"}[verdict.valid]
+        unverified = (" unverified" if verdict.verified is False
+                      else f" verified_by={verdict.verified_by}") if verdict.outcome.success else ""
+        why = first_reason(record) if verdict.outcome.failure else ""
         why = f" ({clip(why, 100)})" if why else ""  # a failed run's line says why, first
-        line = (f"{record.instance_id} solver={record.solver} outcome={record.outcome.value}{why}"
+        line = (f"{record.key.instance_id} solver={record.key.solver} "
+                f"outcome={verdict.outcome.value}{why}"
                 f"{unverified} ({validity}) time={time_text(record)} "
-                f"(start-up {record.startup_s:.2f}s, warm-up {record.warmup_s:.2f}s, untimed) "
-                f"{counters_text(record.counters)}")
+                f"(start-up {figures.startup_s:.2f}s, warm-up {figures.warmup_s:.2f}s, untimed) "
+                f"{counters_text(figures.counters)}")
         prob = problem_of(instance)
-        headline, details = prob.answer_text(record.answer) if record.valid else ("", [])
+        headline, details = prob.answer_text(verdict.answer) if verdict.valid else ("", [])
         typer.echo(f"{line.rstrip()} {headline}".rstrip())
         for text in details:
             typer.echo(f"  {text}")
-        stop = "" if record.stopped_by in ("", "answer") or record.stopped_by in record.reason \
-            else record.stopped_by
+        stop = "" if verdict.stopped_by in ("", "answer") or verdict.stopped_by in verdict.reason \
+            else verdict.stopped_by
         shown = first_reason(record) if why and len(first_reason(record)) <= 100 else None
-        for label, text in (("reason", record.reason), ("stopped by", stop), ("error", record.error),
-                            ("note", record.notes), ("certificate", record.certificate)):
-            if text and (label != "error" or text != record.reason) and text.strip() != shown:
+        for label, text in (("reason", verdict.reason), ("stopped by", stop), ("error", verdict.error),
+                            ("note", record.provenance.notes), ("certificate", verdict.certificate)):
+            if text and (label != "error" or text != verdict.reason) and text.strip() != shown:
                 typer.echo(f"  {label}: {text}")
         typer.echo(f"  measured: {measurement_text(record)}")
-        if show and record.answer is not None and record.valid:
-            typer.echo(prob.render(instance, prob.answer_from_json(record.answer)))
-    return 0 if record.outcome.success else 1
+        if show and verdict.answer is not None and verdict.valid:
+            typer.echo(prob.render(instance, prob.answer_from_json(verdict.answer)))
+    return 0 if verdict.outcome.success else 1

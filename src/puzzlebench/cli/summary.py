@@ -24,8 +24,8 @@ FAULTS = (Outcome.WRONG, Outcome.CRASH, Outcome.TIMEOUT, Outcome.MEMOUT)
 
 def outcomes_text(records: Sequence[RunRecord]) -> str:
     """A solver's runs in one cell: ``7/7 solved``, or ``5 solved · 2 timeout``."""
-    counts = Counter(r.outcome for r in records)
-    unverified = sum(1 for r in records if r.outcome.success and r.verified is False)
+    counts = Counter(r.verdict.outcome for r in records)
+    unverified = sum(1 for r in records if r.verdict.outcome.success and r.verdict.verified is False)
     if len(counts) == 1 and not unverified:
         only = next(iter(counts))
         return f"{len(records)}/{len(records)} {only.value}"
@@ -47,13 +47,13 @@ def print_summary(records: list[RunRecord], borda: Mapping[str, float] | None = 
         return
     by_solver: dict[str, list[RunRecord]] = {}
     for r in records:
-        by_solver.setdefault(r.solver, []).append(r)
+        by_solver.setdefault(r.key.solver, []).append(r)
     columns = [Column("solver", key=True), Column("runs"),
                Column("median time (s)", right=True), Column("Borda", right=True)]
     rows = []
     for solver in sorted(by_solver):
         recs = by_solver[solver]
-        times = sorted(r.time_s for r in recs)
+        times = sorted(r.figures.time_s for r in recs)
         score = f"{borda[solver]:.2f}" if borda and solver in borda else ""
         rows.append([solver, outcomes_text(recs), f"{times[len(times) // 2]:.4f}", score])
     show(columns, rows, title="summary", legend=legend(
@@ -72,10 +72,10 @@ def faults_line(records: Sequence[RunRecord]) -> str:
     """What was wrong, crashed or was killed, by solver, with the first reason; "" if nothing."""
     parts = []
     for outcome in FAULTS:
-        bad = [r for r in records if r.outcome is outcome]
+        bad = [r for r in records if r.verdict.outcome is outcome]
         if not bad:
             continue
-        who = Counter(r.solver for r in bad)
+        who = Counter(r.key.solver for r in bad)
         names = ", ".join(f"{s} {n}" for s, n in sorted(who.items()))
         why = _first_reason(bad)
         parts.append(f"{outcome.value}: {names}" + (f" (first: {why})" if why else ""))

@@ -24,10 +24,10 @@ COUNT_TIME_LIMIT = 180.0
 def solves(case: Case, log: RunLog) -> str:
     assert case.instance is not None
     record = log.solve(case.spec, case.instance, seed=1, budget=ANSWER_BUDGET)
-    if record.outcome is not Outcome.SOLVED or record.valid is not True:
+    if record.verdict.outcome is not Outcome.SOLVED or record.verdict.valid is not True:
         return f"not solved: {what(record)}"
     problem = problem_of(case.instance)
-    if not problem.validate(case.instance, problem.answer_from_json(record.answer)).valid:
+    if not problem.validate(case.instance, problem.answer_from_json(record.verdict.answer)).valid:
         return "the stored answer does not re-validate"
     return ""
 
@@ -35,9 +35,9 @@ def solves(case: Case, log: RunLog) -> str:
 def infeasible(case: Case, log: RunLog) -> str:
     assert case.instance is not None
     record = log.solve(case.spec, case.instance, seed=1, budget=INFEASIBLE_BUDGET)
-    if case.spec.complete and record.outcome is not Outcome.INFEASIBLE:
+    if case.spec.complete and record.verdict.outcome is not Outcome.INFEASIBLE:
         return f"a complete solver did not prove it infeasible: {what(record)}"
-    if record.outcome not in (Outcome.BUDGET, Outcome.INFEASIBLE, Outcome.DECLINED):
+    if record.verdict.outcome not in (Outcome.BUDGET, Outcome.INFEASIBLE, Outcome.DECLINED):
         return f"expected budget, infeasible or a decline: {what(record)}"
     return ""
 
@@ -61,8 +61,8 @@ def counts(case: Case, log: RunLog) -> str:
         raise NotApplicable("no case of this problem has a known count")
     for inst, count in known:
         record = log.count(case.spec, inst, budget=Budget(time_limit=COUNT_TIME_LIMIT))
-        if record.outcome is not Outcome.SOLVED or record.count != count:
-            return f"{inst.instance_id}: counted {record.count} ({what(record)}); known {count}"
+        if record.verdict.outcome is not Outcome.SOLVED or record.verdict.count != count:
+            return f"{inst.instance_id}: counted {record.verdict.count} ({what(record)}); known {count}"
     return ""
 
 
@@ -75,20 +75,20 @@ def exact(case: Case, log: RunLog) -> str:
     compared = 0
     for inst in cases.solvable:
         record = log.solve(case.spec, inst, seed=1, budget=ANSWER_BUDGET)
-        if record.outcome is not Outcome.SOLVED:
+        if record.verdict.outcome is not Outcome.SOLVED:
             return f"{inst.instance_id}: {what(record)}"
-        if record.answer_length is None:
+        if record.verdict.answer_length is None:
             continue
         best = problem.known_optimum(inst)
         source = "the known optimum"
         if best is None and others:
             ref = log.solve(others[0], inst, seed=1, budget=ANSWER_BUDGET)
-            best, source = ref.answer_length, f"{others[0].name}'s answer"
+            best, source = ref.verdict.answer_length, f"{others[0].name}'s answer"
         if best is None:
             continue
         compared += 1
-        if record.answer_length > best:
-            return (f"{inst.instance_id}: declares exact but answered {record.answer_length} "
+        if record.verdict.answer_length > best:
+            return (f"{inst.instance_id}: declares exact but answered {record.verdict.answer_length} "
                     f"where {source} is {best}")
     if not compared:
         raise NotApplicable("no answer with a length to compare on this problem")

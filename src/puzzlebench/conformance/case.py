@@ -85,5 +85,5 @@ class RunLog:
 
 def what(record: RunRecord) -> str:
     """A record's outcome and why, for a failure's reason."""
-    why = record.reason or record.error
-    return f"{record.outcome}" + (f" ({why.strip().splitlines()[-1][:200]})" if why else "")
+    why = record.verdict.reason or record.verdict.error
+    return f"{record.verdict.outcome}" + (f" ({why.strip().splitlines()[-1][:200]})" if why else "")

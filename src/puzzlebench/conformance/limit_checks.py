@@ -60,26 +60,27 @@ def _stops_within(case: Case, log: RunLog, limit: float) -> str:
     assert case.instance is not None
     record = log.solve(case.spec, case.instance, seed=0, budget=Budget(time_limit=limit),
                        hard_limit=TIME_CHECK_KILL_AT)
-    if record.outcome in (Outcome.CRASH, Outcome.WRONG, Outcome.MEMOUT):
+    if record.verdict.outcome in (Outcome.CRASH, Outcome.WRONG, Outcome.MEMOUT):
         return what(record)
     if "time_limit" not in case.spec.honours:
         return ""
-    if record.outcome is Outcome.TIMEOUT and "hard limit" in record.error:
+    if record.verdict.outcome is Outcome.TIMEOUT and "hard limit" in record.verdict.error:
         return f"declares time_limit but was killed at {TIME_CHECK_KILL_AT:g} s"
     allowed = OVERRUN_FACTOR * limit + OVERRUN_S
     # the work it did: its CPU time where measured (a busy machine stretches the wall time of
     # the same work, never its CPU time), its wall time where that is less (threads)
-    worked = min(record.time_s, record.cpu_s) if record.cpu_s > 0 else record.time_s
-    if worked > allowed or record.time_s > WALL_STRETCH * allowed:  # working, or waiting
-        return (f"declares time_limit but worked {worked:.2f} s (wall {record.time_s:.2f} s, "
-                f"CPU {record.cpu_s:.2f} s) under a {limit:g} s limit ({record.outcome}; "
+    fig = record.figures
+    worked = min(fig.time_s, fig.cpu_s) if fig.cpu_s > 0 else fig.time_s
+    if worked > allowed or record.figures.time_s > WALL_STRETCH * allowed:  # working, or waiting
+        return (f"declares time_limit but worked {worked:.2f} s (wall {record.figures.time_s:.2f} s, "
+                f"CPU {record.figures.cpu_s:.2f} s) under a {limit:g} s limit ({record.verdict.outcome}; "
                 f"allowed {allowed:g} s)")
     return ""
 
 
 def _effort(record: RunRecord, cap: str) -> int | None:
     """The effort a run spent in a cap's unit (the smallest of its counters that name it)."""
-    seen = [int(record.counters[c]) for c in CAP_COUNTERS[cap] if c in record.counters]
+    seen = [int(record.figures.counters[c]) for c in CAP_COUNTERS[cap] if c in record.figures.counters]
     return min(seen) if seen else None
 
 
@@ -102,8 +103,8 @@ def effort_cap(case: Case, log: RunLog) -> str:
         # the probe measures effort, not speed: an answer that came just past the limit (a
         # busy machine: greedy-h2 on nqueens-30 answers at 2.6 s idle, 3.002 s under load) is
         # a timeout whose counters still say what the run spent (a killed run has none)
-        late = free.outcome is Outcome.TIMEOUT and _effort(free, cap) is not None
-        if free.outcome.failure and not late:
+        late = free.verdict.outcome is Outcome.TIMEOUT and _effort(free, cap) is not None
+        if free.verdict.outcome.failure and not late:
             return f"{instance.instance_id} uncapped: {what(free)}"
         spent = _effort(free, cap)
         if spent is None:
@@ -121,7 +122,7 @@ def _capped(case: Case, instance: Instance, cap: str, spent: int, log: RunLog) -
     used = _effort(capped, cap)
     where = (f"{instance.instance_id}: capped at {value} (a quarter of the {spent} it spends "
              "uncapped, same seed)")
-    if capped.outcome is not Outcome.BUDGET:
+    if capped.verdict.outcome is not Outcome.BUDGET:
         return f"{where} it did not stop on its budget: {what(capped)}, {used} spent"
     if used is None or used > CAP_STEP_FACTOR * value + CAP_STEP_SLACK:
         return f"{where} it spent {used}: more than one natural step past its cap"

@@ -94,19 +94,19 @@ def standings(records: list[RunRecord], candidate: str) -> list[Standing]:
     a rank)."""
     by_solver: dict[str, list[RunRecord]] = {}
     for rec in records:
-        by_solver.setdefault(rec.solver, []).append(rec)
+        by_solver.setdefault(rec.key.solver, []).append(rec)
     rows = []
     for solver, recs in by_solver.items():
-        ok = [r.outcome.success and r.verified is True for r in recs]
-        limit = max(float(r.budget.get("time_limit") or RANK_TIME_LIMIT) for r in recs)
-        par2 = sum(r.time_s if good else 2 * limit for r, good in zip(recs, ok, strict=True))
+        ok = [r.verdict.outcome.success and r.verdict.verified is True for r in recs]
+        limit = max(float(r.key.budget.get("time_limit") or RANK_TIME_LIMIT) for r in recs)
+        par2 = sum(r.figures.time_s if good else 2 * limit for r, good in zip(recs, ok, strict=True))
         rows.append((solver, sum(ok), len(recs), par2 / len(recs)))
     rows.sort(key=lambda row: (-row[1], row[3], row[0]))
     out: list[Standing] = []
     for i, (solver, verified, runs, par2) in enumerate(rows):
         tied = out and (out[-1].verified, out[-1].par2_s) == (verified, par2)
         rank = out[-1].rank if tied else i + 1
-        out.append(Standing(records[0].problem, solver, rank, verified, runs, par2,
+        out.append(Standing(records[0].key.problem, solver, rank, verified, runs, par2,
                             solver == candidate))
     return out
 

@@ -17,7 +17,7 @@ def same_seed(case: Case, log: RunLog) -> str:
     assert case.instance is not None
     first = log.solve(case.spec, case.instance, seed=12345, budget=REPRODUCE_BUDGET)
     second = log.solve(case.spec, case.instance, seed=12345, budget=REPRODUCE_BUDGET)
-    if first.outcome.failure:
+    if first.verdict.outcome.failure:
         return what(first)
     a, b = first.stable(), second.stable()
     changed = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
@@ -28,9 +28,9 @@ def deterministic(case: Case, log: RunLog) -> str:
     assert case.instance is not None
     first = log.solve(case.spec, case.instance, seed=1, budget=REPRODUCE_BUDGET)
     second = log.solve(case.spec, case.instance, seed=2, budget=REPRODUCE_BUDGET)
-    if first.outcome.failure:
+    if first.verdict.outcome.failure:
         return what(first)
-    if (first.outcome, first.answer) != (second.outcome, second.answer):
+    if (first.verdict.outcome, first.verdict.answer) != (second.verdict.outcome, second.verdict.answer):
         return "declares itself not stochastic, but seeds 1 and 2 gave different answers"
     return ""
 
@@ -39,9 +39,9 @@ def no_mutation(case: Case, log: RunLog) -> str:
     assert case.instance is not None
     instance = case.instance
     record = log.solve(case.spec, instance, seed=3, budget=Budget(time_limit=5))
-    if MUTATION_NOTE in record.notes:  # the run's process compares its copy after the run
+    if MUTATION_NOTE in record.provenance.notes:  # the run's process compares its copy after the run
         return "the solver changed the instance it was given (its run's copy)"
-    if record.outcome in (Outcome.CRASH, Outcome.WRONG):
+    if record.verdict.outcome in (Outcome.CRASH, Outcome.WRONG):
         return what(record)
     if case.spec.factory is None:  # a plugin's code runs only in its own process
         return ""
@@ -55,11 +55,11 @@ def no_mutation(case: Case, log: RunLog) -> str:
 def traces(case: Case, log: RunLog) -> str:
     assert case.instance is not None
     record = log.solve(case.spec, case.instance, seed=7, budget=REPRODUCE_BUDGET)
-    if record.outcome.failure:
+    if record.verdict.outcome.failure:
         return what(record)
-    dropped = [n for n in record.notes.split("; ") if n.startswith("trace dropped")]
+    dropped = [n for n in record.provenance.notes.split("; ") if n.startswith("trace dropped")]
     if dropped:
         return f"the harness dropped its trace: {dropped[0]}"
-    if not record.trace:
+    if not record.figures.trace:
         return "declares traces but sent no trace point"
     return ""

@@ -41,7 +41,7 @@ from puzzlebench.harness.run.protocol.payload import MalformedProposalError, fro
 from puzzlebench.harness.run_request import Go, RunRequest
 from puzzlebench.harness.scheduler import Job
 from puzzlebench.problems.base import Instance
-from puzzlebench.records.record import RunRecord
+from puzzlebench.records.record import RunFigures, RunRecord
 from puzzlebench.solvers.contract import Budget
 from puzzlebench.solvers.registry import RegistryError, SolverSpec
 
@@ -136,13 +136,14 @@ def run_here(task: RunRequest) -> ChildReport:
     cpu = time.process_time() - marks.get("cpu", time.process_time())
     timing = check_stamps(done.stamps if done else None, (start, end), cpu_s=None, cores=1)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    figures = RunFigures(time_s=timing.time_s, time_min_s=timing.time_min_s,
+                         repeats=timing.repeats, timed_by=timing.timed_by,
+                         span_s=(end - start) / 1e9, cpu_s=cpu / timing.repeats,
+                         warmup_s=marks.get("warmup", 0.0), peak_rss_mb=peak,
+                         measured_by="process",
+                         repeats_agree=done.repeats_agree() if done else None)
     return ChildReport(status, data=done.data if done else None, raw=done.raw if done else None,
-                       error=error, error_kind=kind, wall_s=timing.time_s,
-                       time_min_s=timing.time_min_s, repeats=timing.repeats,
-                       timed_by=timing.timed_by, span_s=(end - start) / 1e9,
-                       cpu_s=cpu / timing.repeats, warmup_s=marks.get("warmup", 0.0),
-                       peak_rss_mb=peak, measured_by="process",
-                       repeats_agree=done.repeats_agree() if done else None)
+                       error=error, error_kind=kind, figures=figures)
 
 
 def run_solve(

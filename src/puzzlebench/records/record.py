@@ -68,7 +68,7 @@ TIMING_NOTES: tuple[str, ...] = ("warm-up cut short", "the time limit counts fro
                                 "killed before it said whether it was sealed",
                                 "the run worked before go")
 
-#: The ladder of verification, strongest first (``RunRecord.verified_by``): the validator
+#: The ladder of verification, strongest first (``RunVerdict.verified_by``): the validator
 #: checked a solution; a rule or a published fact decided it (solvability rules, known counts,
 #: Korf's optima); a checked certificate (a proof of unsatisfiability accepted by an
 #: independent checker); agreement of independent complete solvers. A record names the
@@ -238,23 +238,17 @@ class RunRecord:
     its ``key`` (what was run), its ``verdict`` (what the judge decided), its ``figures`` (what
     was measured) and its ``provenance`` (where and how).
 
-    Each field of a part reads on the record itself too (``record.time_s`` is
-    ``record.figures.time_s``): that flat view is the record's stored and tabular form
-    (``to_dict``, the store's JSON, the DataFrame's columns), and ``RunRecord.of(**fields)``
-    makes a record from it. A new field is added to its part alone.
+    Code reads a field in its part (``record.figures.time_s``, ``record.verdict.outcome``), so
+    mypy checks every name. The flat form (every part's fields side by side) is the record's
+    stored and tabular form only: ``to_dict``, the store's JSON, the DataFrame's columns;
+    ``RunRecord.of(**fields)`` and ``with_(**changes)`` take flat names, and ``flat_field(name)``
+    reads one by its name. A new field is added to its part alone.
     """
 
     key: RunKey
     verdict: RunVerdict
     figures: RunFigures = field(default_factory=RunFigures)
     provenance: RunProvenance = field(default_factory=RunProvenance)
-
-    def __getattr__(self, name: str) -> Any:
-        """A part's field, read on the record (the flat view)."""
-        part = PART_OF.get(name)
-        if part is None:
-            raise AttributeError(f"RunRecord has no field {name!r}")
-        return getattr(object.__getattribute__(self, part), name)
 
     @classmethod
     def of(cls, **fields: Any) -> RunRecord:
@@ -263,6 +257,14 @@ class RunRecord:
         parts = {part: kind(**{k: v for k, v in fields.items() if PART_OF[k] == part})
                  for part, kind in PARTS.items()}
         return cls(**parts)
+
+    def flat_field(self, name: str) -> Any:
+        """One flat field by its name, read in its part (for code that walks the flat form:
+        tables, stable comparisons); typed code reads the part (``record.figures.time_s``)."""
+        part = PART_OF.get(name)
+        if part is None:
+            raise KeyError(f"RunRecord has no field {name!r}")
+        return getattr(getattr(self, part), name)
 
     @property
     def solved(self) -> bool:
@@ -276,7 +278,7 @@ class RunRecord:
     def to_dict(self) -> dict[str, Any]:
         """The flat form, JSON-compatible (outcome as its string value; the trace is stored
         apart)."""
-        d = {name: getattr(self, name) for name in FLAT_FIELDS if name != "trace"}
+        d = {name: self.flat_field(name) for name in FLAT_FIELDS if name != "trace"}
         for name in ("params", "counters", "budget", "instance", "versions", "machine"):
             d[name] = dict(d[name])
         d["outcome"] = self.verdict.outcome.value
@@ -299,8 +301,9 @@ class RunRecord:
         named ``*_s`` are seconds a solver measured itself (e.g. ``first_solution_s``,
         ``pdb_load_s``) and are volatile too."""
         out = {k: v for k, v in self.to_dict().items() if k not in VOLATILE_FIELDS}
-        out["counters"] = {k: v for k, v in self.counters.items() if not k.endswith("_s")}
-        out["notes"] = "; ".join(part for part in self.notes.split("; ")
+        out["counters"] = {k: v for k, v in self.figures.counters.items()
+                           if not k.endswith("_s")}
+        out["notes"] = "; ".join(part for part in self.provenance.notes.split("; ")
                                  if part and not part.startswith(TIMING_NOTES))
         return out
 

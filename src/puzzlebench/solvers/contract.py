@@ -18,8 +18,9 @@ Writing one::
             ...
             return Proposal(answer=cols, claim=Claim.SOLVED, counters={"iterations": k})
 
-Register it with ``@register`` or load it by name (``module:attr``). Plugins import all of this
-from ``puzzlebench.solvers.contract``, the one public import (this module is its home in the solvers' room).
+Register it with ``@register`` (``puzzlebench.solvers.registry``) or load it by name
+(``module:attr``). Plugins import all of this from ``puzzlebench.contract``, the one public
+import (this module is its home in the solvers' room).
 """
 
 from __future__ import annotations

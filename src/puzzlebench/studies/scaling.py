@@ -27,6 +27,8 @@ from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 if TYPE_CHECKING:
     from puzzlebench.report.statistics.scaling_models import ScalingFit  # types only
 
+#: The board every part of the study is on (its grid names it; the tables filter by it).
+QUEENS = "nqueens"
 #: min-conflicts from Minton's greedy start, never restarting within these runs: its repairs
 #: are its own, not a restart's.
 MINTON = {"start": "greedy", "restart_after": 10**9, "max_repairs": 10**9}
@@ -92,7 +94,7 @@ def knuth_probes(n: int) -> np.ndarray:
 
 def _backtracking_sizes(frame: pd.DataFrame) -> list[int]:
     """The sizes backtracking's runs were made at (n = 8..14 when it made none)."""
-    bt = frame[(frame["solver"] == "backtracking") & (frame["problem"] == "nqueens")]
+    bt = frame[(frame["solver"] == "backtracking") & (frame["problem"] == QUEENS)]
     return sorted(int(n) for n in bt["size"].unique()) or list(range(8, EXACT_MAX + 1))
 
 
@@ -127,9 +129,9 @@ def knuth_fits(frame: pd.DataFrame) -> list[ScalingFit]:
     from puzzlebench.report.statistics.scaling_models import fit_scaling
     series = {n: knuth_probes(n).reshape(KNUTH_GROUPS, -1).mean(axis=1)
               for n in _backtracking_sizes(frame)}
-    knuth = fit_scaling(series, problem="nqueens", label=KNUTH_LABEL, solver="backtracking",
+    knuth = fit_scaling(series, problem=QUEENS, label=KNUTH_LABEL, solver="backtracking",
                         measure="nodes")
-    bt = frame[(frame["solver"] == "backtracking") & (frame["problem"] == "nqueens")]
+    bt = frame[(frame["solver"] == "backtracking") & (frame["problem"] == QUEENS)]
     measured = [f for f in scaling_fits(bt) if f.measure == "nodes"] if len(bt) else []
     return [knuth, *measured]
 
@@ -176,7 +178,7 @@ def _minton(fits: list[ScalingFit], frame: pd.DataFrame) -> str:
     from puzzlebench.report.statistics.scaling import formula, sizes_text
     mc = frame[(frame["solver"] == "min-conflicts") & frame["success"].astype(bool)]
     fit = next((f for f in fits if (f.solver, f.measure, f.problem) ==
-                ("min-conflicts", "repairs", "nqueens")), None)
+                ("min-conflicts", "repairs", QUEENS)), None)
     if fit is None or "counter.repairs" not in mc or mc.empty:
         return "min-conflicts repairs: not run."
     med = mc.groupby("size")["counter.repairs"].median()

@@ -16,6 +16,7 @@ from puzzlebench.harness.campaign.runner import run_specs
 from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
 from puzzlebench.harness.campaign.storage.store import load_records
 from puzzlebench.records.claims import Claim
+from puzzlebench.records.record import RunRecord
 from puzzlebench.report.statistics.claim_tests import claim_verdicts
 from puzzlebench.solvers.spec import SolverSpec
 from puzzlebench.tune.scoring import instance_score, mean_score
@@ -51,7 +52,7 @@ def held_out(s: TuneSettings, spec: SolverSpec, tuned: Mapping[str, Any],
     run_specs(s.study_name, specs, db, workers=workers, scheduler=scheduler, quiet=True)
     records = load_records(db, keys=[x.key for x in specs])
     key = json.dumps(spec.check_params(tuned), sort_keys=True)
-    mine = [r for r in records if json.dumps(dict(r.params), sort_keys=True) == key]
+    mine = [r for r in records if json.dumps(dict(r.key.params), sort_keys=True) == key]
     theirs = [r for r in records if r not in mine] if not same else mine
     score = {"tuned": _score(mine, specs, s), "default": _score(theirs, specs, s)}
     if same:
@@ -67,9 +68,9 @@ def held_out(s: TuneSettings, spec: SolverSpec, tuned: Mapping[str, Any],
                    verdict.sentence(), _gap(s, train, score), len(specs))
 
 
-def _score(records: list[Any], specs: list[Any], s: TuneSettings) -> float:
+def _score(records: list[RunRecord], specs: list[Any], s: TuneSettings) -> float:
     """The mean over the test instances of each instance's mean objective."""
-    return mean_score(instance_score([r for r in records if r.instance_id == iid], s)
+    return mean_score(instance_score([r for r in records if r.key.instance_id == iid], s)
                       for iid, _ in by_instance(specs))
 
 

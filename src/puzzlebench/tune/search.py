@@ -167,9 +167,9 @@ def _race(s: TuneSettings, trial: Any, params: Mapping[str, Any], incumbent: Tri
         records = load_records(db, keys=[spec.key for spec in chunk])
         for instance_id, _ in groups[start:start + block]:
             scores[instance_id] = instance_score(
-                [r for r in records if r.instance_id == instance_id], s)
+                [r for r in records if r.key.instance_id == instance_id], s)
         runs += len(chunk)
-        cpu += sum(float(r.cpu_s or 0.0) for r in records)
+        cpu += sum(float(r.figures.cpu_s or 0.0) for r in records)
         trial.report(mean_score(scores.values()), step=len(scores))
         if incumbent is not None and len(scores) < len(groups) and _raced_out(
                 scores, incumbent, len(groups)):

@@ -173,18 +173,19 @@ def check_agreement(
     records = judge_across(records, exact_solvers=[s.name for s in specs if s.exact],
                       complete_solvers=[s.name for s in specs if s.complete])
     position = {inst.instance_id: i for i, inst in enumerate(insts)}
-    records.sort(key=lambda r: (position[r.instance_id], r.solver, r.task))  # arrival order varies
+    # arrival order varies
+    records.sort(key=lambda r: (position[r.key.instance_id], r.key.solver, r.key.task))
     report = AgreementReport(records=records,
                              skipped={s.name: s.unavailable for s in missing})
     for inst in insts:
         iid = inst.instance_id
         report.instances.append(iid)
-        mine = [r for r in records if r.instance_id == iid]
-        _check_runs(report, iid, [r for r in mine if r.task == "solve"])
-        texts = [r.certificate for r in mine if r.certificate]
+        mine = [r for r in records if r.key.instance_id == iid]
+        _check_runs(report, iid, [r for r in mine if r.key.task == "solve"])
+        texts = [r.verdict.certificate for r in mine if r.verdict.certificate]
         if texts:
             report.certificates[iid] = texts[0]
-        _check_counts(report, iid, [r for r in mine if r.task == "count"])
+        _check_counts(report, iid, [r for r in mine if r.key.task == "count"])
         if getattr(inst, "n", inst.size) <= enumerate_up_to:
             _check_membership(report, problem, inst, specs, mine, time_limit)
     return report
@@ -192,33 +193,35 @@ def check_agreement(
 
 def _check_runs(report: AgreementReport, iid: str, runs: list[RunRecord]) -> None:
     for rec in runs:
-        text = SYMBOL[rec.outcome] + ("?" if rec.outcome.success and rec.verified is False else "")
-        text += RUNG_MARK.get(rec.verified_by, "") if rec.outcome is Outcome.INFEASIBLE else ""
-        report.note(rec.solver, iid, text)
-        if rec.outcome is Outcome.WRONG:
-            report.disagree(rec.solver, iid, _claim_text(rec), rec.reason or rec.error)
-        elif rec.outcome.failure:  # no answer: nothing said that could disagree
-            report.no_answer(rec.solver, iid, _claim_text(rec), rec.reason or rec.error)
-        if rec.repeats_agree is False:
-            report.disagree(rec.solver, iid, "different answers under the same seed",
-                            f"its {rec.repeats} repeats did not all propose the first answer")
+        v = rec.verdict
+        text = SYMBOL[v.outcome] + ("?" if v.outcome.success and v.verified is False else "")
+        text += RUNG_MARK.get(v.verified_by, "") if v.outcome is Outcome.INFEASIBLE else ""
+        report.note(rec.key.solver, iid, text)
+        if v.outcome is Outcome.WRONG:
+            report.disagree(rec.key.solver, iid, _claim_text(rec), v.reason or v.error)
+        elif v.outcome.failure:  # no answer: nothing said that could disagree
+            report.no_answer(rec.key.solver, iid, _claim_text(rec), v.reason or v.error)
+        if rec.figures.repeats_agree is False:
+            report.disagree(rec.key.solver, iid, "different answers under the same seed",
+                            f"its {rec.figures.repeats} repeats did not all propose the first answer")
 
 
 def _check_counts(report: AgreementReport, iid: str, counts: list[RunRecord]) -> None:
     for rec in counts:
-        if rec.outcome is Outcome.SOLVED:
-            text = f"#{rec.count}" + (f"/{rec.unique}u" if rec.unique is not None else "")
-            report.note(rec.solver, iid, text + ("?" if rec.verified is False else ""))
-        elif rec.outcome is Outcome.BUDGET:
-            report.note(rec.solver, iid, "#budget")
+        v = rec.verdict
+        if v.outcome is Outcome.SOLVED:
+            text = f"#{v.count}" + (f"/{v.unique}u" if v.unique is not None else "")
+            report.note(rec.key.solver, iid, text + ("?" if v.verified is False else ""))
+        elif v.outcome is Outcome.BUDGET:
+            report.note(rec.key.solver, iid, "#budget")
         else:
-            report.note(rec.solver, iid, "#" + SYMBOL[rec.outcome])
-            what = f"{rec.count} solutions" if rec.count is not None else "a count"
-            why = rec.reason or rec.error or rec.outcome.value
-            if rec.outcome is Outcome.WRONG:
-                report.disagree(rec.solver, iid, what, why)
-            elif rec.outcome.failure:
-                report.no_answer(rec.solver, iid, what, why)
+            report.note(rec.key.solver, iid, "#" + SYMBOL[v.outcome])
+            what = f"{v.count} solutions" if v.count is not None else "a count"
+            why = v.reason or v.error or v.outcome.value
+            if v.outcome is Outcome.WRONG:
+                report.disagree(rec.key.solver, iid, what, why)
+            elif v.outcome.failure:
+                report.no_answer(rec.key.solver, iid, what, why)
 
 
 def _check_membership(report: AgreementReport, problem: str, inst: Instance,
@@ -241,8 +244,8 @@ def _check_membership(report: AgreementReport, problem: str, inst: Instance,
         report.note(lister.name, iid, f"list:{len(solutions)}+ (truncated)")
         return
     known = get_problem(problem).known_count(inst)
-    verified_counts = {r.count for r in mine
-                       if r.task == "count" and r.verified and r.count is not None}
+    verified_counts = {r.verdict.count for r in mine
+                       if r.key.task == "count" and r.verdict.verified and r.verdict.count is not None}
     expected = known if known is not None else (min(verified_counts) if verified_counts else None)
     answer_key = get_problem(problem).answer_key
     solution_set = {answer_key(a) for a in solutions}
@@ -250,13 +253,14 @@ def _check_membership(report: AgreementReport, problem: str, inst: Instance,
         report.disagree(lister.name, iid, f"listed {len(solution_set)} solutions",
                         f"the known count is {expected}")
     for rec in mine:
-        if rec.task == "solve" and rec.outcome is Outcome.SOLVED and rec.answer is not None \
-                and answer_key(rec.answer) not in solution_set:
-            report.disagree(rec.solver, iid, "an answer outside the listed set",
+        v = rec.verdict
+        if rec.key.task == "solve" and v.outcome is Outcome.SOLVED and v.answer is not None \
+                and answer_key(v.answer) not in solution_set:
+            report.disagree(rec.key.solver, iid, "an answer outside the listed set",
                             f"{lister.name} listed all {len(solution_set)} solutions")
 
 
 def _claim_text(rec: RunRecord) -> str:
-    if rec.valid is False:
-        return f"answer {json.dumps(rec.answer)[:60]}"
-    return rec.claim
+    if rec.verdict.valid is False:
+        return f"answer {json.dumps(rec.verdict.answer)[:60]}"
+    return rec.verdict.claim

@@ -17,7 +17,7 @@ from puzzlebench.records.record import Outcome, RunRecord
 
 def first_reason(record: RunRecord) -> str:
     """The first line of why a run failed (its reason, else its error), "" when none."""
-    for text in (record.reason, record.error):
+    for text in (record.verdict.reason, record.verdict.error):
         lines = (text or "").strip().splitlines()
         if lines:
             return lines[0]
@@ -50,22 +50,22 @@ class StudyProgress:
 
     def update(self, record: RunRecord) -> None:
         self.done += 1
-        self.outcomes[record.outcome.value] += 1
+        self.outcomes[record.verdict.outcome.value] += 1
         if self.quiet:
             return
         failures = " ".join(f"{k}={v}" for k, v in sorted(self.outcomes.items())
                             if k not in (Outcome.SOLVED.value, Outcome.INFEASIBLE.value))
-        why = first_reason(record) if record.outcome.failure else ""
+        why = first_reason(record) if record.verdict.outcome.failure else ""
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, advance=1, failures=failures)
             if why:  # a failed run is named above the bar, with its first reason
-                line = f"{record.solver} {record.instance_id} {record.outcome.value}"
+                line = f"{record.key.solver} {record.key.instance_id} {record.verdict.outcome.value}"
                 self.bar.console.print(line + " — " + clip(why, self.console.width - len(line) - 3),
                                        markup=False, highlight=False)
         else:
             of = "" if self.bar is None and not self.total else f"/{self.total}"
-            line = (f"[{self.done}{of}] {record.solver} {record.instance_id} "
-                    f"{record.outcome.value} {record.time_s:.3f}s")
+            line = (f"[{self.done}{of}] {record.key.solver} {record.key.instance_id} "
+                    f"{record.verdict.outcome.value} {record.figures.time_s:.3f}s")
             if why:
                 line += " — " + clip(why, max(output_width(sys.stderr) - len(line) - 3, 20))
             print(line, file=sys.stderr, flush=True)
@@ -106,11 +106,12 @@ class SplitProgress:
         self.solutions += solutions
 
     def update(self, record: RunRecord, weight: int) -> None:
-        counted = record.outcome in (Outcome.SOLVED, Outcome.INFEASIBLE) and record.count is not None
+        counted = (record.verdict.outcome in (Outcome.SOLVED, Outcome.INFEASIBLE)
+                   and record.verdict.count is not None)
         self.fresh += 1
         if counted:
             self.counted += 1
-            self.solutions += weight * int(record.count or 0)
+            self.solutions += weight * int(record.verdict.count or 0)
         if self.quiet:
             return
         found = f"{self.solutions:,} solutions so far"
@@ -120,8 +121,8 @@ class SplitProgress:
         elapsed = time.perf_counter() - self.started
         left = self.total - self.counted
         eta = f", about {_duration(elapsed / self.fresh * left)} left" if left else ""
-        what = "" if counted else f" ({record.outcome.value}: run again)"
-        print(f"[{self.counted}/{self.total}] {record.instance_id}: {record.count}{what}; "
+        what = "" if counted else f" ({record.verdict.outcome.value}: run again)"
+        print(f"[{self.counted}/{self.total}] {record.key.instance_id}: {record.verdict.count}{what}; "
               f"{found}{eta}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
@@ -147,11 +148,11 @@ def summary_table(records: list[RunRecord], borda: Mapping[str, float] | None = 
         table.add_column(col)
     by_solver: dict[str, list[RunRecord]] = {}
     for r in records:
-        by_solver.setdefault(r.solver, []).append(r)
+        by_solver.setdefault(r.key.solver, []).append(r)
     for solver in sorted(by_solver):
         recs = by_solver[solver]
-        counts = Counter(r.outcome.value for r in recs)
-        times = sorted(r.time_s for r in recs)
+        counts = Counter(r.verdict.outcome.value for r in recs)
+        times = sorted(r.figures.time_s for r in recs)
         score = [f"{borda[solver]:.2f}" if solver in borda else ""] if borda else []
         table.add_row(solver, str(len(recs)), *(str(counts.get(o, "")) for o in outcomes),
                       f"{times[len(times) // 2]:.4f}", *score)

@@ -177,7 +177,7 @@ def _request(spec: RunSpec) -> RunRequest:
 def _record(spec: RunSpec, task: RunRequest, report: ChildReport, workers: int) -> RunRecord:
     record = make_record(resolve_solver(spec.solver), task, report, study=spec.study,
                       repeat=spec.repeat, master_seed=spec.master_seed)
-    return record.with_(machine={**record.machine, "workers": workers})
+    return record.with_(machine={**record.provenance.machine, "workers": workers})
 
 
 def _job(spec: RunSpec, workers: int) -> Job:
@@ -207,7 +207,7 @@ def run_on_dask_worker(spec_json: str, workers: int) -> dict[str, Any]:
     task = _request(spec)
     report = run_request(task, spawn=True, measurement=replace(measurement_of([spec]), pin=False))
     record = _record(spec, task, report, workers)
-    return {**record.to_dict(), "trace": record.trace}  # the trace travels beside the record
+    return {**record.to_dict(), "trace": record.figures.trace}  # the trace travels beside the record
 
 
 class InfrastructureError(PuzzlebenchError):

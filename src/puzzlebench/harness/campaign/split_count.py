@@ -143,15 +143,15 @@ def count_split(
     done, attempts, wrong = _stored(db, name, by_id, unique, spec_of)
     stored = len(done)
     progress = SplitProgress(len(split.parts), done, quiet=quiet)
-    progress.add_stored(sum(by_id[i].weight * int(r.count or 0) for i, r in done.items()))
+    progress.add_stored(sum(by_id[i].weight * int(r.verdict.count or 0) for i, r in done.items()))
 
     def finish(record: RunRecord) -> None:
-        attempts[record.instance_id] = attempts.get(record.instance_id, 0) + 1
+        attempts[record.key.instance_id] = attempts.get(record.key.instance_id, 0) + 1
         if _counted(record, unique):
-            done[record.instance_id] = record
-        elif record.outcome is Outcome.WRONG:
-            wrong[record.instance_id] = record
-        progress.update(record, by_id[record.instance_id].weight)
+            done[record.key.instance_id] = record
+        elif record.verdict.outcome is Outcome.WRONG:
+            wrong[record.key.instance_id] = record
+        progress.update(record, by_id[record.key.instance_id].weight)
         if on_record is not None:
             on_record(record)
 
@@ -238,8 +238,8 @@ def _spec(study: str, part: SubProblem, reference: str, solver: str, fingerprint
 def _counted(record: RunRecord, unique: bool) -> bool:
     """Whether a sub-problem's run counts toward the total: it finished with a count (and
     the unique count, when one is asked for)."""
-    return (record.outcome in _COUNTED and record.count is not None
-            and (not unique or record.unique is not None))
+    return (record.verdict.outcome in _COUNTED and record.verdict.count is not None
+            and (not unique or record.verdict.unique is not None))
 
 
 def _stored(db: str | Path, study: str, parts: dict[str, SubProblem], unique: bool,
@@ -256,14 +256,14 @@ def _stored(db: str | Path, study: str, parts: dict[str, SubProblem], unique: bo
     with Store(db) as store:
         kept = store.keyed_records(study)
     for key, record in kept:
-        part = parts.get(record.instance_id)
-        if part is None or key != spec_of(part, record.repeat).key:
+        part = parts.get(record.key.instance_id)
+        if part is None or key != spec_of(part, record.key.repeat).key:
             continue
-        attempts[record.instance_id] = max(attempts.get(record.instance_id, 0), record.repeat + 1)
+        attempts[record.key.instance_id] = max(attempts.get(record.key.instance_id, 0), record.key.repeat + 1)
         if _counted(record, unique):
-            done[record.instance_id] = record
-        elif record.outcome is Outcome.WRONG:
-            wrong[record.instance_id] = record
+            done[record.key.instance_id] = record
+        elif record.verdict.outcome is Outcome.WRONG:
+            wrong[record.key.instance_id] = record
     return done, attempts, wrong
 
 
@@ -276,7 +276,7 @@ def _total(split: Split, solver: str, code: str, done: dict[str, RunRecord],
     missing = [p.instance.instance_id for p in split.parts
                if p.instance.instance_id not in done and p.instance.instance_id not in wrong]
     base["missing"] = missing
-    base["solver_time_s"] = sum(r.time_s for r in done.values())
+    base["solver_time_s"] = sum(r.figures.time_s for r in done.values())
     if wrong:
         return {**base, "status": "wrong",
                 "checked_by": f"{len(wrong)} sub-problems judged wrong: {sorted(wrong)[0]}"}
@@ -284,8 +284,8 @@ def _total(split: Split, solver: str, code: str, done: dict[str, RunRecord],
         return {**base, "status": "incomplete",
                 "checked_by": f"{len(missing)} of {len(split.parts)} sub-problems not counted"}
     weights = {p.instance.instance_id: p.weight for p in split.parts}
-    total = sum(weights[i] * int(r.count or 0) for i, r in done.items())
-    classes = sum(int(r.unique or 0) for r in done.values()) if unique else None
+    total = sum(weights[i] * int(r.verdict.count or 0) for i, r in done.items())
+    classes = sum(int(r.verdict.unique or 0) for r in done.values()) if unique else None
     base.update(total=total, unique=classes)
     status, checked_by = check_total(split.n, split.how, solver, total, classes, db, code=code)
     return {**base, "status": status, "checked_by": checked_by}

@@ -45,20 +45,21 @@ def judge_across(records: Iterable[RunRecord], exact_solvers: Iterable[str] = ()
     complete = set(complete_solvers)
     by_instance: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, r in enumerate(records):
-        by_instance[(r.problem, r.instance_id)].append(i)
+        by_instance[(r.key.problem, r.key.instance_id)].append(i)
     out = list(records)
     for (_, iid), idx in by_instance.items():
         group = [records[i] for i in idx]
-        solved = [r for r in group if r.task == "solve" and r.outcome is Outcome.SOLVED and r.valid]
+        solved = [r for r in group
+                  if r.key.task == "solve" and r.verdict.outcome is Outcome.SOLVED and r.verdict.valid]
         for i in idx:
             r = records[i]
-            if r.task == "solve" and r.outcome is Outcome.INFEASIBLE and solved:
-                out[i] = _wrong(r, f"claimed infeasible, but {solved[0].solver} found a valid "
+            if r.key.task == "solve" and r.verdict.outcome is Outcome.INFEASIBLE and solved:
+                out[i] = _wrong(r, f"claimed infeasible, but {solved[0].key.solver} found a valid "
                                    f"answer to {iid}")
-        unproved = [i for i in idx if records[i].task == "solve" and records[i].outcome is
-                    Outcome.INFEASIBLE and records[i].verified is False
-                    and records[i].solver in complete and records[i].origin in BUILT_IN]
-        agreeing = sorted({records[i].solver for i in unproved})
+        unproved = [i for i in idx if records[i].key.task == "solve" and records[i].verdict.outcome is
+                    Outcome.INFEASIBLE and records[i].verdict.verified is False
+                    and records[i].key.solver in complete and records[i].provenance.origin in BUILT_IN]
+        agreeing = sorted({records[i].key.solver for i in unproved})
         if not solved and len(agreeing) >= 2:
             for i in unproved:
                 out[i] = records[i].with_(
@@ -66,20 +67,20 @@ def judge_across(records: Iterable[RunRecord], exact_solvers: Iterable[str] = ()
                     reason="infeasibility agreed by complete solvers "
                            f"{', '.join(agreeing)} (no rule decides it)")
         counted = [(i, records[i]) for i in idx
-                   if records[i].task == "count" and records[i].outcome is Outcome.SOLVED]
-        verified = {r.count for _, r in counted if r.verified and r.count is not None}
-        values = {r.count for _, r in counted if r.count is not None}
+                   if records[i].key.task == "count" and records[i].verdict.outcome is Outcome.SOLVED]
+        verified = {r.verdict.count for _, r in counted if r.verdict.verified and r.verdict.count is not None}
+        values = {r.verdict.count for _, r in counted if r.verdict.count is not None}
         for i, r in counted:
-            if verified and r.count not in verified:
-                out[i] = _wrong(r, f"counted {r.count}; a verified count is {min(verified)}")
+            if verified and r.verdict.count not in verified:
+                out[i] = _wrong(r, f"counted {r.verdict.count}; a verified count is {min(verified)}")
             elif not verified and len(values) > 1:
-                others = sorted(v for v in values if v != r.count)
-                out[i] = _wrong(r, f"counted {r.count}; other counters say {others}")
-            elif solved and r.count == 0:
-                out[i] = _wrong(r, f"counted 0, but {solved[0].solver} found a valid answer")
-        uniques = [(i, r, r.unique) for i, r in counted if r.unique is not None
-                   and out[i].outcome is Outcome.SOLVED]
-        sure = {u for _, r, u in uniques if r.verified}
+                others = sorted(v for v in values if v != r.verdict.count)
+                out[i] = _wrong(r, f"counted {r.verdict.count}; other counters say {others}")
+            elif solved and r.verdict.count == 0:
+                out[i] = _wrong(r, f"counted 0, but {solved[0].key.solver} found a valid answer")
+        uniques = [(i, r, r.verdict.unique) for i, r in counted if r.verdict.unique is not None
+                   and out[i].verdict.outcome is Outcome.SOLVED]
+        sure = {u for _, r, u in uniques if r.verdict.verified}
         said = {u for _, _, u in uniques}
         for i, r, u in uniques:
             if sure and u not in sure:
@@ -89,14 +90,14 @@ def judge_across(records: Iterable[RunRecord], exact_solvers: Iterable[str] = ()
                 out[i] = _wrong(r, f"counted {u} unique solutions; other counters say "
                                    f"{sorted(v for v in said if v != u)}")
         lengths = [(i, records[i]) for i in idx
-                   if (records[i].exact or records[i].solver in exact)
-                   and records[i].outcome is Outcome.SOLVED
-                   and records[i].answer_length is not None]
+                   if (records[i].verdict.exact or records[i].key.solver in exact)
+                   and records[i].verdict.outcome is Outcome.SOLVED
+                   and records[i].verdict.answer_length is not None]
         if lengths:
-            best = min(r.answer_length or 0 for _, r in lengths)
-            shortest = next(r for _, r in lengths if r.answer_length == best)
+            best = min(r.verdict.answer_length or 0 for _, r in lengths)
+            shortest = next(r for _, r in lengths if r.verdict.answer_length == best)
             for i, r in lengths:
-                if (r.answer_length or 0) > best:
-                    out[i] = _wrong(r, f"claimed optimal with {r.answer_length} moves; "
-                                       f"{shortest.solver} found {best}")
+                if (r.verdict.answer_length or 0) > best:
+                    out[i] = _wrong(r, f"claimed optimal with {r.verdict.answer_length} moves; "
+                                       f"{shortest.key.solver} found {best}")
     return out

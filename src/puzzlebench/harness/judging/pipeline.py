@@ -148,44 +148,44 @@ def judge_stored(record: RunRecord) -> RunRecord:
     family a plugin package brings elsewhere). An ``infeasible`` claim certified or refuted by a
     checked proof keeps its verdict. A changed verdict is said in ``notes``."""
     try:
-        problem = get_problem(record.problem)
+        problem = get_problem(record.key.problem)
         version = judge_version(problem)
-        if record.judge_version == version:
+        if record.verdict.judge_version == version:
             return record
         if not _judged_a_proposal(record):
             return record.with_(judge_version=version)
-        instance = problem.from_description(record.instance)
-        if instance.instance_id != record.instance_id:
+        instance = problem.from_description(record.key.instance)
+        if instance.instance_id != record.key.instance_id:
             return record
-        proposal = ProposalData(claim=Claim(record.claim), answer=record.answer,
-                                count=record.count, unique=record.unique)
-        asked = record.task == "count" and (record.unique is not None
-                                            or record.reason.startswith("asked for unique"))
+        proposal = ProposalData(claim=Claim(record.verdict.claim), answer=record.verdict.answer,
+                                count=record.verdict.count, unique=record.verdict.unique)
+        asked = record.key.task == "count" and (record.verdict.unique is not None
+                                            or record.verdict.reason.startswith("asked for unique"))
         judgement = judge_proposal(problem, instance, proposal, RunContext(
-            kind=record.task, exact=record.exact, unique=asked, time_s=record.time_s,
-            time_limit=record.budget.get("time_limit"), prove=False))
+            kind=record.key.task, exact=record.verdict.exact, unique=asked, time_s=record.figures.time_s,
+            time_limit=record.key.budget.get("time_limit"), prove=False))
     except (PuzzlebenchError, ValueError, TypeError, KeyError):
         return record
-    if record.certificate and (judgement.outcome is Outcome.INFEASIBLE
-                               or (record.task == "count" and record.count == 0)):
+    if record.verdict.certificate and (judgement.outcome is Outcome.INFEASIBLE
+                               or (record.key.task == "count" and record.verdict.count == 0)):
         # a claim the judge certified or refuted by a checked proof keeps that verdict
         return record.with_(judge_version=version)
     outcome, reason = judgement.outcome, judgement.reason
-    if outcome in (Outcome.BUDGET, Outcome.DECLINED) and record.outcome is outcome:
-        reason = record.reason  # the solver's own note, which the record keeps as its reason
-    answer = record.answer if judgement.answer is None else judgement.answer
+    if outcome in (Outcome.BUDGET, Outcome.DECLINED) and record.verdict.outcome is outcome:
+        reason = record.verdict.reason  # the solver's own note, which the record keeps as its reason
+    answer = record.verdict.answer if judgement.answer is None else judgement.answer
     changes: dict[str, Any] = {
         "outcome": outcome, "valid": judgement.valid, "reason": reason,
         "optimum": judgement.optimum, "answer": answer,
         "verified": judgement.verified, "verified_by": judgement.verified_by,
         "answer_length": len(answer) if isinstance(answer, str | list) else None}
-    old = {name: getattr(record, name) for name in changes}
+    old = {name: record.flat_field(name) for name in changes}
     if old == changes:
         return record.with_(judge_version=version)
-    before = record.judge_version or "a judge before versions"
-    note = (f"judged again by judge {version} (stored by {before}: {record.outcome.value}, "
-            f"{record.reason or 'no reason'})")
-    return record.with_(judge_version=version, notes="; ".join(filter(None, [record.notes, note])),
+    before = record.verdict.judge_version or "a judge before versions"
+    note = (f"judged again by judge {version} (stored by {before}: {record.verdict.outcome.value}, "
+            f"{record.verdict.reason or 'no reason'})")
+    return record.with_(judge_version=version, notes="; ".join(filter(None, [record.provenance.notes, note])),
                         **changes)
 
 
@@ -200,7 +200,7 @@ def judge_stored_runs(records: Iterable[RunRecord], *, exact_solvers: Iterable[s
 def _judged_a_proposal(record: RunRecord) -> bool:
     """Whether the record's outcome came from judging a proposal that it stores: an answer,
     an ``infeasible`` claim or a count (a crash, a kill or a bare ``unknown`` has none)."""
-    if record.task not in ("solve", "count") or record.outcome in (Outcome.CRASH, Outcome.MEMOUT):
+    if record.key.task not in ("solve", "count") or record.verdict.outcome in (Outcome.CRASH, Outcome.MEMOUT):
         return False
-    return record.answer is not None or record.claim == Claim.INFEASIBLE.value \
-        or record.count is not None or record.unique is not None
+    return record.verdict.answer is not None or record.verdict.claim == Claim.INFEASIBLE.value \
+        or record.verdict.count is not None or record.verdict.unique is not None

@@ -7,6 +7,7 @@ in the scheduler's judging thread: the judge's process, never the run's.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -48,7 +49,7 @@ def make_record(spec: SolverSpec, task: RunRequest, report: ChildReport, *, isol
     ended = "memout" if report.status == "error" and report.error_kind == "memout" else \
         report.status if report.status in ("done", "timeout", "startup") else "crash"
     judgement = judge_run(problem, instance, proposal, RunContext(
-        kind=task.kind, exact=spec.exact, unique=task.unique, time_s=report.wall_s,
+        kind=task.kind, exact=spec.exact, unique=task.unique, time_s=report.figures.time_s,
         time_limit=task.budget.time_limit), ended=ended, error=error)
     proposal = proposal or ProposalData(claim=Claim.UNKNOWN)
     answer = judgement.answer
@@ -62,11 +63,11 @@ def make_record(spec: SolverSpec, task: RunRequest, report: ChildReport, *, isol
                      "project's code)")
     if report.mutated:
         notes.append("the solver changed its copy of the instance; judged on the original")
-    if report.repeats_agree is False:
-        notes.append(f"answers differ between the {report.repeats} repeats under the same seed "
+    if report.figures.repeats_agree is False:
+        notes.append(f"answers differ between the {report.figures.repeats} repeats under the same seed "
                      "(the first was judged)")
     trace = report.data.get("trace") if report.status == "done" and isinstance(report.data, dict) else None
-    trace, why = kept_trace(trace, judgement, wall_s=report.wall_s,
+    trace, why = kept_trace(trace, judgement, wall_s=report.figures.time_s,
                             evaluations=(proposal.counters or {}).get("evaluations"))
     if why:
         notes.append(f"trace dropped: {why}")
@@ -102,15 +103,10 @@ def make_record(spec: SolverSpec, task: RunRequest, report: ChildReport, *, isol
 
 def figures_of(report: ChildReport, proposal: ProposalData, trace: list[list[float]] | None,
                *, traced: bool) -> RunFigures:
-    """What the harness accepted of the run's measurements (``run.run_figures``) and the
-    solver's own counters and trace."""
-    return RunFigures(
-        counters=dict(proposal.counters), time_s=report.wall_s, cpu_s=report.cpu_s,
-        peak_rss_mb=report.peak_rss_mb, warmup_s=report.warmup_s, startup_s=report.startup_s,
-        rss_base_mb=report.rss_base_mb, trace=trace, traced=traced, span_s=report.span_s,
-        timed_by=report.timed_by, measured_by=report.measured_by,
-        clock_resolution_s=clock_resolution_s(), repeats=report.repeats,
-        time_min_s=report.time_min_s, repeats_agree=report.repeats_agree, core=report.core)
+    """What the harness accepted of the run's measurements (``report.figures``, from
+    ``run.run_figures``) with the solver's own counters and trace and the clock's resolution."""
+    return replace(report.figures, counters=dict(proposal.counters), trace=trace, traced=traced,
+                   clock_resolution_s=clock_resolution_s())
 
 
 def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, task: RunRequest) -> str:
@@ -127,4 +123,4 @@ def stopped_by(outcome: Outcome, report: ChildReport, proposal: ProposalData, ta
             or proposal.count is not None:
         return "answer"
     return proposal.stopped_by or infer_stopped_by(proposal.counters, task.budget.to_dict(),
-                                                   report.wall_s)
+                                                   report.figures.time_s)

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from puzzlebench.records.record import RunFigures
+
+
+def unmeasured() -> RunFigures:
+    """The figures of a run nothing measured yet: no time, the harness's clock, rusage."""
+    return RunFigures(timed_by="harness", measured_by="rusage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,11 +22,13 @@ class ChildReport:
     ``error_kind``: crash or memout), ``timeout`` (killed at the hard limit), ``died`` (ended
     without a report), ``startup`` (killed before its timed phase began).
 
-    ``wall_s`` is the run's time as accepted (``timed_by``: the run's own stamps, or the
-    harness's span), ``span_s`` the harness's own go → done window, ``cpu_s``/``peak_rss_mb``
-    come from ``measured_by`` (``cgroup-v1``/``cgroup-v2``, ``rusage``, or ``process`` for
-    in-process runs). With repeats, ``wall_s`` is the median repeat and ``cpu_s`` the CPU time
-    per repeat.
+    ``figures`` are what the harness measured and accepted, in the record's own type (one
+    definition of each figure, ``records.record.RunFigures``): ``time_s`` the run's time
+    (``timed_by``: the run's own stamps, or the harness's span), ``span_s`` the harness's own
+    go → done window, ``cpu_s``/``peak_rss_mb`` from ``measured_by`` (``cgroup-v1``/``cgroup-v2``,
+    ``rusage``, or ``process`` for in-process runs); with repeats, ``time_s`` is the median
+    repeat and ``cpu_s`` the CPU time per repeat. The solver's counters and trace, and the
+    clock's resolution, are added when the run is judged (``judging.run_record.figures_of``).
     """
 
     status: str
@@ -27,21 +36,9 @@ class ChildReport:
     raw: bytes | None = None
     error: str = ""
     error_kind: str = ""
-    wall_s: float = 0.0
-    cpu_s: float = 0.0
-    warmup_s: float = 0.0
-    startup_s: float = 0.0
-    peak_rss_mb: float = 0.0
-    rss_base_mb: float = 0.0
+    figures: RunFigures = field(default_factory=unmeasured)
     mutated: bool = False
     log: str = ""
-    span_s: float = 0.0
-    time_min_s: float = 0.0
-    repeats: int = 1
-    repeats_agree: bool | None = None
-    timed_by: str = "harness"
-    measured_by: str = "rusage"
-    core: int | None = None
     notes: tuple[str, ...] = ()
     #: How the run was sealed (``harness.run.sealed.sandbox``): ``namespaces`` as the harness saw it
     #: from outside, else ``none``.

@@ -14,6 +14,7 @@ from typing import Any
 
 from puzzlebench.harness.run.measure import Timing, check_stamps, stamp_ns, usable_cores
 from puzzlebench.harness.run.protocol.message_fields import number
+from puzzlebench.records.record import RunFigures
 
 
 @dataclass(slots=True)
@@ -60,9 +61,10 @@ def cores_note(cpu_s: float, wall_s: float) -> str:
 
 
 def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
-    """The run's time, CPU and memory as the harness accepts them (ChildReport's fields):
-    the run's stamps where they lie in the harness's window and its CPU time does not
-    contradict them, CPU and peak memory from its cgroup, else from resource usage."""
+    """The run's time, CPU and memory as the harness accepts them, with what else the harness
+    saw (ChildReport's fields: ``figures``, ``sandbox``, ``nice``, ``notes``, ``log``): the
+    run's stamps where they lie in the harness's window and its CPU time does not contradict
+    them, CPU and peak memory from its cgroup, else from resource usage."""
     notes = list(run.notes)
     started = run.go_ns > 0
     end_ns = run.done_ns if run.done_ns else stamp_ns()
@@ -103,20 +105,21 @@ def accepted_figures(run: RunWindow, rusage: Any, log: str) -> dict[str, Any]:
         # whole life), never the run's own word — only where the kernel's figure is missing
         own_peak = number(meta.get("peak_rss_mb"))
         peak = rusage.ru_maxrss / 1024 if rusage is not None else (own_peak or 0.0)
+    figures = RunFigures(
+        time_s=timing.time_s if started else 0.0,
+        time_min_s=timing.time_min_s if started else 0.0,
+        repeats=timing.repeats,
+        timed_by=timing.timed_by,
+        span_s=span,
+        cpu_s=per_solve,
+        warmup_s=float(run.ready.get("warmup_s", 0.0) or 0.0),
+        startup_s=(run.t_ready if run.t_ready is not None else time.monotonic()) - run.t_start,
+        rss_base_mb=float(run.ready.get("rss_base_mb", 0.0) or 0.0),
+        peak_rss_mb=peak,
+        measured_by=run.measured_by,
+        core=run.core)
     return {
-        "wall_s": timing.time_s if started else 0.0,
-        "time_min_s": timing.time_min_s if started else 0.0,
-        "repeats": timing.repeats,
-        "timed_by": timing.timed_by,
-        "span_s": span,
-        "cpu_s": per_solve,
-        "warmup_s": float(run.ready.get("warmup_s", 0.0) or 0.0),
-        "startup_s": (run.t_ready if run.t_ready is not None else time.monotonic())
-        - run.t_start,
-        "rss_base_mb": float(run.ready.get("rss_base_mb", 0.0) or 0.0),
-        "peak_rss_mb": peak,
-        "measured_by": run.measured_by,
-        "core": run.core,
+        "figures": figures,
         "sandbox": run.sandbox,
         "nice": run.nice,
         "notes": tuple(notes),

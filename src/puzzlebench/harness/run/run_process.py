@@ -19,6 +19,7 @@ import pickle
 import subprocess
 import tempfile
 import time
+from dataclasses import replace
 from typing import IO, Any
 
 from puzzlebench.harness.run.child_report import ChildReport, describe_status
@@ -379,9 +380,9 @@ class RunProcess:
             if self.awaits_repeats:
                 common["notes"] = (*common["notes"], "the run's repeats were not compared "
                                    f"within {REPEATS_CHECK_LIMIT:.0f} s")
+            common["figures"] = replace(common["figures"], repeats_agree=self.repeats_agree)
             return ChildReport("done", data=payload, raw=raw,
-                               mutated=self.w.done_meta.get("mutated") is True,
-                               repeats_agree=self.repeats_agree, **common)
+                               mutated=self.w.done_meta.get("mutated") is True, **common)
         if final and final[0][0].get("event") == "error":
             message = final[0][0]
             kind = "memout" if message.get("kind") == "memout" else "crash"

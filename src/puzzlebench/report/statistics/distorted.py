@@ -1,6 +1,6 @@
 """Runs whose figures a harness note says are distorted, set apart from the statistics.
 
-The harness notes (``RunRecord.notes``) when a run's time or budget is not what it seems: its
+The harness notes (``RunProvenance.notes``) when a run's time or budget is not what it seems: its
 warm-up was cut short (first-call costs may fall in its timed phase: a 31.8 ms first run
 beside 1 ms ones), or it kept more than one core busy (its time is not a one-core time). A
 fired repeat rule (``--min-time`` repeats measurably cheaper than the first solve) is not

@@ -127,8 +127,8 @@ class RowChecker:
         why = why or rejudged_failure(record)
         if not why:
             return record
-        self.refused.append(f"row {rowid} ({record.solver} on {record.instance_id}, seed "
-                            f"{record.seed}, repeat {record.repeat}): {why}")
+        self.refused.append(f"row {rowid} ({record.key.solver} on {record.key.instance_id}, seed "
+                            f"{record.key.seed}, repeat {record.key.repeat}): {why}")
         return None
 
     def result(self) -> StoreCheck:
@@ -142,23 +142,23 @@ def rejudged_failure(record: RunRecord) -> str:
     was made some other way. Empty when it is a success, when another judge version decided
     it (``judge_stored`` judges it again on reading, as it always has), or when it cannot be
     judged here."""
-    if not record.outcome.success or record.task not in ("solve", "count"):
+    if not record.verdict.outcome.success or record.key.task not in ("solve", "count"):
         return ""
     try:
-        problem = get_problem(record.problem)
-        if record.judge_version != judge_version(problem):
+        problem = get_problem(record.key.problem)
+        if record.verdict.judge_version != judge_version(problem):
             return ""  # another judge decided it: judged again on reading (judge_stored)
-        instance = problem.from_description(record.instance)
-        if instance.instance_id != record.instance_id:
-            return f"its instance is {instance.instance_id}, not {record.instance_id}"
-        proposal = ProposalData(claim=Claim(record.claim), answer=record.answer,
-                                count=record.count, unique=record.unique)
+        instance = problem.from_description(record.key.instance)
+        if instance.instance_id != record.key.instance_id:
+            return f"its instance is {instance.instance_id}, not {record.key.instance_id}"
+        proposal = ProposalData(claim=Claim(record.verdict.claim), answer=record.verdict.answer,
+                                count=record.verdict.count, unique=record.verdict.unique)
         judged = judge_proposal(problem, instance, proposal, RunContext(
-            kind=record.task, unique=record.unique is not None, time_s=record.time_s,
-            time_limit=record.budget.get("time_limit"), prove=False))
+            kind=record.key.task, unique=record.verdict.unique is not None, time_s=record.figures.time_s,
+            time_limit=record.key.budget.get("time_limit"), prove=False))
     except (PuzzlebenchError, ValueError, TypeError, KeyError):
         return ""  # a family not loaded here, a record of another shape: kept as stored
     if judged.outcome.success:
         return ""
-    return (f"stored as {record.outcome.value}, but the judge finds it {judged.outcome.value}"
+    return (f"stored as {record.verdict.outcome.value}, but the judge finds it {judged.outcome.value}"
             f" ({judged.reason or 'no reason'})")

@@ -177,8 +177,8 @@ class Store:
         """Store one finished run — its record and its trace — in one transaction; False if
         the key was stored already."""
         text = json.dumps(record.to_dict(), sort_keys=True, default=json_default, allow_nan=False)
-        columns = (key, record.study, record.problem, record.size, record.solver,
-                   record.outcome.value, record.time_s, text)
+        columns = (key, record.key.study, record.key.problem, record.key.size, record.key.solver,
+                   record.verdict.outcome.value, record.figures.time_s, text)
         with self.reading():
             self.conn.execute("BEGIN IMMEDIATE")
         try:
@@ -187,10 +187,10 @@ class Store:
                 "record, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (*columns, row_digest(*columns)))
             added = cur.rowcount == 1
-            if added and record.trace:
+            if added and record.figures.trace:
                 self.conn.executemany(
                     "INSERT INTO traces (key, point, evaluations, time_s, best) VALUES (?, ?, ?, ?, ?)",
-                    [(key, i, int(e), float(t), int(b)) for i, (e, b, t) in enumerate(record.trace)])
+                    [(key, i, int(e), float(t), int(b)) for i, (e, b, t) in enumerate(record.figures.trace)])
             self.conn.execute("COMMIT")
         except BaseException as exc:
             with contextlib.suppress(sqlite3.Error):
@@ -342,7 +342,7 @@ def load_traces(db: str | Path, study: str | None = None, *,
             raise StoreError(f"cannot read {str(db)!r}: {exc}") from None
         keyed = store.keyed_records(study) if rows else []  # rows that fail their seal: out
     admitted = {key for key, _ in keyed}
-    verdict = {key: r.outcome.value for (key, _), r in
+    verdict = {key: r.verdict.outcome.value for (key, _), r in
                zip(keyed, _rejudged([r for _, r in keyed]), strict=True)} if rejudged else {}
     out = []
     records: dict[str, dict] = {}
