@@ -13,6 +13,7 @@ Writing one::
         problems = frozenset({"nqueens"})
         stochastic = True
         params = {"restarts": 10}
+        counter_names = frozenset({"iterations"})
 
         def solve(self, instance, budget, rng):
             ...
@@ -204,6 +205,11 @@ class Solver(ABC):
     #: its steps).
     evaluation: ClassVar[str] = ""
     evaluation_approximate: ClassVar[bool] = False
+    #: The names of every native counter the solver's proposals may report (``Proposal.counters``),
+    #: so that a study's claim on a counter it never records is refused before any run. None:
+    #: not declared (a plugin's claims on counters are then taken on trust, with a warning);
+    #: the conformance checks hold every run's counters to the declaration.
+    counter_names: ClassVar[frozenset[str] | None] = None
     summary: ClassVar[str] = ""
 
     def __init__(self, **params: Any) -> None:

@@ -37,6 +37,10 @@ The checks, by name:
     built-in solver's (the judge refuses a longer one claimed optimal).
 ``traces``
     a tracing solver's anytime trace reaches the record (the harness drops a malformed one).
+
+Every check also holds each of its runs to the solver's declared counters
+(``Solver.counter_names``): a run that reports a counter the solver does not declare fails the
+check, so a declaration that study files are checked against cannot lie.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from puzzlebench.conformance.declared_counters import undeclared_counters
 from puzzlebench.contract import Budget
 from puzzlebench.harness.execute import run_count, run_solve
 from puzzlebench.problems import PROBLEMS, get_problem, problem_of
@@ -230,6 +235,9 @@ def run_case(case: Case) -> CheckResult:
         status = Status.FAIL if failure else Status.PASS
     except _NotApplicable as why:  # found only by running: e.g. no effort to cap
         status, failure = Status.SKIP, str(why)
+    undeclared = undeclared_counters(case.spec, log.runs)
+    if undeclared:
+        status, failure = Status.FAIL, "; ".join(filter(None, [failure, undeclared]))
     return CheckResult(case.check, case.problem, status, failure, iid,
                        time.perf_counter() - start, len(log.runs))
 

@@ -67,6 +67,8 @@ class PermutationGA(IterativeSolver):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     name: ClassVar[str] = "ga-permutation"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "generations", "evaluations", "best_conflicts"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     # honours and traces repeat IterativeSolver's on purpose: the capabilities read where the
     # solver is defined; deleting them would also change its run key (its code digest)

@@ -50,6 +50,8 @@ class SeedGA(IterativeSolver):
     """Seed 002's GA: repetition encoding, K-tournament, one-point crossover, one-gene mutation."""
 
     name: ClassVar[str] = "ga-seed002"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "generations", "evaluations", "best_fitness", "max_fitness"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     # honours and traces repeat IterativeSolver's on purpose: the capabilities read where the
     # solver is defined; deleting them would also change its run key (its code digest)
