@@ -44,9 +44,11 @@ def test_a_writer_leaves_no_side_files(study_store: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [
-    ["report", "--db", "{db}", "--out", "{out}"],
-    ["export", "--db", "{db}", "--out", "{out}.csv"],
-], ids=["report", "export"])
+    # report: a whole report (slow tier); export keeps the mechanism in the default tier
+    pytest.param(["report", "--db", "{db}", "--out", "{out}"], id="report",
+                 marks=pytest.mark.slow),
+    pytest.param(["export", "--db", "{db}", "--out", "{out}.csv"], id="export"),
+])
 def test_reading_commands_create_nothing_beside_the_store(
         command: list[str], study_store: Path, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,8 +10,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from puzzlebench.report import write_report
+from puzzlebench.report.claim_tests import CLAIM_COLUMNS
 from puzzlebench.report.key_figure import TOP_FIGURE_HEIGHT
 from tests.report.test_verdict import claim, clear_best, frame_of
 
@@ -83,7 +85,16 @@ def test_the_first_screen_holds_the_answer_the_claims_and_the_key_figure(tmp_pat
     text = html[html.index('class="answer-text"'):html.index('id="key-figure"')]
     assert "fast beats slow on time: confirmed" in text
     assert "slow beats fast on time: contradicted" in text
-    assert "figures/cd_nqueens.png" in (out / "report.md").read_text(encoding="utf-8")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "figures/cd_nqueens.png" in md
+    # tables/claims.csv: one row per claim; report.md carries the claims with no HTML entity
+    table = pd.read_csv(out / "tables" / "claims.csv")
+    assert list(table.columns) == CLAIM_COLUMNS and len(table) == 2
+    assert list(table["verdict"]) == ["confirmed", "contradicted"]
+    assert table.loc[0, "ci_low"] <= table.loc[0, "effect"] <= table.loc[0, "ci_high"]
+    answer_box = md.split("## Details")[0]
+    assert "### Claims" in answer_box and "fast beats slow on time: confirmed" in answer_box
+    assert "&lt;" not in md and "&gt;" not in md
 
 
 def test_without_a_figure_the_answer_takes_the_whole_width(tmp_path: Path) -> None:
