@@ -44,7 +44,8 @@ def whole_command(db: Path, src: Path, repeats: int) -> float:
 def stages(db: Path) -> list[tuple[str, float]]:
     """Seconds per stage of one report, in this process (the working tree's code)."""
     from puzzlebench.harness.campaign.storage.store import load, load_traces
-    from puzzlebench.report import figures, plotly_render, png_render, summary, verdict
+    from puzzlebench.report import answer as verdict
+    from puzzlebench.report import figures, plotly_render, png_render, summary
     from puzzlebench.report import write_report as write
     from puzzlebench.report.series_styles import SeriesStyles
     from puzzlebench.report.statistics import borda

@@ -20,6 +20,7 @@ class MySolver(Solver):
     stochastic = True
     params: ClassVar[dict[str, int]] = {"restart": 400}
     honours = frozenset({"time_limit", "max_iterations"})
+    counter_names = frozenset({"iterations"})  # every counter its proposals report
 
     def solve(self, instance, budget, rng):
         n, torus = instance.n, instance.wraps

@@ -146,6 +146,7 @@ class Backtracking(Solver):
     """Seed 003's row-by-row backtracking: the first solution, or a proof there is none."""
 
     name: ClassVar[str] = "backtracking"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({"nodes", "backtracks"})
     problems: ClassVar[frozenset[str]] = frozenset(
         {"nqueens", "torus-queens", "queens-knights", "nqueens-completion"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})

@@ -260,6 +260,7 @@ class BitboardCounter(Solver):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     name: ClassVar[str] = "bitboard"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({"nodes"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "nqueens-completion"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True

@@ -95,6 +95,7 @@ class Choco(Solver):
     """Choco solver (pychoco): AllDifferent models; a Boolean placement model for knights."""
 
     name: ClassVar[str] = "choco"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({"backtracks", "fails"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True

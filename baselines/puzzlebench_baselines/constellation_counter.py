@@ -88,6 +88,7 @@ class ConstellationCounter(Solver):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     name: ClassVar[str] = "constellations"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({"nodes", "subproblems"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "nqueens-split"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit"})
     complete: ClassVar[bool] = True

@@ -25,6 +25,7 @@ class ConstraintBacktracking(Solver):
     """python-constraint2 backtracking with forward checking (built-in sum constraints)."""
 
     name: ClassVar[str] = "constraint-backtracking"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({"solutions"})
     problems: ClassVar[frozenset[str]] = frozenset(
         {"nqueens", "torus-queens", "queens-knights", "nqueens-completion"})
     complete: ClassVar[bool] = True

@@ -102,6 +102,8 @@ class ConstraintMinConflicts(Solver):
     """python-constraint2 MinConflictsSolver with seeded restarts (incomplete)."""
 
     name: ClassVar[str] = "constraint-minconflicts"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "solutions", "restarts", "steps", "iterations", "repairs", "evaluations"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True

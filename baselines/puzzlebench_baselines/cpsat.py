@@ -145,6 +145,7 @@ class CpSat(Solver):
     """OR-Tools CP-SAT on the canonical / Boolean placement models (complete)."""
 
     name: ClassVar[str] = "cpsat"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({"conflicts", "branches", "first_solution_s"})
     problems: ClassVar[frozenset[str]] = frozenset(
         {"nqueens", "torus-queens", "queens-knights", "nqueens-completion"})
     complete: ClassVar[bool] = True

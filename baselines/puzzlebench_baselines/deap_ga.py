@@ -91,6 +91,8 @@ class DeapGA(Solver):
     """DEAP's n-queens GA: permutations, PMX, shuffle mutation, tournament selection."""
 
     name: ClassVar[str] = "deap-ga"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "generations", "evaluations", "best_conflicts"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_iterations", "max_evaluations"})
     stochastic: ClassVar[bool] = True

@@ -105,6 +105,7 @@ class MiniZincSolver(Solver):
 
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({"nodes", "failures", "propagations"})
     run_imports: ClassVar[tuple[str, ...]] = ("minizinc",)  # by the fork server, before runs
     params: ClassVar[dict[str, Any]] = {"mzn_solver": Param("gecode", choices=("gecode",))}
     unavailable: ClassVar[str] = minizinc_missing()

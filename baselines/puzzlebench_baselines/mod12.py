@@ -41,6 +41,7 @@ class Mod12(Solver):
     """Closed-form mod-12 construction (seed 003): one solution for every solvable n."""
 
     name: ClassVar[str] = "mod12"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({"cells_written"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens"})
     honours: ClassVar[frozenset[str]] = frozenset()
     complete: ClassVar[bool] = True

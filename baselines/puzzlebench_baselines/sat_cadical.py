@@ -109,6 +109,8 @@ class SatCadical(Solver):
     """SAT encoding (cardinality constraints, binary conflict clauses) solved by CaDiCaL."""
 
     name: ClassVar[str] = "sat-cadical"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "variables", "clauses", "conflicts", "decisions", "proof_lemmas"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "queens-knights"})
     complete: ClassVar[bool] = True
     counts: ClassVar[bool] = True

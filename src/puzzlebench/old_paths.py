@@ -25,6 +25,7 @@ from types import ModuleType
 
 #: Old name → new name, both under ``puzzlebench.``.
 _MOVED = {
+    "report.agreement_matrix": "report.statistics.agreement_matrix",
     "cache_dir": "host.cache_dir",
     "claims": "records.claims",
     "code_fingerprint": "solvers.fingerprint",

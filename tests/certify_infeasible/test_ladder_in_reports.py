@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
 from puzzlebench.records.record import Outcome, RunRecord
-from puzzlebench.report.agreement_matrix import agreement_matrix
+from puzzlebench.report.statistics.agreement_matrix import agreement_matrix
 from puzzlebench.report.summary import summary_table
 from puzzlebench.studies.completion import per_size
 

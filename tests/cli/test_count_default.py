@@ -37,5 +37,5 @@ def test_the_python_api_counts_with_the_default_counter() -> None:
     rec = puzzlebench.count("nqueens", CONSTELLATIONS_FROM)
     assert rec.key.solver == "constellations" and rec.verdict.verified
     rec = puzzlebench.count("nqueens", 6, unique=True)
-    assert (rec.solver, rec.count, rec.unique) == ("bitboard", 4, 1)
-    assert puzzlebench.count("nqueens", 6, "constellations").solver == "constellations"
+    assert (rec.key.solver, rec.verdict.count, rec.verdict.unique) == ("bitboard", 4, 1)
+    assert puzzlebench.count("nqueens", 6, "constellations").key.solver == "constellations"

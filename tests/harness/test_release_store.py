@@ -12,6 +12,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from puzzlebench.cli import main
 from puzzlebench.harness.campaign.storage.store import load_records
 from puzzlebench.records.record import RunRecord
@@ -34,6 +36,7 @@ def test_its_records_load_as_they_did(tmp_path: Path) -> None:
     assert all(RunRecord.from_dict(r.to_dict()) == r for r in records)  # and round-trip
 
 
+@pytest.mark.slow  # a whole report of the release store; test_its_records_load_as_they_did stays
 def test_its_report_is_the_same(tmp_path: Path) -> None:
     db = _copy(tmp_path)
     out = tmp_path / "report"

@@ -162,6 +162,7 @@ def test_sigkill_and_resume_gives_the_uninterrupted_set(tmp_path: Path) -> None:
                                                                   stable_rows(reference))
 
 
+@pytest.mark.slow  # a Dask cluster; test_dask_faults keeps Dask in the default tier
 def test_local_and_dask_give_identical_records(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     study = study_from_dict({

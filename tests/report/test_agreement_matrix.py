@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from puzzlebench.report.agreement_matrix import agreement_matrix, natural_key
+from puzzlebench.report.statistics.agreement_matrix import agreement_matrix, natural_key
 
 
 def runs(*rows: tuple[str, str, str, int | None]) -> pd.DataFrame:

@@ -234,6 +234,7 @@ def test_quantile_figure_accumulates_each_runs_points() -> None:
     assert {lab: s.x[-1] for lab, s in lines.items()} == table.to_dict()
 
 
+@pytest.mark.slow  # a whole report; the overall sum and the per-problem table stay in the default tier
 def test_report_over_two_problems_has_an_overall_table(tmp_path: Path) -> None:
     from puzzlebench.report import write_report
     from tests.report.test_report import sample_frame

@@ -87,3 +87,7 @@ def test_blocks_are_ranked_apart_on_both_axes(tmp_path: Path) -> None:
     assert [p.name for p in (tmp_path / "r" / "figures").glob("anytime_*")] == [
         "anytime_torus_queens.png"]
     assert "n = 11, budget 400 evaluations, 5 s" in key or "anytime_torus_queens" in key
+    # the HTML page's first screen: one panel of that convergence view beside the answer
+    html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    top = html[html.index('class="answer-top with-figure"'):html.index("<h3>Anytime at a glance")]
+    assert 'id="key-figure"' in top and 'id="chart-anytime_torus_queens-key"' in top

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
 from puzzlebench.records.record import Outcome, RunRecord
@@ -78,6 +79,7 @@ def traced(solver: str, n: int, rep: int) -> tuple[RunRecord, list[dict]]:
     return rec, [{"point": p, "best": b, "evaluations": e, "time_s": s} for p, b, e, s in points]
 
 
+@pytest.mark.slow  # a whole traced report; test_budget_blocks checks the fold too
 def test_anytime_figures_fold_into_one_per_problem(tmp_path: Path) -> None:
     """Four sizes × two solvers × five traced runs: one convergence figure with four panels
     (it once drew six figures per size); a size with too few runs per solver gets no panel."""

@@ -119,6 +119,7 @@ def test_figures_are_written_wide_enough(tmp_path: Path, frame: pd.DataFrame,
     assert imread(path).shape[1] >= 1200
 
 
+@pytest.mark.slow  # every chart drawn twice; test_figures_are_written_wide_enough keeps the PNG writer
 def test_png_writer_draws_every_chart_the_same_in_workers_or_here(
         tmp_path: Path, frame: pd.DataFrame, styles: SeriesStyles) -> None:
     """From POOL_FROM charts on they are drawn by workers while the report goes on; fewer (or

@@ -127,7 +127,7 @@ def test_report_gives_the_answer_first(tmp_path: Path) -> None:
     md = paths["markdown"].read_text()
     answer, details = html.index('id="answer"'), html.index("<h2>Details</h2>")
     for text in ("lead one", "lead three", "Best on nqueens", 'class="sortable findings"',
-                 'class="sortable ranking"', "Who this design does not separate", 'class="plotly-graph-div"'):
+                 'class="sortable ranking"', 'id="key-figure"', 'class="plotly-graph-div"'):
         assert answer < html.index(text) < details, text
     assert details < html.index("a detail") < html.index("Legend: labels")
     assert "<details><summary>Each test, per size (2)</summary>" in html

@@ -79,6 +79,21 @@ def skipped_pairs(study: Study) -> list[str]:
     return out
 
 
+def unchecked_counter_claims(study: Study) -> list[str]:
+    """One line per claim on a counter of a solver that declares none (a plugin without
+    ``counter_names``): accepted, but not checked before the run."""
+    if not study.claims:
+        return []
+    # imported on use: only a study with claims needs them
+    from puzzlebench.harness.campaign.design.study_claims import unchecked_counters
+    from puzzlebench.harness.resolve import resolve_solver
+    specs = {}
+    for entry in study.solvers:
+        spec = resolve_solver(entry["name"])
+        specs[spec.name] = spec
+    return unchecked_counters(study.claims, specs)
+
+
 def claim_reach(study: Study) -> list[str]:
     """One line per claim the study's design cannot confirm, whatever its runs show
     (``report.claim_power``)."""
@@ -151,6 +166,8 @@ def run_command(
                                 progress=None if quiet else lambda line: typer.echo(line, err=True))
     for line in skipped_pairs(study):
         typer.echo(f"puzzlebench: note: {line}", err=True)
+    for line in unchecked_counter_claims(study):
+        typer.echo(f"puzzlebench: warning: {line}", err=True)
     weak = claim_reach(study)
     for line in weak:
         typer.echo(f"puzzlebench: warning: {line}", err=True)

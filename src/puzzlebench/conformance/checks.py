@@ -46,6 +46,10 @@ The checks themselves live by concern: the answers (``answer_checks``: solves, i
 counts, exact), the limits (``limit_checks``: time-limit, large, cap), and what a run repeats or
 leaves alone (``repeat_checks``: same-seed, deterministic, no-mutation, traces); their vocabulary
 in ``case``. This module lists the cases and runs them.
+
+Every check also holds each of its runs to the solver's declared counters
+(``Solver.counter_names``): a run that reports a counter the solver does not declare fails the
+check, so a declaration that study files are checked against cannot lie.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from collections.abc import Callable
 
 from puzzlebench.conformance import answer_checks, limit_checks, repeat_checks
 from puzzlebench.conformance.case import Case, CheckFailed, CheckResult, NotApplicable, RunLog, Status
+from puzzlebench.conformance.declared_counters import undeclared_counters
 from puzzlebench.conformance.limit_checks import CAP_COUNTERS
 from puzzlebench.problems import PROBLEMS, get_problem
 from puzzlebench.solvers.spec import SolverSpec
@@ -126,6 +131,9 @@ def run_case(case: Case) -> CheckResult:
         status = Status.FAIL if failure else Status.PASS
     except NotApplicable as why:  # found only by running: e.g. no effort to cap
         status, failure = Status.SKIP, str(why)
+    undeclared = undeclared_counters(case.spec, log.runs)
+    if undeclared:
+        status, failure = Status.FAIL, "; ".join(filter(None, [failure, undeclared]))
     return CheckResult(case.check, case.problem, status, failure, iid,
                        time.perf_counter() - start, len(log.runs))
 

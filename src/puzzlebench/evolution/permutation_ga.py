@@ -62,6 +62,8 @@ class PermutationGA(QueensGA):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     name: ClassVar[str] = "ga-permutation"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "generations", "evaluations", "best_conflicts"})
     evaluation: ClassVar[str] = ("one individual's cost counted in full (the elite carried over "
                                  "is not recounted)")
     params: ClassVar[dict[str, Any]] = {

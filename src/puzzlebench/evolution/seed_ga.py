@@ -45,6 +45,8 @@ class SeedGA(QueensGA):
     """Seed 002's GA: repetition encoding, K-tournament, one-point crossover, one-gene mutation."""
 
     name: ClassVar[str] = "ga-seed002"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "generations", "evaluations", "best_fitness", "max_fitness"})
     evaluation: ClassVar[str] = ("one individual's fitness counted in full (a generation adds its "
                                  "distinct children)")
     params: ClassVar[dict[str, Any]] = {

@@ -218,6 +218,8 @@ class HillClimbing(IterativeSolver):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     problems: ClassVar[frozenset[str]] = frozenset({"queens-knights", "nqueens"})
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "iterations", "moves", "evaluations", "restarts", "best_conflicts"})
 
     # honours and traces repeat IterativeSolver's on purpose: the capabilities read where the
     # solver is defined; deleting them would also change its run key (its code digest)

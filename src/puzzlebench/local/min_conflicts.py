@@ -116,6 +116,8 @@ class MinConflicts(IterativeSolver):
     """Minton et al.'s min-conflicts: a random conflicted queen to its least-conflicted place."""
 
     name: ClassVar[str] = "min-conflicts"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "repairs", "iterations", "restarts", "evaluations"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "nqueens-completion"})
     # honours and traces repeat IterativeSolver's on purpose: the capabilities read where the
     # solver is defined; deleting them would also change its run key (its code digest)

@@ -328,6 +328,9 @@ class QS4(IterativeSolver):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     name: ClassVar[str] = "qs4"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "swaps", "tries", "passes", "kicks", "initial_collisions", "placement_tries", "iterations",
+        "evaluations"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
     # honours and traces repeat IterativeSolver's on purpose: the capabilities read where the
     # solver is defined; deleting them would also change its run key (its code digest)

@@ -39,16 +39,17 @@ from puzzlebench.problems.catalogue import PROBLEM_ID
 from puzzlebench.problems.errors import PuzzlebenchError
 from puzzlebench.records.claims import AnyClaim, Claim
 from puzzlebench.records.record import NOISE_FLOOR_S, inert_table
-from puzzlebench.report.agreement_matrix import agreement_matrix
 from puzzlebench.report.answer import answer
 from puzzlebench.report.anytime import anytime_sections
 from puzzlebench.report.chart import Chart
 from puzzlebench.report.ert_size import ert_by_size, ert_figure
 from puzzlebench.report.figures import problem_charts
+from puzzlebench.report.key_figure import TOP_FIGURE_HEIGHT, top_figure
 from puzzlebench.report.out_folder import prepare_report_folder, subfolder, write_file
 from puzzlebench.report.per_instance import per_instance_table
 from puzzlebench.report.render import render, table_rows
 from puzzlebench.report.series_styles import SeriesStyles
+from puzzlebench.report.statistics.agreement_matrix import agreement_matrix
 from puzzlebench.report.statistics.borda import borda_overall, borda_table
 from puzzlebench.report.statistics.claim_tests import ClaimVerdict, claim_verdicts, claims_table, effect_text
 from puzzlebench.report.statistics.count_runs import separate_counts
@@ -304,6 +305,7 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                              "csv": csv(table, f"extra_{i + 1}")})
     anytime = []
     anytime_figures: list[dict[str, str]] = []
+    anytime_charts: list[Chart] = []
     narrative = list(narrative or [])
     headline = pd.DataFrame()
     anytime_notes: list[str] = []
@@ -348,6 +350,9 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     # the key figure: the first convergence view where the traces rank anytime performance
     # (the headline has rows); else the answer's critical-difference charts answer alone
     key = anytime_figures[0] if len(headline) and anytime_figures else None
+    top = top_figure(anytime_charts[0] if key else None,
+                     next((r.chart for r in rankings if r.chart is not None), None),
+                     lambda chart: chart_html(chart, styles, height=TOP_FIGURE_HEIGHT))
     context = {"title": title, "description": description,
                "lead": checked + narrative[:lead] + headlines,
                "claim_sentences": claim_sentences, "claims": table_rows(_claims_shown(verdicts)),
@@ -359,7 +364,8 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
                "answer_figures": answer_figures, "ranking": table_rows(ranking_table),
                "ranking_csv": ranking_csv, "borda_csv": borda_csv,
                "manifest_csv": manifest_csv, "headline_csv": headline_csv, "legend_csv": legend_csv,
-               "headline": table_rows(headline), "key_figure": key,
+               "headline": table_rows(headline), "key_figure": key, "top_figure": top,
+               "scaling_claims": len(scaling_claims),
                "legend": table_rows(legend), "loader": LOADER,
                "plotly_js": "" if plotly_src else plotly_js_packed(),
                "plotly_src": plotly_src,
@@ -374,3 +380,4 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path, *, title: str = "puzz
     write_file(out, "report.md", render("report.md.j2", context).encode())
     write_file(out, "report.html", render("report.html.j2", context).encode())
     return {"markdown": Path(out_dir) / "report.md", "html": Path(out_dir) / "report.html"}
+

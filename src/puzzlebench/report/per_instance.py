@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from puzzlebench.records.record import NOISE_FLOOR_S
-from puzzlebench.report.agreement_matrix import natural_key
 from puzzlebench.report.series_styles import label_order
+from puzzlebench.report.statistics.agreement_matrix import natural_key
 from puzzlebench.report.statistics.borda import objectives
 from puzzlebench.report.summary import below_floor, counter_columns, with_labels
 

@@ -214,10 +214,15 @@ def figure(chart: Chart, styles: SeriesStyles) -> go.Figure:
     return fig
 
 
-def chart_html(chart: Chart, styles: SeriesStyles) -> str:
+def chart_html(chart: Chart, styles: SeriesStyles, height: int | None = None) -> str:
     """A ``<div>`` for the chart and its figure packed (``packed``) in a data block that
-    ``LOADER`` draws; the div id is the chart's slug, so the same data gives the same bytes."""
+    ``LOADER`` draws; the div id is the chart's slug, so the same data gives the same bytes.
+    ``height`` (pixels) replaces the figure's own (the key figure on the first screen)."""
     fig = figure(chart, styles)
+    if height is not None:  # a narrow slot: the legend in rows above the plot, not beside it
+        fig.update_layout(height=height, margin={"t": 60},
+                          legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0,
+                                  "title": {"text": ""}, "font": {"size": 11}})
     spec = json.loads(fig.to_json())
     spec["config"] = CONFIG
     target = f"chart-{chart.slug}"

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 
 from puzzlebench.records.record import FAILURE_VALUES, NOISE_FLOOR_S, RUNGS, Outcome
-from puzzlebench.report.agreement_matrix import natural_key
 from puzzlebench.report.series_styles import SeriesStyles, label_order
+from puzzlebench.report.statistics.agreement_matrix import natural_key
 from puzzlebench.report.statistics.bootstrap import median_ci
 
 OUTCOMES = tuple(o.value for o in Outcome)

@@ -13,13 +13,14 @@ Writing one::
         problems = frozenset({"nqueens"})
         stochastic = True
         params = {"restarts": 10}
+        counter_names = frozenset({"iterations"})
 
         def solve(self, instance, budget, rng):
             ...
             return Proposal(answer=cols, claim=Claim.SOLVED, counters={"iterations": k})
 
 Register it with ``@register`` (``puzzlebench.solvers.registry``) or load it by name
-(``module:attr``). Plugins import all of this from ``puzzlebench.contract``, the one public
+(``module:attr``). Plugins import all of this from ``puzzlebench.solvers.contract``, the one public
 import (this module is its home in the solvers' room).
 """
 
@@ -206,6 +207,11 @@ class Solver(ABC):
     #: its steps).
     evaluation: ClassVar[str] = ""
     evaluation_approximate: ClassVar[bool] = False
+    #: The names of every native counter the solver's proposals may report (``Proposal.counters``),
+    #: so that a study's claim on a counter it never records is refused before any run. None:
+    #: not declared (a plugin's claims on counters are then taken on trust, with a warning);
+    #: the conformance checks hold every run's counters to the declaration.
+    counter_names: ClassVar[frozenset[str] | None] = None
     summary: ClassVar[str] = ""
 
     def __init__(self, **params: Any) -> None:

@@ -75,6 +75,9 @@ class SolverSpec:
     traces: bool = False
     evaluation: str = ""
     evaluation_approximate: bool = False
+    #: The native counters its proposals may report (``Solver.counter_names``); None when it
+    #: declares none (claims on its counters cannot be checked before the run).
+    counter_names: frozenset[str] | None = None
     #: The tuning ranges (``param_space``: name → IntRange, FloatRange or Choice); empty when
     #: the solver declares none (``tune`` refuses it).
     param_space: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
@@ -114,6 +117,7 @@ class SolverSpec:
             "effort_unit": EFFORT_UNIT if self.traces or self.evaluation else None,
             "evaluation": self.evaluation,
             "effort_approximate": self.evaluation_approximate,
+            "counters": None if self.counter_names is None else sorted(self.counter_names),
             "param_space": {k: dimension_to_json(v) for k, v in self.param_space.items()},
         }
 
@@ -169,6 +173,8 @@ def spec_from_description(data: Mapping[str, Any], reference: str) -> SolverSpec
             traces=bool(data.get("traces", False)),
             evaluation=str(data.get("evaluation", "")),
             evaluation_approximate=bool(data.get("effort_approximate", False)),
+            counter_names=None if data.get("counters") is None
+            else frozenset(str(c) for c in data["counters"]),
             param_space=MappingProxyType({k: dimension_from_json(v) for k, v in
                                           dict(data.get("param_space", {})).items()}),
         )
@@ -232,5 +238,19 @@ def spec_of(cls: type[Solver], origin: str | None = None) -> SolverSpec:
         traces=bool(getattr(cls, "traces", False)),
         evaluation=str(getattr(cls, "evaluation", "")),
         evaluation_approximate=bool(getattr(cls, "evaluation_approximate", False)),
+        counter_names=_counter_names(cls, name),
         param_space=space,
     )
+
+
+def _counter_names(cls: type[Solver], name: str) -> frozenset[str] | None:
+    """A class's declared counter names (None when it declares none); RegistryError for a
+    declaration that is not a set of names."""
+    declared = getattr(cls, "counter_names", None)
+    if declared is None:
+        return None
+    if isinstance(declared, str) or not isinstance(declared, Iterable) \
+            or not all(isinstance(c, str) and c for c in declared):
+        raise RegistryError(f"solver {name!r}: counter_names must be a frozenset of counter "
+                            f"names, got {declared!r}")
+    return frozenset(declared)

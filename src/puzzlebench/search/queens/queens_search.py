@@ -32,6 +32,8 @@ class QueensBestFirst(Solver):
     """Shared body of the six N-Queens best-first solvers."""
 
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens"})
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "nodes_expanded", "nodes_generated", "max_frontier", "steps", "effective_branching", "start_h"})
 
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True

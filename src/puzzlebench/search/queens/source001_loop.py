@@ -41,6 +41,8 @@ class Seed001Loop(Solver):
     """Seed 001's loop: least-h first, no g, every generated state closed (greedy)."""
 
     name: ClassVar[str] = "seed001-loop"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "nodes_examined", "nodes_generated", "steps"})
     problems: ClassVar[frozenset[str]] = frozenset({"sliding"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True

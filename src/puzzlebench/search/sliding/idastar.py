@@ -151,6 +151,7 @@ class IDAStarLinearConflict(Solver):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     name: ClassVar[str] = "idastar-linear-conflict"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({"nodes_generated", "iterations", "steps"})
     problems: ClassVar[frozenset[str]] = frozenset({"sliding"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True

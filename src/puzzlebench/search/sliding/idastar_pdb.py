@@ -172,6 +172,9 @@ class IDAStarPDB(Solver):
 
     compiled: ClassVar[bool] = True
     name: ClassVar[str] = "idastar-pdb"
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "nodes_generated", "nodes_expanded", "iterations", "start_h", "steps", "pdb_bytes", "pdb_build_s",
+        "pdb_load_s", "dual_cutoffs", "expanded_before_last"})
     problems: ClassVar[frozenset[str]] = frozenset({"sliding"})
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True

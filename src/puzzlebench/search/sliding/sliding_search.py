@@ -42,6 +42,8 @@ class SlidingBestFirst(Solver):
     compiled: ClassVar[bool] = True  # numba: warmed, untimed, before each timed run
 
     problems: ClassVar[frozenset[str]] = frozenset({"sliding"})
+    counter_names: ClassVar[frozenset[str] | None] = frozenset({
+        "nodes_expanded", "nodes_generated", "max_frontier", "steps", "effective_branching", "start_h"})
 
     honours: ClassVar[frozenset[str]] = frozenset({"time_limit", "max_nodes"})
     complete: ClassVar[bool] = True
