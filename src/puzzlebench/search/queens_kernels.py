@@ -15,7 +15,8 @@ a child's columns are compared only when the hash matches. h is updated from the
 line counts, built once per expansion: H1 and H3 in O(1) per child, H2 recounted in O(n)
 (the reference does so below 48 queens, and its incremental update gives the same number).
 The wall clock is read through ``objmode`` every 4,096 children (every child from 1,024
-queens on, where one child costs O(n)).
+queens on, where one child costs O(n)), and while the tables double (at millions of states
+that takes a noticeable part of a second, and a search must not outlive its deadline there).
 """
 
 from __future__ import annotations
@@ -215,7 +216,7 @@ def queens_best_first_kernel(start: np.ndarray, torus: bool, kind: int, astar: b
     h0 = _initial_h(cur, n, torus, kind)
     cap = 1024
     pool = np.zeros((cap, n), np.int16)
-    state = np.zeros((cap, 4), np.int64)  # (best g, h, parent id, closed) of each state
+    state = np.zeros((cap, 4), np.int32)  # (best g, h, parent id, closed) of each state
     table = np.zeros((2 * cap, 2), np.int64)
     mask = 2 * cap - 1
     pool[0, :] = start
@@ -327,7 +328,10 @@ def queens_best_first_kernel(start: np.ndarray, torus: bool, kind: int, astar: b
                     state[s, 3] = 0
                 else:
                     s = stored
-                    if s == cap:
+                    if s == cap:  # doubling takes a while when large: it watches the clock
+                        if now() >= deadline:
+                            stop = True
+                            break
                         cap *= 2
                         pool = _grown_rows(pool, s, cap)
                         state = _grown_rows(state, s, cap)
@@ -335,8 +339,13 @@ def queens_best_first_kernel(start: np.ndarray, torus: bool, kind: int, astar: b
                         table = np.zeros((2 * cap, 2), np.int64)
                         mask = 2 * cap - 1
                         for t in range(old_table.shape[0]):
+                            if (t & 65535) == 65535 and now() >= deadline:
+                                stop = True  # the search ends here: a half-built table is
+                                break        # never read
                             if old_table[t, 1] != 0:
                                 _place(table, mask, old_table[t, 0], old_table[t, 1] - 1)
+                        if stop:
+                            break
                     for r in range(n):
                         pool[s, r] = cur[r]
                     state[s, 1] = ch
