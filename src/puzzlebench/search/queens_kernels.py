@@ -10,10 +10,11 @@ looked at every ``CHECK_EVERY`` children): so nodes expanded and generated, the 
 frontier, the path length and the goal are equal to the reference's for every start.
 
 A state is a row of a pool (int16 columns, so n ≤ 32,767), found through an open-addressing
-table keyed by a hash that each move updates in O(1) (a sum of mixed (row, column) codes);
-a child's columns are compared only when the hash matches. h is updated from the parent's
-line counts, built once per expansion: H1 and H3 in O(1) per child, H2 recounted in O(n)
-(the reference does so below 48 queens, and its incremental update gives the same number).
+table keyed by a code that each move updates in O(1): the columns packed, while they fit in
+62 bits (up to 15 queens), else a sum of mixed (row, column) codes, and then a child's columns
+are compared only when the code matches. h of a child that is stored comes from the parent's
+line counts, built once per expansion: H1 and H3 in O(1), H2 recounted in O(n) (the reference
+does so below 48 queens, and its incremental update gives the same number).
 The wall clock is read through ``objmode`` every 4,096 children (every child from 1,024
 queens on, where one child costs O(n)), and while the tables double (at millions of states
 that takes a noticeable part of a second, and a search must not outlive its deadline there).
