@@ -62,7 +62,7 @@ def test_a_compiled_solver_gets_the_compiler_server_and_its_run_uses_it(
     assert servers[True] is started and started.proc.poll() is None  # the same server ran it
 
 
-@pytest.mark.parametrize("solver", ["mod12", "backtracking", "greedy-h1", "ga-seed002"])
+@pytest.mark.parametrize("solver", ["mod12", "backtracking", "ga-seed002"])
 def test_a_pure_python_solver_gets_the_lean_server(
         servers: dict[bool, forkserver.ForkServer], solver: str) -> None:
     # the solver-side helpers (trace, queens keys, iterative) load no numba: only kernels do
@@ -70,7 +70,7 @@ def test_a_pure_python_solver_gets_the_lean_server(
     assert list(servers) == [False]
 
 
-@pytest.mark.parametrize("solver", ["greedy-h1", "ga-seed002"])
+@pytest.mark.parametrize("solver", ["ga-seed002"])
 def test_a_pure_python_run_never_loads_numba_into_its_server(
         servers: dict[bool, forkserver.ForkServer], solver: str) -> None:
     assert early_server.start_for(["solve", "nqueens", "8", "--solver", solver])
