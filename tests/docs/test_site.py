@@ -72,7 +72,7 @@ def test_the_api_pages_are_rendered_from_the_docstrings(site: Path) -> None:
         "tune": ["puzzlebench.tune.tune", "puzzlebench.tune.TuneResult",
                  "puzzlebench.solvers.param_space.IntRange"],
         "registry": ["puzzlebench.solvers.registry.register"],
-        "solver_references": ["puzzlebench.solvers.locators.load_solver"],
+        "solver_locators": ["puzzlebench.solvers.locators.load_solver"],
         "problems": ["puzzlebench.problems.Instance", "puzzlebench.problems.get_problem"],
         "puzzlebench": ["puzzlebench.solve", "puzzlebench.load"],
         "conformance": ["puzzlebench.conformance.card.certify", "puzzlebench.testing.check_solver",

@@ -117,7 +117,7 @@ class MinConflicts(IterativeSolver):
 
     name: ClassVar[str] = "min-conflicts"
     counter_names: ClassVar[frozenset[str] | None] = frozenset({
-        "repairs", "iterations", "restarts", "evaluations"})
+        "repairs", "iterations", "restarts", "evaluations", "start_attacked"})
     problems: ClassVar[frozenset[str]] = frozenset({"nqueens", "torus-queens", "nqueens-completion"})
     # honours and traces repeat IterativeSolver's on purpose: the capabilities read where the
     # solver is defined; deleting them would also change its run key (its code digest)
