@@ -135,6 +135,7 @@ def test_index_lets_one_lookup_import_one_module(tmp_path: Path) -> None:
     assert second[2] == first[2]  # listing still discovers every solver
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: the index tests of test_registry.py
 def test_broken_or_wrong_index_falls_back_to_discovery(tmp_path: Path) -> None:
     _fresh_python(LOOKUP, tmp_path)
     (index,) = (tmp_path / "registry").glob("*.json")

@@ -74,6 +74,7 @@ def test_helper_processes_start_on_a_safe_path() -> None:
         sys.path.remove("")
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: the module and spawned-run tests here
 def test_a_program_in_the_current_folder_is_never_run(tmp_path: Path) -> None:
     """The fork server starts each sealed run's namespace init (``setpriv``, ``sleep``) by
     name: with an empty entry in ``PATH`` (the current folder), a ``setpriv`` planted there

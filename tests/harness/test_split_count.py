@@ -89,6 +89,7 @@ def stored_runs(db: Path) -> int:
         return 0
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: test_a_split_count_is_sealed_judged_and_stored
 def test_a_count_killed_half_way_resumes_with_no_sub_problem_run_twice(tmp_path: Path) -> None:
     db = tmp_path / "killed.sqlite"
     command = [sys.executable, "-m", "puzzlebench", "count", "nqueens", "10", "--split",

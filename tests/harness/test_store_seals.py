@@ -89,6 +89,7 @@ def test_a_removed_seal_is_refused(study_store: Path, tmp_path: Path) -> None:
     assert all("its seal was removed" in line for line in records.check.refused)
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: test_release_store.py loads as it did
 def test_an_older_store_loads_as_unsealed_rows(tmp_path: Path) -> None:
     """A store made before rows were sealed: every row loads, said unsealed; once opened for
     writing, new rows are sealed and its old ones stay unsealed."""

@@ -146,7 +146,8 @@ def test_every_tracing_solver_records_a_checked_trace(name: str) -> None:
         assert len(record.figures.trace) >= 2 or record.figures.trace[0][1] == 0
 
 
-@pytest.mark.parametrize("name", ["ga-permutation", "min-conflicts", "qs4", "first-choice-hc", "deap-ga"])
+@pytest.mark.parametrize("name", ["ga-permutation", "min-conflicts", pytest.param(
+    "qs4", marks=pytest.mark.slow), "first-choice-hc", "deap-ga"])  # qs4's: the slow tier
 def test_same_seed_same_trace_apart_from_times(name: str) -> None:
     instance = _instance_for(name)
     budget = Budget(max_evaluations=5_000, max_iterations=5_000)

@@ -167,6 +167,7 @@ def test_study_files_take_the_problems_own_keys() -> None:
         study({"problem": "nqueens-completion", "sizes": [8], "placed": ["0-0"]})
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: test_families_are_discovered_from_entry_points
 def test_a_family_in_one_file_works_through_every_front_end(capsys, tmp_path: Path) -> None:
     problem = f"{TOY}:SpacedOnes"
     code, out, _ = cli(capsys, "solve", problem, "5", "--option", "ones=3", "--solver", SOLVER,

@@ -72,7 +72,7 @@ def test_instances() -> None:
 
 @given(st.lists(st.tuples(st.sampled_from("QN"), st.integers(0, 5), st.integers(0, 5)),
                 min_size=6, max_size=6))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_conflicts_match_brute_force(pieces: list[tuple[str, int, int]]) -> None:
     inst = QK.make(6, queens=sum(p[0] == "Q" for p in pieces))
     assert QK.conflicts(inst, pieces) == brute_pairs(pieces)

@@ -58,6 +58,7 @@ def test_binding_budget_reads_the_record() -> None:
     assert budget_block({"time_limit": 0.2, "max_evaluations": None}) == "0.2 s"
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: the fold and block tests of test_budget_blocks.py
 def test_blocks_are_ranked_apart_on_both_axes(tmp_path: Path) -> None:
     db = tmp_path / "b.sqlite"
     run_study(study_from_dict(BLOCKS, "test"), db, workers=2, quiet=True)

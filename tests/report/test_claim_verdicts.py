@@ -187,6 +187,7 @@ def test_run_check_warns_before_any_run(tmp_path: Path, capsys: pytest.CaptureFi
     assert "solver 3 (backtracking) skips torus-queens (its entry's problems leave it out)" in out.err
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: tests/report/test_first_screen.py
 def test_the_answer_box_is_read_in_half_a_minute(tmp_path: Path) -> None:
     """Five configurations on two problems and three claims: the answer box (headlines and
     claim sentences, tables aside) stays within 200 words; the details hold the rest."""

@@ -41,6 +41,7 @@ def test_twenty_configurations_get_short_distinct_labels(styles: SeriesStyles) -
     assert "rate=0.9" in legend.loc[legend["label"] == "astar-v0#2", "parameters"].iloc[0]
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: test_figures_are_written_wide_enough
 def test_every_figure_keeps_legends_off_the_axes(frame: pd.DataFrame,
                                                  styles: SeriesStyles) -> None:
     charts = problem_charts(styles.with_labels(frame), "nqueens", styles)

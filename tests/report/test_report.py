@@ -74,6 +74,7 @@ def test_report_files_and_escaping(tmp_path: Path) -> None:
     assert len(tested) and (tested["p (Holm)"] >= tested["p"]).all()
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: same seed, same record (conformance same-seed)
 def test_report_is_deterministic(tmp_path: Path) -> None:
     frame = sample_frame()
     a, b = tmp_path / "a", tmp_path / "b"
