@@ -25,6 +25,7 @@ def stored(db: Path) -> int:
         return 0
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: Ctrl-C at start-up
 def test_ctrl_c_on_a_study_counts_what_is_stored_and_the_same_command_resumes(
         tmp_path: Path) -> None:
     study = tmp_path / "naps.toml"

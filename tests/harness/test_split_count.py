@@ -174,6 +174,7 @@ def test_two_splits_by_one_fabricating_solver_agreeing_verify_nothing(tmp_path: 
         count_split(solver, 28, "rows:1", db, quiet=True, check_with=solver)
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: two splits by one solver
 def test_check_with_another_solver_verifies_a_total_beyond_the_known_values(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Beyond the judge's table (here: n = 9 with the table hidden from check_total),
@@ -198,6 +199,7 @@ def test_a_solver_that_cannot_count_the_sub_problems_is_refused(tmp_path: Path) 
         count_split("bitboard", 8, "rows:1", tmp_path / "x.sqlite", unique=True, quiet=True)
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: the sealed split count
 def test_before_go_a_run_cannot_tell_which_sub_problem_it_will_get(tmp_path: Path) -> None:
     """Issue 53 §3: a plugin looks for its task in memory at import (before ``go``) and works
     0.8 s there. What it finds is the same for every part (no seed, no instance: both come

@@ -54,7 +54,8 @@ def forge(db: Path, *, reseal: bool) -> list[int]:
     return [r[0] for r in rows]
 
 
-@pytest.mark.parametrize("reseal", [False, True], ids=["edited", "edited-and-resealed"])
+@pytest.mark.parametrize("reseal", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["edited", "edited-and-resealed"])  # resealed: the slow tier
 def test_a_forged_success_is_refused_and_named(capsys, study_store: Path, tmp_path: Path,
                                                reseal: bool) -> None:
     db = tmp_path / "s.sqlite"

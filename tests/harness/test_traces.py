@@ -372,6 +372,7 @@ def test_ioh_export_reads_back_in_iohinspector(traced_store: Path, tmp_path: Pat
     assert sorted(final) == sorted(runs["best"].astype(float))
 
 
+@pytest.mark.slow  # slow tier (docs/development.md); cover: the first screen
 def test_report_has_the_anytime_section(traced_store: Path, tmp_path: Path) -> None:
     frame = records_to_frame(load_records(traced_store))
     assert frame.loc[frame["solver"] == "backtracking", "traced"].eq(False).all()
