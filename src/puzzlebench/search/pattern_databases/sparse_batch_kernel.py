@@ -103,6 +103,8 @@ def idastar_sparse_kernel(start: np.ndarray, rows: int, cols: int, table: np.nda
     expanded = 0
     before_last = 0
     iterations = 0
+    # The IDA* loop, written out in each kernel on purpose: why, in search/sliding/__init__.py
+    # (this one moves a pattern index by one multiply-add where the compact kernel re-ranks)
     bound = h0
     while True:
         iterations += 1
