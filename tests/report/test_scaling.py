@@ -251,3 +251,26 @@ def test_the_report_command_loads_both_kinds_of_claim_and_writes_the_scaling_sec
     for name in ("nqueens_scaling_time.png", "nqueens_scaling_effort.png"):
         assert (out / "figures" / name).stat().st_size > 0
     assert 'id="scaling"' in (out / "report.html").read_text()
+
+
+def test_a_flat_series_leaves_several_models_standing_and_no_one_extrapolation() -> None:
+    """Min-conflicts' repairs: about the same at every n. The polynomial (exponent near 0) and
+    the exponential (base near 1) both pass the held-out check; the report leads with the
+    slowest-growing family and says the runs support no single prediction beyond them, rather
+    than extrapolating the exponential that happened to fit the smaller sizes best."""
+    rng = np.random.default_rng(5)
+    sizes = (64, 256, 1024, 4096, 16384, 65536, 262144, 1048576)
+    fit = fit_scaling({n: 42 * rng.lognormal(0, 0.4, 40) for n in sizes}, problem="nqueens",
+                      label="flat", measure="repairs")
+    poly, expo = fit.model("polynomial"), fit.model("exponential")
+    assert poly is not None and expo is not None
+    assert poly.verdict == expo.verdict == "consistent"
+    assert poly.b_ci[0] <= 0 <= poly.b_ci[1] and expo.b_ci[0] <= 1 <= expo.b_ci[1]
+    assert fit.best is poly and fit.consistent[0] is poly and expo in fit.consistent
+    text = sentence(fit)
+    assert "predicted for n = 10^7:" in text and "(polynomial)" in text
+    assert "(exponential)" in text and "support no one extrapolation" in text
+    # a fit where one model alone stands names it in the prediction, as before
+    lone = fit_scaling({n: 3 * n ** 1.5 * rng.lognormal(0, 0.3, 10) for n in POLY_SIZES})
+    assert [m.model for m in lone.consistent] == ["polynomial"]
+    assert "predicted for n = 10^4 (polynomial)" in sentence(lone)

@@ -154,7 +154,9 @@ def _said(fit: ScalingFit) -> str:
     from puzzlebench.report.statistics.scaling import formula
     best = fit.best
     if best is not None:
-        return f"≈ {formula(best)} ({best.model})"
+        also = [m.model for m in fit.consistent[1:]]
+        return (f"≈ {formula(best)} ({best.model}"
+                + (f"; {' and '.join(also)} also consistent" if also else "") + ")")
     why = fit.note or "no model consistent at the held-out sizes"
     if fit.models and all(m.verdict == "inconclusive" for m in fit.models):
         why = "no interval (the runs do not vary)"

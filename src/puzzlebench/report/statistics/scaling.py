@@ -7,8 +7,9 @@ the study's scaling claims (``on = "scaling"``) on those fits.
 A run that was not verified solved is censored (``inf``) in every measure: its stop time or its
 counter at the cap is never read as an observed value. A count of 0 is taken as 1 (the models
 live on a log scale). ``tables/scaling.csv`` has one row per fitted model; the report's details
-say per configuration which models are consistent, which rejected and where, and what the best
-consistent model predicts one power of ten beyond the largest size.
+say per configuration which models are consistent, which rejected and where, and what each
+consistent model predicts one power of ten beyond the largest size (when several are, the
+sentence says the runs support no one extrapolation: the held-out sizes do not tell them apart).
 """
 
 from __future__ import annotations
@@ -142,8 +143,8 @@ def power_of_ten(n: int) -> str:
 
 def sentence(fit: ScalingFit) -> str:
     """One configuration's measure on one problem in a sentence: the consistent models with
-    their parameters' intervals, the rejected ones with where, the censored sizes, and the
-    best consistent model's extrapolation."""
+    their parameters' intervals, the rejected ones with where, the censored sizes, and each
+    consistent model's extrapolation."""
     head = f"{fit.problem}, {fit.label}: {fit.measure}"
     censored = (f"; n = {sizes_text(fit.censored)}: fewer than half the runs finished, no "
                 "median, not fitted" if fit.censored else "")
@@ -160,12 +161,20 @@ def sentence(fit: ScalingFit) -> str:
     out = (f"{head} ({'median' if fit.quantile == 0.5 else f'q{fit.quantile:g}'}, fitted on "
            f"n = {sizes_text(fit.fitted)}, held out n = {sizes_text(fit.held_out)}): "
            + "; ".join(parts) + censored)
-    best = fit.best
-    if best is not None:
+    ok = fit.consistent
+    if ok:
         n = extrapolation_size(fit)
-        point, lo, hi = (float(v) for v in best.predict_log10(float(n)))
-        out += (f"; predicted for n = {power_of_ten(n)} ({best.model}): {log10_number(point)} "
-                f"[{log10_number(lo)}, {log10_number(hi)}]")
+        said = []
+        for m in ok:
+            point, lo, hi = (float(v) for v in m.predict_log10(float(n)))
+            said.append(f"{log10_number(point)} [{log10_number(lo)}, {log10_number(hi)}]"
+                        f"{f' ({m.model})' if len(ok) > 1 else ''}")
+        if len(ok) == 1:
+            out += f"; predicted for n = {power_of_ten(n)} ({ok[0].model}): {said[0]}"
+        else:
+            out += (f"; predicted for n = {power_of_ten(n)}: " + ", ".join(said)
+                    + f" — the held-out sizes do not tell these {len(ok)} models apart, so the "
+                    "runs support no one extrapolation beyond them")
     return out + "."
 
 
