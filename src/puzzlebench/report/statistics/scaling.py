@@ -108,10 +108,12 @@ def log10_number(x: float) -> str:
 
 def parameter(b: float, ci: tuple[float, float]) -> str:
     """``b [lo, hi]`` with as many digits as it takes to tell the three apart (a base of
-    1.0003 is not written 1)."""
-    for digits in range(3, 9):
+    1.0003 is not written 1, nor one of 1.000004)."""
+    for digits in range(3, 10):
         texts = [f"{v:.{digits}g}" for v in (b, *ci)]
-        if len(set(texts)) == 3 or not all(map(math.isfinite, ci)):
+        # a base written "1" when it is not 1 reads as "no growth": more digits then
+        rounded_to_one = texts[0] == "1" and b != 1
+        if (len(set(texts)) == 3 and not rounded_to_one) or not all(map(math.isfinite, ci)):
             break
     if not all(map(math.isfinite, ci)):
         return texts[0]

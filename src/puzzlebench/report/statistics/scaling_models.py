@@ -279,15 +279,23 @@ def _fit_model(model: str, sizes: np.ndarray, observed: np.ndarray, boot: np.nda
     with np.errstate(divide="ignore"):
         noise = np.log(boot[:, nf:]) - np.log(observed[None, nf:])
     pred = b_log_a[:, None] + b_slope[:, None] * x[None, nf:] + noise
+    # a held-out size with censored runs has resamples without a statistic (+inf): the ends
+    # are order statistics, not interpolated (inf − inf would make a NaN end, and a NaN end
+    # read as "no interval"); the upper end is +inf where more than its share is censored
+    q_lo, q_hi = check_quantiles(len(sizes) - nf)
     with np.errstate(over="ignore"):  # an exponential model at large sizes: inf, said so
-        lo, hi = np.exp(np.quantile(pred, check_quantiles(len(sizes) - nf), axis=0))
+        lo = np.exp(np.quantile(pred, q_lo, axis=0, method="lower"))
+        hi = np.exp(np.quantile(pred, q_hi, axis=0, method="higher"))
     checks = tuple(HeldOut(n, o, p, float(lo[i]), float(hi[i]))
                    for i, (n, o, p) in enumerate(checks_point))
     pairs = np.column_stack([b_log_a, b_slope])
     if not np.all(hi > lo):
+        flat = [int(n) for i, (n, _, _) in enumerate(checks_point) if not hi[i] > lo[i]]
+        why = ("no interval: the runs at each fitted size do not vary, so resampling them "
+               "gives a point" if np.ptp(boot[:, :nf], axis=0).max() == 0 else
+               f"no interval at held-out n = {', '.join(map(str, flat))}: its runs do not vary")
         return ModelFit(model, _exp(la), a_ci, b, b_ci, rmse, checks,  # type: ignore[arg-type]
-                        "inconclusive", "no interval: the runs at each fitted size do not "
-                        "vary, so resampling them gives a point", (la, sl), pairs)
+                        "inconclusive", why, (la, sl), pairs)
     outside = [c.size for c in checks if not c.inside]
     verdict = "rejected" if outside else "consistent"
     why = f"outside the predicted interval at n = {', '.join(map(str, outside))}" if outside else ""
