@@ -38,7 +38,9 @@ def test_a_solver_compiling_one_kernel_per_round_is_warm_when_timed() -> None:
 
 def test_a_warm_up_that_never_ends_within_its_time_stops_after_its_rounds() -> None:
     rec = run_solve(f"{PLUGINS}:NeverWarm", get_problem("nqueens").make(10))
-    assert WARMUP_ROUNDS * COMPILE_S <= rec.figures.warmup_s < (WARMUP_ROUNDS + 1) * COMPILE_S + 1.0
+    assert rec.figures.warmup_s >= WARMUP_ROUNDS * COMPILE_S
+    # its rounds, then the timed call: counted by the plugin, not read off a busy clock
+    assert rec.figures.counters["calls"] == WARMUP_ROUNDS + 1, rec.figures.counters
     assert rec.figures.time_s >= COMPILE_S  # still slow when timed: nothing hidden, nothing lost
 
 

@@ -103,8 +103,9 @@ class StampsAtZero(_Q):
 
 
 class ClaimsAMicrosecond(_Q):
-    """Burns 0.3 s of CPU but makes its stamps about 0.1 ms apart, inside the harness's window:
-    its CPU time (from the kernel) contradicts them."""
+    """Burns 0.3 s of CPU but makes its stamps 0.1 ms apart, inside the harness's window: its
+    CPU time (from the kernel) contradicts them. The forged stamp is set from the solve's own
+    start, so a busy machine (a longer wall time for the same CPU) forges the same lie."""
 
     name = "claims-a-microsecond"
 
@@ -113,12 +114,15 @@ class ClaimsAMicrosecond(_Q):
 
         real = time.clock_gettime_ns
 
-        def fake() -> int:  # installed after the start stamp: the end stamp comes 0.3 s early
-            return real(time.CLOCK_MONOTONIC) - 299_900_000
+        def fake() -> int:  # the end stamp: 0.1 ms after the solve began, however long it ran
+            now = real(time.CLOCK_MONOTONIC)
+            return min(now, self.began + 100_000) if self.began else now
 
+        self.began = 0
         child.stamp_ns = fake  # type: ignore[assignment]
 
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        self.began = time.clock_gettime_ns(time.CLOCK_MONOTONIC)  # after the start stamp
         end = time.process_time() + 0.3
         while time.process_time() < end:
             pass
@@ -205,8 +209,10 @@ class ReportsNumbaCompiled(ReportsNumba):
 
 
 class ForgesHalfItsTime(_Q):
-    """Burns 0.3 s of CPU on one thread but stamps its end 0.15 s early: half its time, inside
-    the ``cpu_s / cores`` bound on two cores (the fourth hostile sweep's 2× lie)."""
+    """Burns 0.3 s of CPU on one thread but stamps its end after half of it (0.15 s): half its
+    time on an idle machine, inside the ``cpu_s / cores`` bound on two cores (the fourth
+    hostile sweep's 2× lie). Forged from its CPU time, so a busy machine forges the same lie;
+    a lie between a run's CPU time and its wall time is not one this check can see."""
 
     name = "forges-half-its-time"
 
@@ -215,12 +221,19 @@ class ForgesHalfItsTime(_Q):
 
         real = time.clock_gettime_ns
 
-        def fake() -> int:  # installed after the start stamp: the end stamp comes 0.15 s early
-            return real(time.CLOCK_MONOTONIC) - 150_000_000
+        def fake() -> int:  # the end stamp: half the CPU time the solve used after it began
+            now = real(time.CLOCK_MONOTONIC)
+            if not self.began:
+                return now
+            used = time.thread_time_ns() - self.began_cpu
+            return min(now, self.began + used // 2)
 
+        self.began = self.began_cpu = 0
         child.stamp_ns = fake  # type: ignore[assignment]
 
     def solve(self, instance, budget, rng):  # type: ignore[no-untyped-def]
+        self.began = time.clock_gettime_ns(time.CLOCK_MONOTONIC)  # after the start stamp
+        self.began_cpu = time.thread_time_ns()
         end = time.thread_time() + 0.3
         while time.thread_time() < end:
             pass
