@@ -450,6 +450,7 @@ def test_trace_json_round_trip_through_the_payload() -> None:
     assert json.loads(json.dumps(record.figures.trace)) == record.figures.trace
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_run_then_report_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The issue's path: ``puzzlebench run`` with a GA and a hill climber stores traces and
     ``puzzlebench report`` shows the anytime section."""

@@ -253,9 +253,9 @@ def test_a_store_without_the_studies_table_still_reports(tmp_path: Path) -> None
     conn.commit()
     conn.close()
     assert study_definition(db, "golden") == {}
-    out = tmp_path / "r"
-    write_report(load(db), out)
-    assert "Best on nqueens by mean rank: fast" in (out / "report.md").read_text()
+    # the store's runs load and rank as before (write_report takes the loaded frame: the
+    # store's tables are behind it, so a whole report here would only redraw the figures)
+    assert rank(load(db), "nqueens").headline.startswith("Best on nqueens by mean rank: fast")
 
 
 def test_mean_rank_and_mean_par2_disagreeing_is_said(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from puzzlebench.harness.campaign.storage.records_frame import records_to_frame
 from puzzlebench.records.record import Outcome, RunRecord
@@ -110,6 +111,7 @@ def test_best_on_an_objective_problem_weighs_the_answer_before_the_time() -> Non
     assert table.loc[("s-a", "greedy"), "median objective"] == 35
 
 
+@pytest.mark.slow  # slow tier: see docs/development.md
 def test_the_report_holds_both_tables(tmp_path: Path) -> None:
     frame = records_to_frame(queens_runs() + sliding_runs())
     write_report(frame, tmp_path)
