@@ -78,8 +78,8 @@ def test_two_tied_solvers_share_a_group(tmp_path: Path) -> None:
         records += [run("a", n, a), run("b", n, b), run("c", n, 1.5 + rng.random() * 0.1)]
     ranking = rank(frame_of(tmp_path, records), "nqueens")
     text = " ".join(ranking.sentences)
-    assert ("Not separated by this design: a and b" in text
-            or "Not separated by this design: b and a" in text)
+    assert ("Not separated by the pairwise tests: a and b" in text
+            or "Not separated by the pairwise tests: b and a" in text)
     assert "tied" not in text and "tied" not in ranking.headline
     table = ranking.table.set_index("configuration")
     assert set(table.at["a", "group"]) & set(table.at["b", "group"])

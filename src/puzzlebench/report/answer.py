@@ -23,8 +23,10 @@ The decision procedure is Demšar's (JMLR 7, 2006), as most algorithm comparison
   letters and the table cannot disagree (Benavoli, Corani & Mangili, JMLR 2016: mean-rank
   post-hoc tests such as Nemenyi's depend on the other configurations in the pool).
   Configurations no test separates share a letter in the ranking table (a compact letter
-  display) and a bar in the chart; the answer calls them *not separated by this design*,
-  never tied, and says the smallest p the design could have reached.
+  display) and a bar in the chart; the answer never calls them tied. It says which of two
+  things held: *the runs do not separate* them (the design could have: its smallest reachable
+  p, times the scope's number of pairs, is below 0.05), or *this design cannot separate* them
+  (too few instances and repeats for any outcome to pass the correction), with that p.
 * **Portfolio.** The virtual best solver (VBS) takes each instance's best score; a
   configuration's marginal contribution is what the VBS loses without it (SAT competition):
   instances no longer solved and PAR-2 seconds added.
@@ -195,9 +197,9 @@ def _group_sentences(order: list[str], groups: list[list[str]],
     if not tested:
         return []
     if not separated:
-        return [f"This design separates none of {_names(order)} (no pair's adjusted p is below "
+        return [f"The pairwise tests separate none of {_names(order)} (no pair's adjusted p is below "
                 f"{ALPHA:g}); that is not evidence that they perform alike."]
-    out = [f"Not separated by this design: {_names(g)}." for g in groups if len(g) > 1]
+    out = [f"Not separated by the pairwise tests: {_names(g)}." for g in groups if len(g) > 1]
     wins = []
     for i, c in enumerate(order):
         beaten = [d for d in order[i + 1:] if frozenset((c, d)) in separated]
@@ -245,10 +247,16 @@ def _headline(scope: str, best: str, order: list[str],
     if unseparated:
         reach = min((comparisons[frozenset((best, o))].p_min or 1.0) for o in unseparated)
         closest = comparisons[frozenset((best, unseparated[0]))]
-        text += (f"; not separated by this design from {_names(unseparated)} ("
-                 + (f"{unseparated[0]}: {_versus(closest, True)}; " if len(unseparated) == 1
-                    else "")
-                 + f"the smallest p it could reach is {reach:.2g})")
+        versus = (f"{unseparated[0]}: {_versus(closest, True)}; " if len(unseparated) == 1
+                  else "")
+        # could the design have separated them? Holm's first step over this scope's pairs
+        if reach * max(1, len(comparisons)) < ALPHA:
+            text += (f"; the runs do not separate it from {_names(unseparated)} ({versus}the "
+                     f"design could have: a p as small as {reach:.2g} was within reach)")
+        else:
+            text += (f"; this design cannot separate it from {_names(unseparated)} ({versus}"
+                     f"the smallest p it could reach is {reach:.2g}, over "
+                     f"{len(comparisons)} comparisons)")
     return text + "."
 
 

@@ -175,11 +175,15 @@ def claim_verdicts(frame: pd.DataFrame, claims: Iterable[Claim]) -> list[ClaimVe
                                           "two one-sided tests)")
         else:
             verdict = "inconclusive"
-            reach = ("" if comp.p_min is None else
-                     f"; the smallest p this design can reach is {comp.p_min:.2g}"
-                     + (", too large to confirm anything after the correction"
-                        if comp.p_min * max(1, len(claims)) >= ALPHA else ""))
-            why = "not separated by this design" + reach
+            # could the design have separated them? Holm's first step over the claims
+            if comp.p_min is None:
+                why = "not separated by the runs"
+            elif comp.p_min * max(1, len(claims)) >= ALPHA:
+                why = (f"this design cannot separate them: the smallest p it can reach is "
+                       f"{comp.p_min:.2g}, too large to confirm anything after the correction")
+            else:
+                why = (f"the runs do not separate them (the design could: a p as small as "
+                       f"{comp.p_min:.2g} was within reach)")
             if claim.margin is None:
                 why += "; state a margin to test equivalence"
         out.append(ClaimVerdict(claim, verdict, comp, p, why, solved))
