@@ -15,6 +15,9 @@ single square, drops the next row's candidates that attack it (11% fewer nodes a
 branch-free); the last two rows, where two columns are left, are counted in closed form
 without a loop, and its stack and row layout are interleaved in one array (n = 16: 20% less
 time than the kernel with a one-row look-ahead, a walk of the last two rows and four arrays).
+A level is left as soon as its last candidate is taken (its child returns straight to the
+nearest level with candidates left) and the current level's masks are carried in variables:
+6% less CPU time again at n = 16 and 17, the same queens placed.
 ``_count_boards`` keeps every row's queen so that a completion can be compared with its half-
 and quarter-turn images; it serves the few representatives a rotation keeps and the tiny
 boards (fewer than three free rows). Both read the clock every ~2^20 queens and stop past the
@@ -77,10 +80,11 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
                 work: np.ndarray, fast: np.ndarray) -> tuple[int, int]:
     """(completions, queens placed) for at least three free rows; completions -1 past the
     deadline. ``fast`` (8 × (n + 2)) holds the layout and the stack interleaved, four words
-    a row, so one index reaches a row's words (about 12% faster than four arrays)."""
+    a row, so one index reaches a row's words (about 12% faster than four arrays); a layout
+    row's third word is the level its subtree returns to."""
     depth = _layout(n, top, bottom, left, right, work)
     half = 4 * (n + 2)
-    lay = fast[:half]  # per free row: squares free of the edge queens, shift to it
+    lay = fast[:half]  # per free row: squares free of the edge queens, shift to it, return
     st = fast[half:]  # per level: columns, the two diagonals, candidates left
     for i in range(depth):
         lay[4 * i] = work[FREE, i]
@@ -93,23 +97,31 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
     st[1] = 0
     st[2] = 0
     st[3] = lay[0]
+    lay[2] = -4  # where level 0 returns to: nowhere, the search ends
     p = 0  # the current level's offset in ``st`` (4 × level): no multiply per node
     p_pen = 4 * (pen - 1)
     found = 0
     nodes = 0
     check = CLOCK_EVERY
-    while p >= 0:
-        a = st[p + 3]
-        if a == 0:
-            p -= 4
-            continue
+    # A level is left as soon as its last candidate is taken: its child's subtree returns
+    # straight to the level ``lay[p + 2]`` names (the nearest one below with candidates
+    # left), so no step of the loop pops an empty level. The current level's candidates and
+    # masks are carried in variables (registers); ``st`` keeps them for the return.
+    a = lay[0]
+    if a == 0:
+        return 0, 0
+    c0 = 0
+    ld0 = 0
+    rd0 = 0
+    while True:
         bit = a & -a
-        st[p + 3] = a ^ bit
+        rest_a = a ^ bit
+        st[p + 3] = rest_a
         nodes += 1
-        c = st[p] | bit
+        c = c0 | bit
         g = lay[p + 5]
-        ld = (st[p + 1] | bit) << g  # unmasked: bits past n are never read (``free`` masks)
-        rd = (st[p + 2] | bit) >> g
+        ld = (ld0 | bit) << g  # unmasked: bits past n are never read (``free`` masks)
+        rd = (rd0 | bit) >> g
         if p == p_pen:
             # Two rows left and two columns, x < y: a completion puts one in each row, and
             # the pair attacks diagonally only when y = x << g_last, whichever row takes x.
@@ -122,6 +134,15 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
                 * ((x << g_last) != y)
             found += hit
             nodes += hit + (nxt != 0) + ((nxt & (nxt - 1)) != 0)  # as a walk would place
+            a = rest_a
+            if rest_a == 0:
+                p = lay[p + 2]
+                if p < 0:
+                    break
+                a = st[p + 3]
+                c0 = st[p]
+                ld0 = st[p + 1]
+                rd0 = st[p + 2]
             if nodes >= check:  # here, not per node: about 10% faster
                 check = nodes + CLOCK_EVERY
                 if now() >= deadline:
@@ -140,12 +161,26 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
         nxt &= ~((after2 | (after2 << g3) | (after2 >> g3))
                  & -np.int64(after2 & (after2 - 1) == 0))
         if nxt == 0:
+            a = rest_a
+            if rest_a == 0:
+                p = lay[p + 2]
+                if p < 0:
+                    break
+                a = st[p + 3]
+                c0 = st[p]
+                ld0 = st[p + 1]
+                rd0 = st[p + 2]
             continue
         st[p + 4] = c
         st[p + 5] = ld
         st[p + 6] = rd
         st[p + 7] = nxt
+        lay[p + 6] = p if rest_a != 0 else lay[p + 2]
         p += 4
+        a = nxt
+        c0 = c
+        ld0 = ld
+        rd0 = rd
     return found, nodes
 
 

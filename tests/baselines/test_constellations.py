@@ -126,6 +126,22 @@ def test_closed_form_last_rows_and_look_ahead_agree_with_a_plain_walk(n: int) ->
         assert fast[0] == _completions(n, s, 180)[0], s
 
 
+@pytest.mark.parametrize(("n", "placed"), [(10, 4228), (11, 20128), (12, 101321), (13, 534716)])
+def test_leaving_a_spent_level_at_once_places_the_same_queens(n: int, placed: int) -> None:
+    """The fast kernel leaves a level as soon as its last candidate is taken, its child
+    returning straight to the nearest level with candidates left: the same tree as a loop that
+    pops level by level, so the same queens placed as that kernel placed (its figures)."""
+    out = count_batch(n, table(list(subproblems(n))), math.inf)
+    assert int(out[:, 3].sum()) == placed
+
+
+def test_a_first_row_without_a_free_square_places_no_queen() -> None:
+    sub = Subproblem(0, 1, 0, 2, 8, 0)  # n = 6: the edge queens leave row 4 no square
+    assert sub in subproblems(6)
+    assert _completions(6, sub, 0) == [0, 0, 0, 0]
+    assert _completions(6, sub, 180)[0] == 0
+
+
 def _solutions(n: int, prefix: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
     """Every solution, by plain backtracking (row → column)."""
     if len(prefix) == n:
