@@ -293,3 +293,18 @@ def test_a_censored_run_at_a_held_out_size_leaves_the_check_standing() -> None:
     for m in fit.models:
         assert "do not vary" not in m.why
 
+
+
+def test_a_claim_is_not_contradicted_where_every_model_is_rejected() -> None:
+    """A held-out size far below every curve (A* with H3's n = 15 is an easy size): the claimed
+    family is rejected, but so is every other; the runs follow none of them over these sizes,
+    so the claim is inconclusive, not contradicted (which would read as "another family")."""
+    rng = np.random.default_rng(12)
+    runs = {n: 3 * n ** 1.5 * rng.lognormal(0, 0.2, 10) for n in POLY_SIZES}
+    runs[POLY_SIZES[-2]] = runs[POLY_SIZES[-2]] / 1000
+    fit = fit_scaling(runs, problem="nqueens", label="dip", solver="dip", measure="nodes")
+    assert all(m.verdict == "rejected" for m in fit.models)
+    both = [ScalingClaim("dip grows exponentially", "dip", "nodes", "exponential", "nqueens"),
+            ScalingClaim("dip grows polynomially", "dip", "nodes", "polynomial", "nqueens")]
+    for v in scaling_verdicts([fit], both):
+        assert v.verdict == "inconclusive" and "follow none of them" in v.why, v.why

@@ -192,7 +192,7 @@ def rank(frame: pd.DataFrame, scope: str) -> Ranking:
 def _group_sentences(order: list[str], groups: list[list[str]],
                      separated: set[frozenset[str]], pvalues: dict[frozenset[str], float], *,
                      tested: bool) -> list[str]:
-    """Who this design does not separate, and who beats whom (the better one first, with the
+    """Who the pairwise tests do not separate, and who beats whom (the better one first, with the
     largest adjusted p of its wins). Never "tied": not separated is not shown equal."""
     if not tested:
         return []

@@ -243,7 +243,13 @@ def _one(claim: ScalingClaim, fit: ScalingFit) -> tuple[str, str]:
     if m is None:
         return "inconclusive", f"{fit.label} on {fit.problem}: {fit.note}"
     if m.verdict == "rejected":
-        return "contradicted", f"{claim.model} rejected at held-out n = {sizes_text(m.rejected_at)}"
+        where = f"held-out n = {sizes_text(m.rejected_at)}"
+        # every family rejected: the measure follows none of them over these sizes (a size
+        # far off every curve), which says nothing for or against the claimed family alone
+        if all(o.verdict == "rejected" for o in fit.models):
+            return "inconclusive", (f"{claim.model} rejected at {where}, and so is every "
+                                    "other model: the held-out sizes follow none of them")
+        return "contradicted", f"{claim.model} rejected at {where}"
     if m.verdict != "consistent":
         return "inconclusive", m.why
     held = f"consistent at held-out n = {sizes_text(fit.held_out)}"
