@@ -269,3 +269,21 @@ def test_mean_rank_and_mean_par2_disagreeing_is_said(tmp_path: Path) -> None:
     assert ranking.headline.startswith("Best on nqueens by mean rank: often")
     assert ("always has the lowest mean PAR-2 (0.06 s against 0.5437 s for often) but a worse "
             "mean rank: it is alone best on 1 instance, often on 7.") in text
+
+
+@pytest.mark.parametrize(("sizes", "said"), [
+    (SIZES, "the runs do not separate it from"),  # 8 instances: p ≥ 2^-7 reachable, × 3 pairs
+    (SIZES[:3], "this design cannot separate it from"),  # 3 instances: p ≥ 0.25 at best
+])
+def test_the_headline_says_whether_the_design_could_have_separated_them(
+        tmp_path: Path, sizes: tuple[int, ...], said: str) -> None:
+    """Two indistinguishable configurations beside a slow one: the headline never calls them
+    tied, and says whether the runs failed to separate them or the design never could."""
+    rng = np.random.default_rng(2)
+    records = []
+    for n in sizes:
+        a, b = 0.1 * (1 + rng.random()), 0.1 * (1 + rng.random())
+        records += [run("a", n, a), run("b", n, b), run("c", n, 1.5 + rng.random() * 0.1)]
+    headline = rank(frame_of(tmp_path, records), "nqueens").headline
+    assert said in headline, headline
+    assert "tied" not in headline

@@ -20,6 +20,7 @@ from puzzlebench.records.record import Outcome, RunRecord
 from puzzlebench.report.statistics.claim_tests import CLAIM_COLUMNS, claims_table
 from puzzlebench.report.statistics.scaling import (
     SCALING_COLUMNS,
+    parameter,
     scaling_fits,
     scaling_table,
     scaling_verdicts,
@@ -272,6 +273,8 @@ def test_a_flat_series_leaves_several_models_standing_and_no_one_extrapolation()
     assert "(exponential)" in text and "support no one extrapolation" in text
     # the exponential's base, a hair above or below 1, is never written as "1"
     assert expo.b != 1 and "·1 [" not in text
+    # the base the scaling study's runs gave: six digits round it to 1 and its interval apart
+    assert parameter(1.0000041, (0.999999, 1.00001)) == "1.000004 [0.999999, 1.00001]"
     # a fit where one model alone stands names it in the prediction, as before
     lone = fit_scaling({n: 3 * n ** 1.5 * rng.lognormal(0, 0.3, 10) for n in POLY_SIZES})
     assert [m.model for m in lone.consistent] == ["polynomial"]
