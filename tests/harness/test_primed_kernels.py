@@ -154,3 +154,43 @@ def _entries(index: str) -> int:
         pickle.load(f)  # numba's version
         _stamp, overloads = pickle.loads(f.read())
     return len(overloads)
+
+
+LOAD = """
+import numpy as np
+from numba.core import caching
+from puzzlebench.harness.run.inside.numba_kernels import load_kernels
+import pb_kernels
+
+KEY = ("pb-solver", "warm-up instance", "[]", "solve")
+loaded = load_kernels("pb_kernels", KEY)  # as the fork server, before it forks a run
+lookups = []
+load = caching.Cache.load_overload
+caching.Cache.load_overload = lambda self, sig, ctx: lookups.append(sig) or load(self, sig, ctx)
+a = np.ones(3)
+a.flags.writeable = False
+total = pb_kernels.total(a)  # as the run: the primer's (read-only) signature
+b = np.ones(2)
+other = pb_kernels.total(b)  # a signature the primer never noted: the run's own lookup
+print(loaded, total, len(lookups), other)
+"""
+
+
+def test_the_server_loads_the_noted_kernels_once_and_a_run_looks_none_up(tmp_path) -> None:
+    """``load_kernels`` (the fork server, before it forks runs) loads exactly the entries the
+    primer noted: a run then finds its kernel in memory and looks nothing up in numba's cache;
+    a signature the primer did not note is left to the run. Without a note, nothing loads."""
+    (tmp_path / "pb_kernels.py").write_text(KERNELS)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+           "PYTHONPATH": os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH"))
+                                         if p)}
+
+    def load() -> str:
+        done = subprocess.run([sys.executable, "-c", LOAD], capture_output=True, text=True,
+                              env=env, timeout=300, cwd=tmp_path)
+        return done.stdout.strip() or done.stderr[-2000:]
+
+    assert _call(tmp_path, "test") == "False"  # a writable signature cached, nothing noted
+    assert load() == "0 3.0 2 2.0"  # no note: the run looks up both signatures itself
+    assert _call(tmp_path, "primer") == "True"  # the read-only signature noted
+    assert load() == "1 3.0 1 2.0"  # loaded by the server; the run looks up only its other

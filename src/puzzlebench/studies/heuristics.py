@@ -1,4 +1,16 @@
-"""Source study 000: H1, H2, H3 × greedy and A* on n = 8..16, 10 random starts each."""
+"""Source study 000: H1, H2, H3 × greedy and A* on n = 8..16, 10 random starts each.
+
+Each run is budgeted in nodes generated (``NODE_BUDGET``), with a time limit behind it as a
+guard only. Why not time, as before: a run that stops at a time limit stops at a different node
+on every machine and under every load, so the table of who solved what changed between two
+invocations on one machine (issue 57); a run that stops at a node budget stops at the same
+node everywhere, and the same seed gives the same outcome and counters on every host. The
+source study set no limit at all (its runs went to the end); A* with H1 and H2 in its exact
+expansion order needs tens of millions of nodes from some starts, so some budget is needed,
+and 2,000,000 nodes holds every start that the compiled search solved within 2 M nodes in
+the last 10 s-limit run (36 of A* H1's 47 solved, 39 of H2's 50) while the study's 540 runs
+take about a minute and a half on two cores.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +22,16 @@ from puzzlebench.studies import BuiltinStudy, split_analysis
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
 SOLVERS = ["greedy-h1", "astar-h1", "greedy-h2", "astar-h2", "greedy-h3", "astar-h3"]
+#: Nodes generated a run may spend (the full grid): where it stops is the same on every host.
+NODE_BUDGET = 2_000_000
+#: The quick grid's budget (n = 8..11).
+QUICK_NODE_BUDGET = 200_000
 
 
-def _grid(sizes: str, repeats: int, limit: float) -> dict:
+def _grid(sizes: str, repeats: int, limit: float, nodes: int) -> dict:
     return {
         "study": {"name": "heuristics", "master_seed": 0, "repeats": repeats, "time_limit": limit,
-                  "min_time": SHORT_RUNS_MIN_TIME},
+                  "max_nodes": nodes, "min_time": SHORT_RUNS_MIN_TIME},
         "problems": [{"problem": "nqueens", "sizes": sizes}],
         "solvers": [{"name": s} for s in SOLVERS],
     }
@@ -49,9 +65,12 @@ def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     A*/greedy trade-off tested per size on each run's PAR-2 time (unsolved = 2 × limit, so a
     timeout counts against a heuristic) or steps."""
     limit = time_limit_of(frame)
+    nodes = _node_budget(frame)
     scored = frame.assign(score=run_time_or_penalty(frame, 2 * limit))
+    budget = (f"{nodes:,} nodes generated per run (a {limit:g} s time limit behind it)"
+              if nodes else f"{limit:g} s per run")
     lines = [f"{len(frame)} runs over n = {frame['size'].min()}..{frame['size'].max()} with "
-             f"{limit:g} s per run; success means a verified solution within the limit."]
+             f"{budget}; success means a verified solution within the budget."]
     for s in SOLVERS:
         sub = frame[frame["solver"] == s]
         if sub.empty:
@@ -64,9 +83,10 @@ def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     out = frame[~frame["success"]]
     if len(out):
         by = ", ".join(f"{k}: {v}" for k, v in out["solver"].value_counts().items())
-        lines.append(f"{len(out)} runs ended unsolved at the limit ({by}); a 60 s limit would "
-                     f"give them {60 - limit:g} s more each: up to "
-                     f"{len(out) * (60 - limit) / 2 / 60:.0f} min more on two cores.")
+        stops = out["stopped_by"].fillna("").replace("", "another cap (the search's "
+                                                     "stored-state cap)").value_counts()
+        why = ", ".join(f"{v} at {STOPS.get(k, k)}" for k, v in stops.items())
+        lines.append(f"{len(out)} runs ended unsolved ({by}): {why}.")
     tests = []
     for n in sorted(frame["size"].unique()):
         at = scored[scored["size"] == n]
@@ -94,6 +114,17 @@ def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     return lines, tests
 
 
+#: How a stop reads in the sentence on unsolved runs.
+STOPS = {"max_nodes": "the node budget", "time_limit": "the time limit"}
+
+
+def _node_budget(frame: pd.DataFrame) -> int | None:
+    """The largest ``max_nodes`` of the runs' budgets (None: no run had one)."""
+    caps = [int(b["max_nodes"]) for b in frame.get("budget", pd.Series(dtype=object))
+            if isinstance(b, dict) and b.get("max_nodes")]
+    return max(caps) if caps else None
+
+
 narrative, findings = split_analysis(analysis)
 
 
@@ -101,11 +132,14 @@ STUDY = BuiltinStudy(
     name="heuristics", source="000",
     description="Source study 000: greedy and A* with H1 (attacking pairs), H2 (attacked "
                 "queens) and H3 (diagonal pairs over permutations) on n-queens, n = 8..16, 10 "
-                "random starts each (the source study's grid). The limit is 10 s per run: the "
-                "question is how each heuristic scales; a sentence below counts the runs that "
-                "hit the limit and what a 60 s limit would add. Unsolved runs count as 2 × the "
-                "limit (PAR-2).",
-    full=_grid("8..16", 10, 10.0), quick=_grid("8..11", 3, 2.0),
+                "random starts each (the source study's grid). Each run may generate "
+                f"{NODE_BUDGET:,} nodes (a 10 s time limit stands behind it as a guard): a "
+                "budget in nodes stops a run at the same node on every machine, so the same "
+                "seeds give the same table everywhere. The question is how each heuristic "
+                "scales; a sentence below counts the runs the budget stopped. Unsolved runs "
+                "count as 2 × the time limit (PAR-2), behind every solved run.",
+    full=_grid("8..16", 10, 10.0, NODE_BUDGET),
+    quick=_grid("8..11", 3, 2.0, QUICK_NODE_BUDGET),
     narrative=narrative, findings=findings,
     extras=lambda f: [("Mean steps, time and success by n", steps_table(f))],
 )

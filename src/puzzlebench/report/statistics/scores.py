@@ -84,14 +84,15 @@ def pairwise_comparisons(frame: pd.DataFrame, labels: list[str]) -> dict[tuple[s
     report's one inference (``report.stratified``: van Elteren's test stratified by instance,
     Vargha–Delaney's A), on the instances both ran."""
     scored = frame.assign(score=run_scores(frame))
-    groups = {key: g for key, g in scored.groupby(["instance_id", "label"])}
+    runs = {key: runs_of(g, "score") for key, g in scored.groupby(["instance_id", "label"])}
+    instances = sorted(scored["instance_id"].unique())
     out = {}
     for a, b in itertools.combinations(labels, 2):
         strata = {}
-        for iid in sorted(scored["instance_id"].unique()):
-            ga, gb = groups.get((iid, a)), groups.get((iid, b))
-            if ga is not None and gb is not None:
-                strata[str(iid)] = (runs_of(ga, "score"), runs_of(gb, "score"))
+        for iid in instances:
+            ra, rb = runs.get((iid, a)), runs.get((iid, b))
+            if ra is not None and rb is not None:
+                strata[str(iid)] = (ra, rb)
         out[(a, b)] = compare_strata(strata, effect="ratio")
     return out
 

@@ -36,6 +36,7 @@ same report.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Mapping, Sequence
@@ -102,8 +103,24 @@ def runs_of(group: pd.DataFrame, column: str) -> np.ndarray:
 
 
 def _midranks(x: np.ndarray) -> np.ndarray:
-    from scipy import stats  # on use: 0.5-1 s to import
-    return np.asarray(stats.rankdata(x, method="average"), float)
+    """Average ranks (ties share their mean rank), as ``scipy.stats.rankdata(x, "average")``
+    gives them: written out because the summary line ranks thousands of two-value strata, where
+    scipy's per-call overhead and its import (0.5-1 s) were most of ``compare``'s last second."""
+    if np.isnan(x).any():
+        return np.full(len(x), math.nan)  # rankdata's default: NaN propagates
+    order = np.argsort(x, kind="mergesort")
+    inverse = np.empty(len(x), dtype=np.intp)
+    inverse[order] = np.arange(len(x))
+    ordered = x[order]
+    first = np.concatenate([[True], ordered[1:] != ordered[:-1]])
+    dense = np.cumsum(first)[inverse]
+    bounds = np.concatenate([np.flatnonzero(first), [len(x)]])
+    return 0.5 * (bounds[dense] + bounds[dense - 1] + 1)
+
+
+def _two_sided_normal(z: float) -> float:
+    """P(|Z| >= z) for a standard normal Z (``2 * norm.sf(z)``, without importing scipy)."""
+    return math.erfc(z / math.sqrt(2.0))
 
 
 def _stratum_sums(ranks: np.ndarray, m: int) -> np.ndarray:
@@ -153,14 +170,19 @@ def van_elteren(strata: Sequence[Stratum]) -> tuple[float | None, str]:
             dist = nxt
         p = sum(prob for value, prob in dist.items() if abs(value - mean) >= observed - 1e-9)
         return min(1.0, p), "exact permutation"
-    from scipy import stats  # on use: 0.5-1 s to import
     z = observed / math.sqrt(var)
-    return min(1.0, float(2 * stats.norm.sf(z))), "normal approximation"
+    return min(1.0, _two_sided_normal(z)), "normal approximation"
 
 
 def smallest_p(design: Sequence[tuple[int, int]]) -> float | None:
     """The smallest two-sided p van Elteren's test can give on a design of (runs of A, runs of
     B) per instance: every run of A better than every run of B everywhere."""
+    return _smallest_p(tuple((int(m), int(k)) for m, k in design))
+
+
+@functools.lru_cache(maxsize=1024)
+def _smallest_p(design: tuple[tuple[int, int], ...]) -> float | None:
+    """``smallest_p`` of one design, computed once (every pair of a grid shares it)."""
     strata = [(np.arange(m, dtype=float), np.arange(m, m + k, dtype=float))
               for m, k in design if m and k]
     return van_elteren(strata)[0] if strata else None
@@ -186,7 +208,13 @@ def _own_effect(a: np.ndarray, b: np.ndarray, kind: Effect | None) -> np.ndarray
     if kind == "difference":
         return np.asarray(b.mean(axis=1) - a.mean(axis=1), float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(np.log(np.median(a, axis=1)) - np.log(np.median(b, axis=1)), float)
+        return np.asarray(np.log(_row_medians(a)) - np.log(_row_medians(b)), float)
+
+
+def _row_medians(x: np.ndarray) -> np.ndarray:
+    """Each row's median; a one-column array is its own (np.median's per-call cost, thousands of
+    times over a grid of one run per instance)."""
+    return x[:, 0] if x.shape[1] == 1 else np.median(x, axis=1)
 
 
 def compare_strata(strata: Mapping[str, Stratum], *, effect: Effect | None = None

@@ -29,6 +29,7 @@ from puzzlebench.harness.run.forking.forkserver import (
 )
 from puzzlebench.harness.run.inside.numba_kernels import (
     kernels_on_disk,
+    load_kernels,
     noting_kernels,
     start_compiler,
 )
@@ -65,6 +66,7 @@ class _Server:
         self.primed: set[PrimeKey] = set()
         self.prepared: set[bytes] = set()  # the (parameters, warm-up instance) prepared for
         self.primers: dict[int, tuple[PrimeKey, float]] = {}  # primer → its key, deadline
+        self.primed_module: dict[PrimeKey, str] = {}  # primer's key → its solver's module
         #: Requests for a solver whose primer is still warming it: forked when it ends.
         self.waiting: dict[PrimeKey, list[tuple[dict[str, Any], list[int]]]] = {}
 
@@ -126,6 +128,7 @@ class _Server:
 
     def _primed(self, pid: int) -> None:
         key, _ = self.primers.pop(pid)
+        load_kernels(self.primed_module.pop(key), key)  # what it wrote, loaded once for all
         for request, fds in self.waiting.pop(key, []):
             self._fork_run(request, fds)
 
@@ -142,7 +145,9 @@ class _Server:
         own compiling). Only project solvers come here (``preload``): a plugin's code never
         runs outside its run. The primer is skipped when the one before it (in this server or
         another) noted cache entries that are all still on disk (``kernels_on_disk``): an index
-        file holding only other argument types (an in-process test's) does not count."""
+        file holding only other argument types (an in-process test's) does not count. Either
+        way the noted kernels are then loaded here (``load_kernels``), once, and every run
+        forked afterwards inherits them instead of loading them from disk itself."""
         key = request.get("prime")  # the harness's (``prime_key``): no task read here
         if key is None:
             return None
@@ -151,7 +156,8 @@ class _Server:
         if key in self.primed:
             return None
         self.primed.add(key)
-        if kernels_on_disk(request["preload"], key):  # nothing to write: the run loads them
+        if kernels_on_disk(request["preload"], key):  # nothing to write: loaded here, once
+            load_kernels(request["preload"], key)
             return None
         try:
             pid = os.fork()
@@ -166,6 +172,7 @@ class _Server:
             finally:
                 os._exit(0)
         self.primers[pid] = (key, monotonic_now() + PRIME_LIMIT_S)
+        self.primed_module[key] = request["preload"]
         return key
 
     def _leave_server(self) -> None:

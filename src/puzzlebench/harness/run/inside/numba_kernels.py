@@ -163,6 +163,45 @@ def noting_kernels(module: str, key: tuple[str, ...]) -> Iterator[None]:
         os.replace(part, path)  # whole or not at all: a server may read it meanwhile
 
 
+def load_kernels(module: str, key: tuple[str, ...]) -> int:
+    """In the fork server: load from numba's cache the kernels the primer of ``key`` noted
+    (``noting_kernels``), so that every run forked afterwards inherits them instead of loading
+    them itself: 20-40 ms of every compiled run's warm-up, once per server instead (the first
+    command's 28 runs of the queens searches loaded the same kernels 28 times). Only entries
+    that load are added, never compiled here: a stale or missing entry is left to the runs,
+    which compile it in their warm-up as before. Returns how many kernels were loaded."""
+    if "numba" not in sys.modules:
+        return 0
+    try:
+        kernels = _cached_kernels(module)
+        if not kernels:
+            return 0
+        with open(_note_path(kernels, module, key), encoding="utf-8") as f:
+            note = json.load(f)
+        # imported on use: numba is loaded already (checked above)
+        from numba.core.compiler_lock import global_compiler_lock
+        from numba.core.sigutils import normalize_signature
+    except Exception:  # no note yet, or numba laid out otherwise: the runs load their own
+        return 0
+    loaded = 0
+    for path, kernel in kernels.items():
+        wanted = set(note.get(path, ()))
+        with contextlib.suppress(Exception), global_compiler_lock:
+            for entry in kernel._cache._cache_file._load_index():
+                args, _ = normalize_signature(entry[0])
+                if str(entry) not in wanted or tuple(args) in kernel.overloads:
+                    continue
+                cres = kernel._cache.load_overload(entry[0], kernel.targetctx)
+                if cres is None:  # not loadable here: the run compiles it, as before
+                    continue
+                if not cres.objectmode:  # as numba's own Dispatcher.compile on a cache hit
+                    kernel.targetctx.insert_user_function(cres.entry_point, cres.fndesc,
+                                                          [cres.library])
+                kernel.add_overload(cres)
+                loaded += 1
+    return loaded
+
+
 def _cached_kernels(module: str) -> dict[str, Any]:
     """The numba kernels of ``module`` and the project modules it imports that numba caches on
     disk (``cache=True``), as loaded in this process, by the path of their index file."""
