@@ -49,7 +49,7 @@ if os.path.basename(sys.argv[0] if sys.argv else "") == "puzzlebench":  # the co
 def main() -> None:
     """Entry point of the installed ``puzzlebench`` command."""
     catch_interrupts()  # before anything heavy loads
-    if sys.argv[1:2] in (["solve"], ["count"]):  # the one-run commands (early_server)
+    if sys.argv[1:2] in (["solve"], ["count"], ["compare"]):  # a head start (early_server)
         # imported on use: the server starts before the command line's code loads, and no
         # other command pays for this import
         from puzzlebench.harness.run.forking.early_server import start_for

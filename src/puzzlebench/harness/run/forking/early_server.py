@@ -13,6 +13,10 @@ source says whether it uses numba; nothing is imported). The run itself asks for
 as always (``fork_server``) and gets this one when the guess was right; a wrong guess costs
 an idle server process that exits with the command. Nothing about the run changes: the same
 server, the same request, the same sealing.
+
+A ``compare`` starts the servers of the solvers it compares the same way (README's first
+command: its two servers' start-up, a second of numba's among it, overlaps the command line's
+loading and the registry's discovery of every solver).
 """
 
 from __future__ import annotations
@@ -22,7 +26,12 @@ from collections.abc import Iterable, Sequence
 
 from puzzlebench.harness.run.forking.forkserver import fork_server
 from puzzlebench.solvers.fingerprint import imports_numba
-from puzzlebench.solvers.index import ENTRY_POINT_GROUP, SOLVER_PACKAGES, indexed_module
+from puzzlebench.solvers.index import (
+    ENTRY_POINT_GROUP,
+    SOLVER_PACKAGES,
+    indexed_module,
+    indexed_names,
+)
 
 #: The commands that make exactly one run, and the solver each uses when none is named.
 ONE_RUN_COMMANDS: dict[str, str | None] = {"solve": None, "count": "bitboard"}
@@ -69,10 +78,31 @@ def start_for_solvers(names: Iterable[str]) -> int:
     return started
 
 
+def compared_solvers(argv: Sequence[str]) -> list[str] | None:
+    """The registered solvers a ``compare`` command line will run: those its ``--solvers``
+    names, or every solver the registry's index holds when it names none (README's first
+    command: each of its two kinds of server is then needed). None: another command, help,
+    or no usable index."""
+    args = list(argv)
+    if not args or args[0] != "compare" or "--help" in args:
+        return None
+    for i, arg in enumerate(args):
+        value = (args[i + 1] if arg == "--solvers" and i + 1 < len(args)
+                 else arg.partition("=")[2] if arg.startswith("--solvers=") else None)
+        if value is not None:
+            return [n.strip() for n in value.split(",") if n.strip()]
+    names = indexed_names(SOLVER_PACKAGES, ENTRY_POINT_GROUP)
+    return sorted(names) if names else None
+
+
 def start_for(argv: Sequence[str]) -> bool:
-    """Start the fork server the command line's run will ask for; whether one was started.
-    Never raises: the command reports its own errors."""
+    """Start the fork server the command line's run will ask for (a ``compare``: each server
+    its solvers will ask for); whether one was started. Never raises: the command reports its
+    own errors."""
     with contextlib.suppress(Exception):
+        compared = compared_solvers(argv)
+        if compared is not None:
+            return start_for_solvers(compared) > 0
         name = solver_named(argv)
         if name is None:
             return False
