@@ -35,7 +35,7 @@ from puzzlebench.solvers.compiled_clock import now
 from puzzlebench_baselines.constellation_end import (
     DIAG4,
     MASKS4,
-    compress,
+    compress4,
     popcount,
     trailing_zeros,
 )
@@ -140,16 +140,19 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
             g2 = lay[p + 9]
             g3 = g2 + lay[p + 13]
             g4 = g3 + lay[p + 17]
-            index = (compress(lay[p + 4] & ~(c | ld | rd), left4)
-                     | compress(lay[p + 8] & ~(c | (ld << g2) | (rd >> g2)), left4) << 4
-                     | compress(lay[p + 12] & ~(c | (ld << g3) | (rd >> g3)), left4) << 8
-                     | compress(f_last & ~(c | (ld << g4) | (rd >> g4)), left4) << 12)
             x1 = left4 & -left4
             x4 = left4 ^ x1
             x2 = x4 & -x4
             x4 ^= x2
             x3 = x4 & -x4
             x4 ^= x3
+            index = (compress4(lay[p + 4] & ~(c | ld | rd), left4, x1, x2, x3, x4)
+                     | compress4(lay[p + 8] & ~(c | (ld << g2) | (rd >> g2)), left4, x1, x2, x3,
+                                 x4) << 4
+                     | compress4(lay[p + 12] & ~(c | (ld << g3) | (rd >> g3)), left4, x1, x2, x3,
+                                 x4) << 8
+                     | compress4(f_last & ~(c | (ld << g4) | (rd >> g4)), left4, x1, x2, x3,
+                                 x4) << 12)
             t1 = trailing_zeros(x1)
             t2 = trailing_zeros(x2)
             t3 = trailing_zeros(x3)

@@ -17,8 +17,10 @@ from puzzlebench_baselines.constellation_counter import count_constellations, sc
 from puzzlebench_baselines.constellation_end import (
     DIAG4,
     MASKS4,
-    _pext_loop,
-    compress,
+    _by_pext,
+    _by_tests,
+    _has_pext,
+    compress4,
     pattern_index,
     popcount,
     trailing_zeros,
@@ -171,17 +173,32 @@ def test_the_last_four_rows_by_table_match_a_brute_force_count() -> None:
 
 
 @numba.njit
-def _bits(src: int, mask: int) -> tuple[int, int, int, int]:
-    return compress(src, mask), _pext_loop(src, mask), popcount(src), trailing_zeros(mask)
+def _bits(free: int, left4: int) -> tuple[int, int, int, int]:
+    x1 = left4 & -left4
+    x2 = (left4 ^ x1) & -(left4 ^ x1)
+    x3 = (left4 ^ x1 ^ x2) & -(left4 ^ x1 ^ x2)
+    x4 = left4 ^ x1 ^ x2 ^ x3
+    return (compress4(free, left4, x1, x2, x3, x4), _by_tests(free, left4, x1, x2, x3, x4),
+            popcount(free), trailing_zeros(left4))
+
+
+@numba.njit
+def _pext_of(free: int, left4: int) -> int:
+    return _by_pext(free, left4, 0, 0, 0, 0)
 
 
 def test_the_bit_helpers_match_their_definitions() -> None:
+    """``compress4`` (by ``pext`` or by four tests, whichever this host uses) and the other
+    (where the host has ``pext``), ``popcount`` and ``trailing_zeros`` against plain Python."""
     rng = np.random.default_rng(7)
-    for src, mask in rng.integers(1, 1 << 40, (200, 2)).tolist():
-        under = [(src >> k) & 1 for k in range(41) if (mask >> k) & 1]
-        packed = sum(b << i for i, b in enumerate(under))
-        low = (mask & -mask).bit_length() - 1
-        assert _bits(src, mask) == (packed, packed, bin(src).count("1"), low)
+    for _ in range(300):
+        columns = sorted(int(v) for v in rng.choice(40, 4, replace=False))
+        left4 = sum(1 << k for k in columns)
+        free = int(rng.integers(1, 1 << 41))
+        packed = sum(((free >> k) & 1) << i for i, k in enumerate(columns))
+        assert _bits(free, left4) == (packed, packed, bin(free).count("1"), columns[0])
+        if _has_pext():
+            assert _pext_of(free, left4) == packed
 
 
 def test_a_first_row_without_a_free_square_places_no_queen() -> None:
