@@ -12,6 +12,9 @@ two edge queens' rows lie between them), 27 × 512 entries of 24-bit sets. The c
 popcount of the two sets' intersection, with no branch; the search above places queens down
 to four rows left and no further (n = 16: 22% fewer queens placed and about 15% less CPU
 time than searching the last rows).
+
+numba's on-disk cache of the kernel does not notice edits here (it checks the kernel's own
+file only): after changing this module, touch ``constellation_kernel.py`` too.
 """
 
 from __future__ import annotations
