@@ -12,15 +12,17 @@ Two kernels share that layout. ``_count_fast`` is the hot one: before descending
 that the two rows after the next still have a free square each (a cheap look-ahead: the
 first row of it prunes about 15% of the nodes, the second 10% more) and, when one has a
 single square, drops the next row's candidates that attack it (11% fewer nodes again; all
-branch-free); the last two rows, where two columns are left, are counted in closed form
-without a loop, and its stack and row layout are interleaved in one array (n = 16: 20% less
-time than the kernel with a one-row look-ahead, a walk of the last two rows and four arrays).
-A level is left as soon as its last candidate is taken (its child returns straight to the
-nearest level with candidates left) and the current level's masks are carried in variables:
-6% less CPU time again at n = 16 and 17, the same queens placed.
+branch-free). It places queens down to four free rows left: those four rows, with four
+columns left, are counted by two tables without a search or a branch
+(``puzzlebench_baselines.constellation_end``; n = 16: 22% fewer queens placed and 14-17%
+less CPU time than searching them with the last two in closed form). Its stack and row
+layout are interleaved in one array (n = 16: 20% less time than four arrays and a one-row
+look-ahead). A level is left as soon as its last candidate is taken (its child returns
+straight to the nearest level with candidates left) and the current level's masks are
+carried in variables: 6% less CPU time again at n = 16 and 17.
 ``_count_boards`` keeps every row's queen so that a completion can be compared with its half-
 and quarter-turn images; it serves the few representatives a rotation keeps and the tiny
-boards (fewer than three free rows). Both read the clock every ~2^20 queens and stop past the
+boards (fewer than five free rows). Both read the clock every ~2^20 queens and stop past the
 deadline.
 """
 
@@ -30,6 +32,13 @@ import numba
 import numpy as np
 
 from puzzlebench.solvers.compiled_clock import now
+from puzzlebench_baselines.constellation_end import (
+    DIAG4,
+    MASKS4,
+    compress4,
+    popcount,
+    trailing_zeros,
+)
 
 #: Kernels read the clock after every ~2^20 queens placed (a few milliseconds).
 CLOCK_EVERY = 1 << 20
@@ -78,10 +87,11 @@ def _layout(n: int, top: int, bottom: int, left: int, right: int, work: np.ndarr
 @numba.njit(cache=True, nogil=True)
 def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: float,
                 work: np.ndarray, fast: np.ndarray) -> tuple[int, int]:
-    """(completions, queens placed) for at least three free rows; completions -1 past the
+    """(completions, queens placed) for at least five free rows; completions -1 past the
     deadline. ``fast`` (8 × (n + 2)) holds the layout and the stack interleaved, four words
     a row, so one index reaches a row's words (about 12% faster than four arrays); a layout
-    row's third word is the level its subtree returns to."""
+    row's third word is the level its subtree returns to. Queens are placed down to four
+    rows left; those four are counted by table (``constellation_end``)."""
     depth = _layout(n, top, bottom, left, right, work)
     half = 4 * (n + 2)
     lay = fast[:half]  # per free row: squares free of the edge queens, shift to it, return
@@ -89,17 +99,18 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
     for i in range(depth):
         lay[4 * i] = work[FREE, i]
         lay[4 * i + 1] = work[SHIFT, i]
-    pen = depth - 2  # the last two rows are counted in closed form
-    g_last = work[SHIFT, depth - 1]
-    f_pen, f_last = work[FREE, pen], work[FREE, depth - 1]
+    f_last = work[FREE, depth - 1]
     inner = ((1 << n) - 1) & ~((1 << top) | (1 << bottom) | 1 | (1 << (n - 1)))
+    # DIAG4's block for the distances between the last four rows (1-3 each)
+    pattern = ((work[SHIFT, depth - 3] - 1) * 9 + (work[SHIFT, depth - 2] - 1) * 3
+               + work[SHIFT, depth - 1] - 1) * 512
     st[0] = 0
     st[1] = 0
     st[2] = 0
     st[3] = lay[0]
     lay[2] = -4  # where level 0 returns to: nowhere, the search ends
     p = 0  # the current level's offset in ``st`` (4 × level): no multiply per node
-    p_pen = 4 * (pen - 1)
+    p_end = 4 * (depth - 5)  # the level that leaves four rows: counted by table
     found = 0
     nodes = 0
     check = CLOCK_EVERY
@@ -122,18 +133,31 @@ def _count_fast(n: int, top: int, bottom: int, left: int, right: int, deadline: 
         g = lay[p + 5]
         ld = (ld0 | bit) << g  # unmasked: bits past n are never read (``free`` masks)
         rd = (rd0 | bit) >> g
-        if p == p_pen:
-            # Two rows left and two columns, x < y: a completion puts one in each row, and
-            # the pair attacks diagonally only when y = x << g_last, whichever row takes x.
-            nxt = f_pen & ~(c | ld | rd)
-            lst = f_last & ~(c | (ld << g_last) | (rd >> g_last))
-            rest = inner & ~c
-            x = rest & -rest
-            y = rest ^ x
-            hit = ((((nxt & x) != 0) & ((lst & y) != 0)) + (((nxt & y) != 0) & ((lst & x) != 0))) \
-                * ((x << g_last) != y)
-            found += hit
-            nodes += hit + (nxt != 0) + ((nxt & (nxt - 1)) != 0)  # as a walk would place
+        if p == p_end:
+            # Four rows left and four columns: the ways their free squares allow and the
+            # ways that keep the four queens apart, intersected (no search, no branch).
+            left4 = inner & ~c
+            g2 = lay[p + 9]
+            g3 = g2 + lay[p + 13]
+            g4 = g3 + lay[p + 17]
+            x1 = left4 & -left4
+            x4 = left4 ^ x1
+            x2 = x4 & -x4
+            x4 ^= x2
+            x3 = x4 & -x4
+            x4 ^= x3
+            index = (compress4(lay[p + 4] & ~(c | ld | rd), left4, x1, x2, x3, x4)
+                     | compress4(lay[p + 8] & ~(c | (ld << g2) | (rd >> g2)), left4, x1, x2, x3,
+                                 x4) << 4
+                     | compress4(lay[p + 12] & ~(c | (ld << g3) | (rd >> g3)), left4, x1, x2, x3,
+                                 x4) << 8
+                     | compress4(f_last & ~(c | (ld << g4) | (rd >> g4)), left4, x1, x2, x3,
+                                 x4) << 12)
+            t1 = trailing_zeros(x1)
+            t2 = trailing_zeros(x2)
+            t3 = trailing_zeros(x3)
+            gaps = (min(t2 - t1, 7) | min(t3 - t2, 7) << 3 | min(trailing_zeros(x4) - t3, 7) << 6)
+            found += popcount(np.int64(MASKS4[index] & DIAG4[pattern + gaps]))
             a = rest_a
             if rest_a == 0:
                 p = lay[p + 2]
@@ -269,7 +293,7 @@ def count_completions(n: int, top: int, bottom: int, left: int, right: int, rota
     completions compared with their images). Completions are -1 when
     ``time.perf_counter()`` passed ``deadline`` first."""
     free_rows = n - 2 - (1 <= left <= n - 2) - (1 <= right <= n - 2)
-    if rotation or free_rows < 3:
+    if rotation or free_rows < 5:
         return _count_boards(n, top, bottom, left, right, rotation, deadline, work)
     found, nodes = _count_fast(n, top, bottom, left, right, deadline, work, fast)
     return found, 0, 0, nodes

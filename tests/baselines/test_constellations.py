@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import math
 
+import numba
+import numpy as np
 import pytest
 
 from puzzlebench.harness.execute import run_count
@@ -12,6 +14,17 @@ from puzzlebench.problems.nqueens import A000170, A002562
 from puzzlebench.records.record import Outcome
 from puzzlebench_baselines.bitboard import count_queens
 from puzzlebench_baselines.constellation_counter import count_constellations, schedule
+from puzzlebench_baselines.constellation_end import (
+    DIAG4,
+    MASKS4,
+    _by_pext,
+    _by_tests,
+    _has_pext,
+    compress4,
+    pattern_index,
+    popcount,
+    trailing_zeros,
+)
 from puzzlebench_baselines.constellation_kernel import CLOCK_EVERY, count_batch
 from puzzlebench_baselines.constellations import Subproblem, count_subproblem, subproblems, table
 from tests.conformance.cases import make
@@ -105,8 +118,9 @@ def test_corner_sub_problems_come_first() -> None:
 
 @pytest.mark.parametrize("n", range(5, 12))
 def test_both_kernels_agree(n: int) -> None:
-    """The fast kernel (look-ahead, inline last rows) against the plain one that keeps whole
-    boards, on every sub-problem with at least three free rows."""
+    """The fast kernel (look-ahead, the last four rows by table) against the plain one that
+    keeps whole boards, on every sub-problem (those with fewer than five free rows go to the
+    plain one)."""
     for s in subproblems(n):
         fast = _completions(n, s, 0)
         boards = _completions(n, s, 180)
@@ -114,8 +128,8 @@ def test_both_kernels_agree(n: int) -> None:
 
 
 @pytest.mark.parametrize("n", [12, 13, 14])
-def test_closed_form_last_rows_and_look_ahead_agree_with_a_plain_walk(n: int) -> None:
-    """The fast kernel counts the last two free rows in closed form and looks two rows ahead,
+def test_last_rows_by_table_and_look_ahead_agree_with_a_plain_walk(n: int) -> None:
+    """The fast kernel counts the last four free rows by table and looks two rows ahead,
     with shifts of 2 and 3 where an edge queen's row is stepped over: against the plain
     kernel, on every sub-problem whose left or right queen sits among rows 1-4 (the end of
     the bottom-up search) and on every corner one."""
@@ -126,13 +140,65 @@ def test_closed_form_last_rows_and_look_ahead_agree_with_a_plain_walk(n: int) ->
         assert fast[0] == _completions(n, s, 180)[0], s
 
 
-@pytest.mark.parametrize(("n", "placed"), [(10, 4228), (11, 20128), (12, 101321), (13, 534716)])
-def test_leaving_a_spent_level_at_once_places_the_same_queens(n: int, placed: int) -> None:
-    """The fast kernel leaves a level as soon as its last candidate is taken, its child
-    returning straight to the nearest level with candidates left: the same tree as a loop that
-    pops level by level, so the same queens placed as that kernel placed (its figures)."""
+@pytest.mark.parametrize(("n", "placed"), [(10, 2766), (11, 13617), (12, 72370), (13, 389653)])
+def test_queens_are_placed_down_to_four_rows_left(n: int, placed: int) -> None:
+    """The fast kernel searches down to four free rows left and counts those four by table:
+    the queens it places, pinned (the earlier kernel, which searched down to three rows left,
+    placed 4228, 20128, 101321 and 534716), so a change to its tree shows."""
     out = count_batch(n, table(list(subproblems(n))), math.inf)
     assert int(out[:, 3].sum()) == placed
+
+
+def test_the_last_four_rows_by_table_match_a_brute_force_count() -> None:
+    """Four rows at distances 1-3 (at most two edge queens' rows stepped over in all), four
+    columns anywhere, each row's free squares any subset of them: the tables' count against
+    every way to give each row its own column."""
+    rng = np.random.default_rng(57)
+    spans = [s for s in itertools.product(range(1, 4), repeat=3) if sum(s) <= 5]
+    assert len(spans) == 10
+    for _ in range(3000):
+        steps = list(spans[int(rng.integers(len(spans)))])
+        rows = [0, steps[0], steps[0] + steps[1], sum(steps)]
+        cols = sorted(int(v) for v in rng.choice(20, 4, replace=False))
+        free = [[bool(v) for v in rng.integers(0, 2, 4)] for _ in range(4)]
+        index = sum(free[i][k] << (4 * i + k) for i in range(4) for k in range(4))
+        gaps = [min(cols[k + 1] - cols[k], 7) for k in range(3)]
+        ways = int(MASKS4[index] & DIAG4[pattern_index(*steps) + gaps[0] + (gaps[1] << 3)
+                                         + (gaps[2] << 6)])
+        want = sum(all(free[i][way[i]] for i in range(4))
+                   and all(abs(cols[way[i]] - cols[way[j]]) != rows[j] - rows[i]
+                           for i, j in itertools.combinations(range(4), 2))
+                   for way in itertools.permutations(range(4)))
+        assert bin(ways).count("1") == want, (steps, cols, free)
+
+
+@numba.njit
+def _bits(free: int, left4: int) -> tuple[int, int, int, int]:
+    x1 = left4 & -left4
+    x2 = (left4 ^ x1) & -(left4 ^ x1)
+    x3 = (left4 ^ x1 ^ x2) & -(left4 ^ x1 ^ x2)
+    x4 = left4 ^ x1 ^ x2 ^ x3
+    return (compress4(free, left4, x1, x2, x3, x4), _by_tests(free, left4, x1, x2, x3, x4),
+            popcount(free), trailing_zeros(left4))
+
+
+@numba.njit
+def _pext_of(free: int, left4: int) -> int:
+    return _by_pext(free, left4, 0, 0, 0, 0)
+
+
+def test_the_bit_helpers_match_their_definitions() -> None:
+    """``compress4`` (by ``pext`` or by four tests, whichever this host uses) and the other
+    (where the host has ``pext``), ``popcount`` and ``trailing_zeros`` against plain Python."""
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        columns = sorted(int(v) for v in rng.choice(40, 4, replace=False))
+        left4 = sum(1 << k for k in columns)
+        free = int(rng.integers(1, 1 << 41))
+        packed = sum(((free >> k) & 1) << i for i, k in enumerate(columns))
+        assert _bits(free, left4) == (packed, packed, bin(free).count("1"), columns[0])
+        if _has_pext():
+            assert _pext_of(free, left4) == packed
 
 
 def test_a_first_row_without_a_free_square_places_no_queen() -> None:
