@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 import warnings
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, ClassVar
@@ -42,13 +43,49 @@ def minizinc_missing() -> str:
     return ""
 
 
+#: One analysed ``minizinc.Instance`` per model file (as it is on disk), solver and process:
+#: see ``analysed``.
+_ANALYSED: dict[tuple[str, int, int, str], Any] = {}
+
+
+def analysed(path: Path, mzn_solver: str) -> Any:
+    """The process's analysed ``minizinc.Instance`` of a model file, to branch each solve from.
+    The library analyses a model's interface (a ``minizinc --model-interface-only`` run, about
+    40 ms) for every new instance; a branch (``Instance.branch``) inherits its parent's
+    analysis instead. The fork server analyses the model once for all its runs
+    (``MiniZincSolver.prepare_runs``). Keyed by the file's size and modification time, so an
+    edited model is analysed again."""
+    import minizinc  # on first use: start-up time
+
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size, mzn_solver)
+    parent = _ANALYSED.get(key)
+    if parent is None:
+        with warnings.catch_warnings():  # Debian's library layout warns on every call
+            warnings.simplefilter("ignore")
+            # a new Model's first Instance is analysed as it is made
+            parent = minizinc.Instance(minizinc.Solver.lookup(mzn_solver), minizinc.Model(path))
+        _ANALYSED[key] = parent
+    return parent
+
+
 def run_model(path: Path, data: dict[str, Any], mzn_solver: str, budget: Budget, *,
               seed: int | None = None, all_solutions: bool = False,
               limit: int | None = None) -> Any:
-    """Solve a model file with the given data; the minizinc Result."""
-    import minizinc  # on first use: start-up time
+    """Solve a model file with the given data (on a branch of its analysed instance); the
+    minizinc Result."""
+    parent = analysed(path, mzn_solver)
+    with parent.branch() as instance:
+        # a branch copies its parent's interface but not whether it has an output item (the
+        # library would analyse the model again for that alone)
+        instance._has_output_item_cache = getattr(parent, "_has_output_item_cache", None)
+        return _solve(instance, data, budget, seed=seed, all_solutions=all_solutions,
+                      limit=limit)
 
-    instance = minizinc.Instance(minizinc.Solver.lookup(mzn_solver), minizinc.Model(path))
+
+def _solve(instance: Any, data: dict[str, Any], budget: Budget, *, seed: int | None,
+           all_solutions: bool, limit: int | None) -> Any:
+    """One solve of ``instance`` (a branch) with ``data`` within the budget."""
     for key, value in data.items():
         instance[key] = value
     kwargs: dict[str, Any] = {}
@@ -109,6 +146,16 @@ class MiniZincSolver(Solver):
     run_imports: ClassVar[tuple[str, ...]] = ("minizinc",)  # by the fork server, before runs
     params: ClassVar[dict[str, Any]] = {"mzn_solver": Param("gecode", choices=("gecode",))}
     unavailable: ClassVar[str] = minizinc_missing()
+
+    @classmethod
+    def prepare_runs(cls, params: Mapping[str, Any], instance: Any) -> None:
+        """In the fork server: import the library, and look up the solver and analyse the
+        model of the warm-up instance's problem once, for every run forked afterwards."""
+        super().prepare_runs(params, instance)
+        if cls.unavailable:
+            return
+        solver = cls(**params)
+        analysed(solver.model_for(instance), solver.config["mzn_solver"])
 
     def model_for(self, instance: Any) -> Path:
         return MODELS / f"{instance.problem.replace('-', '_')}.mzn"

@@ -115,3 +115,25 @@ def test_a_study_starts_the_servers_its_solvers_will_ask_for(
     assert list(servers) == [False]  # pure Python: the lean server only
     assert early_server.start_for_solvers(["bitboard", "mod12"]) == 2
     assert sorted(servers) == [False, True]
+
+
+@pytest.mark.parametrize(("argv", "names"), [
+    (["compare", "nqueens", "--solvers", "mod12,bitboard"], ["mod12", "bitboard"]),
+    (["compare", "nqueens", "--sizes", "4..6", "--solvers=mod12"], ["mod12"]),
+    (["compare", "nqueens", "--help"], None),
+    (["solve", "nqueens", "8", "--solver", "mod12"], None),  # a one-run command: solver_named
+    ([], None),
+])
+def test_a_compare_names_the_solvers_it_will_run(argv: list[str], names: list[str] | None) -> None:
+    assert early_server.compared_solvers(argv) == names
+
+
+def test_a_compare_of_every_solver_starts_both_servers(
+        servers: dict[bool, forkserver.ForkServer]) -> None:
+    """README's first command names no solver: every indexed solver runs, the compiled ones on
+    the compiler's server and the pure-Python ones on the lean one, so both start at once."""
+    every = early_server.compared_solvers(["compare", "nqueens", "--sizes", "4..10"])
+    assert every is not None and {"bitboard", "mod12", "astar-h3"} <= set(every)
+    assert early_server.start_for(["compare", "nqueens", "--sizes", "4..10"])
+    assert sorted(servers) == [False, True]
+    assert not early_server.start_for(["compare", "nqueens", "--solvers", "no-such-solver"])
