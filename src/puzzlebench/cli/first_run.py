@@ -12,10 +12,10 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1]
 
 #: README's first command (``compare nqueens --sizes 4..10``), cold cache and cached, seconds,
-#: rounded up (idle 2-core machine, /usr/bin/time: 26.6 s cold at 2026-11-27 04:09 UTC; a fresh
-#: clone in a fresh virtual environment 22.5 s cold, then 14.8 s, at 07:10 UTC; cached 15.9 and
-#: 16.0 s at 06:29 UTC; docs/development.md).
-FIRST_RUN_S, WARM_RUN_S = 27, 16
+#: rounded up (idle 2-core machine, /usr/bin/time: a fresh clone installed with ``pip install .``
+#: in a fresh virtual environment, 27.0 s cold at 2026-11-28 01:02 UTC; cached 8.9-9.7 s in
+#: five invocations at 00:59 UTC; docs/development.md).
+FIRST_RUN_S, WARM_RUN_S = 27, 10
 
 
 def kernels_cold(package: Path = PACKAGE) -> bool:
