@@ -68,6 +68,18 @@ def test_the_stored_cells_cap_stops_both_at_the_same_child(
         assert ref.claim is Claim.UNKNOWN and ref.counters["nodes_generated"] < 10**6
         assert ref.counters["nodes_generated"] % best_first.CHECK_EVERY == 0
         assert fast.counters == ref.counters
+        # and the record names the cap that stopped them, not the budget
+        assert ref.stopped_by == fast.stopped_by == "memory_cap"
+        assert fast.note == "stored-state cap reached"
+
+
+def test_a_search_stopped_by_its_budget_names_the_budget() -> None:
+    instance = get_problem("nqueens").make(10)
+    for search in (reference_search, compiled_search):
+        by_nodes = search(instance, Budget(max_nodes=500), np.random.default_rng(0), "h1", True)
+        assert by_nodes.claim is Claim.UNKNOWN and by_nodes.stopped_by == "max_nodes"
+        by_time = search(instance, Budget(time_limit=0.05), np.random.default_rng(0), "h1", True)
+        assert by_time.claim is Claim.UNKNOWN and by_time.stopped_by == "time_limit"
 
 
 def test_the_solvers_run_the_compiled_kernel() -> None:

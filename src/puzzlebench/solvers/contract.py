@@ -137,9 +137,10 @@ class Proposal:
 
 #: What may end a run (``Proposal.stopped_by``, ``RunRecord.stopped_by``): an answer or claim,
 #: a budget field, ``param:<name>`` (a solver parameter such as ``max_repairs``), a decline,
-#: ``exhausted`` (the solver had nothing left to try) or the harness's hard limit (``killed``).
+#: ``exhausted`` (the solver had nothing left to try), ``memory_cap`` (the solver's own cap on
+#: what it holds, such as A*'s stored states) or the harness's hard limit (``killed``).
 STOPPED_BY: tuple[str, ...] = ("answer", "time_limit", "max_evaluations", "max_iterations",
-                               "max_nodes", "declined", "exhausted", "killed")
+                               "max_nodes", "declined", "exhausted", "memory_cap", "killed")
 
 
 @dataclass(frozen=True, slots=True)

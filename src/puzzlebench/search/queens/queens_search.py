@@ -16,6 +16,7 @@ cap and deadline are the framework's (``iterative.kernel_caps``), passed into th
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar, cast
 
 import numpy as np
@@ -37,7 +38,7 @@ from puzzlebench.search.queens.queens_states import (
     random_start,
 )
 from puzzlebench.solvers.contract import Budget, Claim, Proposal, Solver
-from puzzlebench.solvers.iterative import kernel_caps
+from puzzlebench.solvers.iterative import Caps, kernel_caps
 from puzzlebench.solvers.registry import register
 
 STATES: dict[str, type[ShiftState] | type[SwapState]] = {
@@ -45,12 +46,27 @@ STATES: dict[str, type[ShiftState] | type[SwapState]] = {
 }
 
 
-def _outcome(goal: list[int] | None, exhausted: bool, counters: dict[str, Any]) -> Proposal:
+def _outcome(goal: list[int] | None, exhausted: bool, counters: dict[str, Any],
+             caps: Caps) -> Proposal:
     if goal is not None:
         return Proposal(answer=goal, claim=Claim.SOLVED, counters=counters)
     if exhausted:
         return Proposal(claim=Claim.INFEASIBLE, counters=counters)
-    return Proposal(claim=Claim.UNKNOWN, counters=counters, note="budget exhausted")
+    stopped = _stopped_by(int(counters.get("nodes_generated", 0)), caps)
+    return Proposal(claim=Claim.UNKNOWN, counters=counters, stopped_by=stopped,
+                    note="stored-state cap reached" if stopped == "memory_cap"
+                    else "budget exhausted")
+
+
+def _stopped_by(generated: int, caps: Caps) -> str:
+    """What stopped a search that neither solved nor exhausted its space: the node cap, the
+    deadline, or else the cap on the states it holds (``best_first.STORED_CELLS``), which the
+    record names ``memory_cap`` (it was left unnamed before: A* with H1/H2 from some starts)."""
+    if caps.max_nodes >= 0 and generated > caps.max_nodes:
+        return "max_nodes"
+    if time.perf_counter() >= caps.deadline:
+        return "time_limit"
+    return "memory_cap"
 
 
 def reference_search(instance: Any, budget: Budget, rng: np.random.Generator, heuristic: str,
@@ -60,10 +76,11 @@ def reference_search(instance: Any, budget: Budget, rng: np.random.Generator, he
     n, state_type = instance.n, STATES[heuristic]
     board = Board(n, instance.wraps, random_start(n, state_type is SwapState, rng))
     start: SearchState = state_type.initial(board)
-    result = best_first(start, kernel_caps(budget), astar=astar)
+    caps = kernel_caps(budget)
+    result = best_first(start, caps, astar=astar)
     counters = {**result.counters, "start_h": start.h}
     goal = None if result.goal is None else list(cast(tuple[int, ...], result.goal.key))
-    return _outcome(goal, result.exhausted, counters)
+    return _outcome(goal, result.exhausted, counters, caps)
 
 
 def compiled_search(instance: Any, budget: Budget, rng: np.random.Generator, heuristic: str,
@@ -84,7 +101,7 @@ def compiled_search(instance: Any, budget: Budget, rng: np.random.Generator, heu
         "start_h": int(start_h),
     }
     answer = [int(c) for c in goal] if status == 1 else None
-    return _outcome(answer, status == 0, counters)
+    return _outcome(answer, status == 0, counters, caps)
 
 
 class QueensBestFirst(Solver):
