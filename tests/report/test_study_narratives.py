@@ -61,6 +61,25 @@ def test_heuristics_with_too_few_runs_says_so() -> None:
     assert (table["too little data"] == 1).all() and (table["adjusted p"] == "-").all()
 
 
+def test_heuristics_names_the_budget_and_what_stopped_each_unsolved_run() -> None:
+    """The study's budget is nodes (a time limit behind it); the sentence on unsolved runs
+    counts them by what stopped them, read from the records, never assumed to be the limit."""
+    grid = get_study("heuristics").full["study"]
+    assert (grid["max_nodes"], grid["time_limit"]) == (2_000_000, 10.0)  # nodes, time behind
+    budget = {"time_limit": 10.0, "max_nodes": 2_000_000}
+    rows = [{"solver": s["name"], "size": 10, "instance_id": "10-0", "seed": 0, "time_s": 0.01,
+             "counter.steps": 10.0, "budget": budget, "stopped_by": "answer"}
+            for s in get_study("heuristics").full["solvers"]]
+    rows += [{"solver": "astar-h1", "size": 10, "instance_id": "10-0", "seed": k, "time_s": 0.6,
+              "outcome": "budget", "budget": budget, "stopped_by": stop}
+             for k, stop in enumerate(["max_nodes", "max_nodes", "memory_cap", "time_limit"], 1)]
+    lines = get_study("heuristics").narrative(_runs(rows))
+    assert "with 2,000,000 nodes generated per run (a 10 s time limit behind it)" in lines[0]
+    unsolved = next(line for line in lines if "ended unsolved" in line)
+    assert unsolved == ("4 runs ended unsolved (astar-h1: 4): 2 at the node budget, 1 at the "
+                        "search's stored-state cap, 1 at the time limit.")
+
+
 def test_ga_parameter_sentences_are_tested_per_size() -> None:
     rng = np.random.default_rng(1)
     study = get_study("ga-parameters")

@@ -17,7 +17,11 @@ from __future__ import annotations
 import pandas as pd
 
 from puzzlebench.report.statistics.findings import Finding, compare
-from puzzlebench.report.statistics.scores import run_time_or_penalty, time_limit_of
+from puzzlebench.report.statistics.scores import (
+    largest_budget,
+    run_time_or_penalty,
+    time_limit_of,
+)
 from puzzlebench.studies import BuiltinStudy, split_analysis
 from puzzlebench.studies.measurement import SHORT_RUNS_MIN_TIME
 
@@ -65,9 +69,9 @@ def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     A*/greedy trade-off tested per size on each run's PAR-2 time (unsolved = 2 × limit, so a
     timeout counts against a heuristic) or steps."""
     limit = time_limit_of(frame)
-    nodes = _node_budget(frame)
+    nodes = largest_budget(frame, "max_nodes")
     scored = frame.assign(score=run_time_or_penalty(frame, 2 * limit))
-    budget = (f"{nodes:,} nodes generated per run (a {limit:g} s time limit behind it)"
+    budget = (f"{nodes:,.0f} nodes generated per run (a {limit:g} s time limit behind it)"
               if nodes else f"{limit:g} s per run")
     lines = [f"{len(frame)} runs over n = {frame['size'].min()}..{frame['size'].max()} with "
              f"{budget}; success means a verified solution within the budget."]
@@ -83,8 +87,7 @@ def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     out = frame[~frame["success"]]
     if len(out):
         by = ", ".join(f"{k}: {v}" for k, v in out["solver"].value_counts().items())
-        stops = out["stopped_by"].fillna("").replace("", "another cap (the search's "
-                                                     "stored-state cap)").value_counts()
+        stops = out["stopped_by"].fillna("").value_counts()
         why = ", ".join(f"{v} at {STOPS.get(k, k)}" for k, v in stops.items())
         lines.append(f"{len(out)} runs ended unsolved ({by}): {why}.")
     tests = []
@@ -114,15 +117,10 @@ def analysis(frame: pd.DataFrame) -> tuple[list[str], list[Finding]]:
     return lines, tests
 
 
-#: How a stop reads in the sentence on unsolved runs.
-STOPS = {"max_nodes": "the node budget", "time_limit": "the time limit"}
-
-
-def _node_budget(frame: pd.DataFrame) -> int | None:
-    """The largest ``max_nodes`` of the runs' budgets (None: no run had one)."""
-    caps = [int(b["max_nodes"]) for b in frame.get("budget", pd.Series(dtype=object))
-            if isinstance(b, dict) and b.get("max_nodes")]
-    return max(caps) if caps else None
+#: How a stop (``stopped_by``) reads in the sentence on unsolved runs; '' is a record made
+#: before the searches named their stored-state cap.
+STOPS = {"max_nodes": "the node budget", "time_limit": "the time limit",
+         "memory_cap": "the search's stored-state cap", "": "a stop the record does not name"}
 
 
 narrative, findings = split_analysis(analysis)

@@ -20,11 +20,17 @@ def run_time_or_penalty(frame: pd.DataFrame, penalty: float) -> pd.Series:
     return frame["time_s"].where(ok, penalty)
 
 
+def largest_budget(frame: pd.DataFrame, field: str) -> float | None:
+    """The largest value of one budget field (``time_limit``, ``max_nodes``, ...) over the
+    runs' budgets; None when no run set it."""
+    values = [float(b[field]) for b in frame["budget"] if isinstance(b, dict) and b.get(field)]
+    return max(values) if values else None
+
+
 def time_limit_of(frame: pd.DataFrame) -> float:
     """The largest per-run budget in the frame (the cut-off for PAR-2), 1 s if none."""
-    limits = [float(b["time_limit"]) for b in frame["budget"]
-              if isinstance(b, dict) and b.get("time_limit")]
-    return max(limits) if limits else max(1.0, float(frame["time_s"].max()))
+    limit = largest_budget(frame, "time_limit")
+    return limit if limit is not None else max(1.0, float(frame["time_s"].max()))
 
 
 def par2(frame: pd.DataFrame) -> pd.DataFrame:

@@ -65,8 +65,8 @@ class _Server:
         self.inits: dict[int, int] = {}  # run → the init of its PID namespace
         self.primed: set[PrimeKey] = set()
         self.prepared: set[bytes] = set()  # the (parameters, warm-up instance) prepared for
-        self.primers: dict[int, tuple[PrimeKey, float]] = {}  # primer → its key, deadline
-        self.primed_module: dict[PrimeKey, str] = {}  # primer's key → its solver's module
+        #: primer → its key, its solver's module, its deadline
+        self.primers: dict[int, tuple[PrimeKey, str, float]] = {}
         #: Requests for a solver whose primer is still warming it: forked when it ends.
         self.waiting: dict[PrimeKey, list[tuple[dict[str, Any], list[int]]]] = {}
 
@@ -118,7 +118,7 @@ class _Server:
             self.sock.send(pickle.dumps(("exited", pid, os.waitstatus_to_exitcode(status),
                                          usage.ru_utime + usage.ru_stime, usage.ru_maxrss)))
         now = monotonic_now()
-        for pid, (_key, deadline) in list(self.primers.items()):
+        for pid, (_key, _module, deadline) in list(self.primers.items()):
             if now > deadline:  # warmed too long: killed, and its runs go on without it
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
@@ -127,8 +127,8 @@ class _Server:
                 self._primed(pid)
 
     def _primed(self, pid: int) -> None:
-        key, _ = self.primers.pop(pid)
-        load_kernels(self.primed_module.pop(key), key)  # what it wrote, loaded once for all
+        key, module, _ = self.primers.pop(pid)
+        load_kernels(module, key)  # what it wrote, loaded once for all
         for request, fds in self.waiting.pop(key, []):
             self._fork_run(request, fds)
 
@@ -151,7 +151,7 @@ class _Server:
         key = request.get("prime")  # the harness's (``prime_key``): no task read here
         if key is None:
             return None
-        if any(k == key for k, _ in self.primers.values()):
+        if any(k == key for k, _, _ in self.primers.values()):
             return key
         if key in self.primed:
             return None
@@ -171,8 +171,7 @@ class _Server:
                     _warm(pickle.loads(request["body"])[0])
             finally:
                 os._exit(0)
-        self.primers[pid] = (key, monotonic_now() + PRIME_LIMIT_S)
-        self.primed_module[key] = request["preload"]
+        self.primers[pid] = (key, request["preload"], monotonic_now() + PRIME_LIMIT_S)
         return key
 
     def _leave_server(self) -> None:

@@ -119,8 +119,7 @@ def kernels_on_disk(module: str, key: tuple[str, ...]) -> bool:
         kernels = _cached_kernels(module)
         if not kernels:
             return True
-        with open(_note_path(kernels, module, key), encoding="utf-8") as f:
-            note = json.load(f)
+        note = _read_note(kernels, module, key)
         # an index written for an older source of its module reads as empty (numba ignores it)
         return note.keys() == kernels.keys() and all(
             set(note[path]) <= {str(entry) for entry in kernel._cache._cache_file._load_index()}
@@ -176,8 +175,7 @@ def load_kernels(module: str, key: tuple[str, ...]) -> int:
         kernels = _cached_kernels(module)
         if not kernels:
             return 0
-        with open(_note_path(kernels, module, key), encoding="utf-8") as f:
-            note = json.load(f)
+        note = _read_note(kernels, module, key)
         # imported on use: numba is loaded already (checked above)
         from numba.core.compiler_lock import global_compiler_lock
         from numba.core.sigutils import normalize_signature
@@ -218,6 +216,14 @@ def _cached_kernels(module: str) -> dict[str, Any]:
             if index is not None:
                 kernels[index] = obj
     return kernels
+
+
+def _read_note(kernels: dict[str, Any], module: str, key: tuple[str, ...]) -> dict[str, list[str]]:
+    """The note the last primer of ``key`` left (``noting_kernels``): per kernel's index file,
+    the entries its warm-up looked up. Raises OSError or ValueError where there is none."""
+    with open(_note_path(kernels, module, key), encoding="utf-8") as f:
+        note: dict[str, list[str]] = json.load(f)
+    return note
 
 
 def _note_path(kernels: dict[str, Any], module: str, key: tuple[str, ...]) -> str:
